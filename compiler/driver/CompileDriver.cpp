@@ -1,0 +1,195 @@
+//===- CompileDriver.cpp - the infer-compile command ----------------------===//
+
+#include "compiler/driver/CompileDriver.h"
+#include "compiler/InitAll.h"
+#include "compiler/import/onnx/OnnxImporter.h"
+#include "compiler/pipelines/Pipelines.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <fmt/core.h>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace infer {
+
+namespace {
+
+enum class Phase { Import, Graph };
+enum class Target { Cpu, Cuda, Hls };
+enum class WeightsMode { Auto, Elide, Full };
+
+struct DriverOptions {
+  cl::OptionCategory inputCat{"Input"};
+  cl::OptionCategory phaseCat{"Phases and targets"};
+  cl::OptionCategory shapeCat{"Shapes"};
+  cl::OptionCategory outputCat{"Output"};
+
+  cl::opt<std::string> input{cl::Positional, cl::Required,
+                             cl::desc("<model.onnx | model.onnxtxt>"),
+                             cl::cat(inputCat)};
+  cl::opt<bool> noChecker{
+      "no-checker",
+      cl::desc("Skip onnx::checker (for models the checker wrongly rejects)"),
+      cl::init(false), cl::cat(inputCat)};
+
+  cl::opt<Target> target{
+      "target", cl::desc("Where the compiled model will run"),
+      cl::values(clEnumValN(Target::Cpu, "cpu", "x86-64/AArch64 object + C header"),
+                 clEnumValN(Target::Cuda, "cuda", "NVIDIA GPUs: PTX/cubins + host schedule"),
+                 clEnumValN(Target::Hls, "hls", "FPGA: Vitis-style HLS C++ project")),
+      cl::init(Target::Cpu), cl::cat(phaseCat)};
+  cl::opt<Phase> compileTo{
+      "compile-to",
+      cl::desc("Stop after this phase and print its IR"),
+      cl::values(clEnumValN(Phase::Import, "import",
+                            "the model as imported: one graph op per ONNX node"),
+                 clEnumValN(Phase::Graph, "graph",
+                            "after graph-opt: shapes propagated and "
+                            "specialized, shape subgraphs folded")),
+      cl::init(Phase::Graph), cl::cat(phaseCat)};
+
+  cl::list<std::string> shapes{
+      "shape",
+      cl::desc("Fix an input's shape at compile time: --shape name=1x3x224x224 "
+               "(repeatable)"),
+      cl::cat(shapeCat)};
+  cl::opt<int64_t> batch{
+      "batch",
+      cl::desc("Set every dynamic leading (batch) input dimension to N"),
+      cl::init(0), cl::cat(shapeCat)};
+
+  cl::opt<std::string> output{
+      "o", cl::desc("Output file ('-' for standard output)"),
+      cl::value_desc("file"), cl::init("-"), cl::cat(outputCat)};
+  cl::opt<WeightsMode> weights{
+      "weights",
+      cl::desc("How weight blobs appear in printed IR"),
+      cl::values(clEnumValN(WeightsMode::Auto, "auto",
+                            "elided on standard output, in full in files"),
+                 clEnumValN(WeightsMode::Elide, "elide",
+                            "always elided (the IR cannot be read back)"),
+                 clEnumValN(WeightsMode::Full, "full", "always in full")),
+      cl::init(WeightsMode::Auto), cl::cat(outputCat)};
+};
+
+constexpr const char *kOverview = R"(infer-compile: the infer ahead-of-time compiler for ONNX models
+
+  infer-compile model.onnx --compile-to=graph
+      import the model and print its graph-level IR
+  infer-compile model.onnx --shape input=1x3x224x224 -o model.mlir
+      specialize the input shape and write the IR to a file
+
+Phases (--compile-to): import -> graph. Each phase is also a pass pipeline
+that infer-opt runs on its own (e.g. infer-opt --graph-opt model.mlir).
+Code generation for --target=cpu|cuda|hls is not part of this build yet.
+)";
+
+bool samePath(llvm::StringRef a, llvm::StringRef b) {
+  llvm::SmallString<256> ra, rb;
+  if (llvm::sys::fs::real_path(a, ra) || llvm::sys::fs::real_path(b, rb)) {
+    return false;
+  }
+  return ra == rb;
+}
+
+} // namespace
+
+int runCompileDriver(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  DriverOptions options;
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  cl::HideUnrelatedOptions({&options.inputCat, &options.phaseCat,
+                            &options.shapeCat, &options.outputCat});
+  if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &llvm::errs())) {
+    return 1;
+  }
+  auto fail = [](const std::string &message) {
+    fmt::print(stderr, "infer-compile: error: {}\n", message);
+    return 1;
+  };
+  if (options.output != "-" && samePath(options.output, options.input)) {
+    return fail("the output file '" + options.output +
+                "' is the input model; refusing to overwrite it");
+  }
+  if (options.target != Target::Cpu) {
+    return fail("target '" +
+                std::string(options.target == Target::Cuda ? "cuda" : "hls") +
+                "' is not available in this build yet; use "
+                "--compile-to=import|graph");
+  }
+  if (options.batch < 0) {
+    return fail("--batch must be positive");
+  }
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  OnnxImportOptions importOptions;
+  importOptions.runChecker = !options.noChecker;
+  OwningOpRef<ModuleOp> module =
+      importOnnxModel(context, options.input, importOptions);
+  if (!module) {
+    return 1;
+  }
+
+  if (options.compileTo >= Phase::Graph) {
+    PassManager pm(&context);
+    if (failed(applyPassManagerCLOptions(pm))) {
+      return 1;
+    }
+    auto timing = std::make_unique<DefaultTimingManager>();
+    applyDefaultTimingManagerCLOptions(*timing);
+    if (timing->isEnabled()) {
+      pm.enableTiming(std::move(timing));
+    }
+    GraphOptOptions graphOptions;
+    graphOptions.shapes = llvm::to_vector(options.shapes);
+    graphOptions.batch = options.batch;
+    buildGraphOptPipeline(pm, graphOptions);
+    if (failed(pm.run(*module))) {
+      return 1;
+    }
+  } else if (!options.shapes.empty() || options.batch > 0) {
+    return fail("--shape and --batch apply in the graph phase; use "
+                "--compile-to=graph");
+  }
+
+  std::string errorMessage;
+  auto out = openOutputFile(options.output, &errorMessage);
+  if (!out) {
+    return fail(errorMessage);
+  }
+  bool toStdout = options.output == "-";
+  OpPrintingFlags flags;
+  if (options.weights == WeightsMode::Elide ||
+      (options.weights == WeightsMode::Auto && toStdout)) {
+    flags.elideLargeResourceString(64);
+  }
+  module->print(out->os(), flags);
+  out->keep();
+  return 0;
+}
+
+} // namespace infer

@@ -1,0 +1,39 @@
+//===- Pipelines.h - the compiler's phases as pass pipelines ----*- C++ -*-===//
+//
+// Each phase of infer is one named pipeline, registered so `infer-opt
+// --pass-pipeline=...` or `infer-opt --graph-opt` can run it alone.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INFER_COMPILER_PIPELINES_PIPELINES_H
+#define INFER_COMPILER_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+#include <vector>
+
+namespace infer {
+
+struct GraphOptOptions : public mlir::PassPipelineOptions<GraphOptOptions> {
+  ListOption<std::string> shapes{
+      *this, "shape",
+      llvm::cl::desc("Fix an input's shape: name=D0xD1x... (repeatable)")};
+  Option<int64_t> batch{
+      *this, "batch",
+      llvm::cl::desc("Size for every dynamic leading (batch) dimension"),
+      llvm::cl::init(0)};
+};
+
+/// graph-opt: static specialization (when shapes are given), shape
+/// propagation, canonicalization and constant folding of shape subgraphs.
+void buildGraphOptPipeline(mlir::OpPassManager &pm,
+                           const GraphOptOptions &options);
+
+/// Registers every pipeline by name.
+void registerPipelines();
+
+} // namespace infer
+
+#endif // INFER_COMPILER_PIPELINES_PIPELINES_H

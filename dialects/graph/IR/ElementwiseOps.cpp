@@ -1,0 +1,98 @@
+//===- ElementwiseOps.cpp - elementwise graph op verifiers and folders ----===//
+
+#include "dialects/graph/IR/Folding.h"
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace infer::graph;
+
+//===----------------------------------------------------------------------===//
+// CastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CastOp::verify() {
+  auto resultType = cast<TensorType>(getOutput().getType());
+  if (resultType.getElementType() != getTo()) {
+    return emitOpError("result element type ")
+           << resultType.getElementType() << " differs from `to` = " << getTo();
+  }
+  return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getOutput().getType()) {
+    return getInput();
+  }
+  return foldCastConstant(adaptor.getInput(), getOutput().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Arithmetic folders (constant operands only: shape computations)
+//===----------------------------------------------------------------------===//
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  return foldBinaryConstant(
+      adaptor.getA(), adaptor.getB(), getC().getType(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a + b;
+      },
+      [](const APFloat &a, const APFloat &b) { return a + b; });
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  return foldBinaryConstant(
+      adaptor.getA(), adaptor.getB(), getC().getType(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a - b;
+      },
+      [](const APFloat &a, const APFloat &b) { return a - b; });
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  return foldBinaryConstant(
+      adaptor.getA(), adaptor.getB(), getC().getType(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a * b;
+      },
+      [](const APFloat &a, const APFloat &b) { return a * b; });
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  bool isUnsigned = getElementTypeOrSelf(getC().getType()).isUnsignedInteger();
+  return foldBinaryConstant(
+      adaptor.getA(), adaptor.getB(), getC().getType(),
+      [isUnsigned](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        // Integer division truncates toward zero in ONNX; never fold a
+        // division by zero.
+        if (b.isZero()) {
+          return std::nullopt;
+        }
+        return isUnsigned ? a.udiv(b) : a.sdiv(b);
+      },
+      [](const APFloat &a, const APFloat &b) { return a / b; });
+}
+
+//===----------------------------------------------------------------------===//
+// Variadic ops
+//===----------------------------------------------------------------------===//
+
+#define INFER_VERIFY_VARIADIC(OP)                                              \
+  LogicalResult OP::verify() {                                                 \
+    if (getInputs().empty()) {                                                 \
+      return emitOpError("needs at least one input");                          \
+    }                                                                          \
+    return success();                                                          \
+  }
+INFER_VERIFY_VARIADIC(MaxOp)
+INFER_VERIFY_VARIADIC(MinOp)
+INFER_VERIFY_VARIADIC(MeanOp)
+INFER_VERIFY_VARIADIC(SumOp)
+#undef INFER_VERIFY_VARIADIC
+
+#define GET_OP_CLASSES
+#include "dialects/graph/IR/ElementwiseOps.cpp.inc"

@@ -1,0 +1,52 @@
+//===- Folding.h - constant folding helpers for graph ops -------*- C++ -*-===//
+//
+// Folding exists to turn shape computations (Shape -> Gather -> Concat ->
+// Reshape chains, small index arithmetic) into constants. It is limited to
+// small tensors so the compiler never materialises copies of weights.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INFER_DIALECTS_GRAPH_IR_FOLDING_H
+#define INFER_DIALECTS_GRAPH_IR_FOLDING_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APInt.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <optional>
+
+namespace infer::graph {
+
+/// Tensors with more elements than this are never folded.
+inline constexpr int64_t kMaxFoldElements = 1 << 16;
+
+/// Dense elements of `attr` when it is small enough to fold, else null.
+mlir::DenseElementsAttr getFoldableElements(mlir::Attribute attr);
+
+/// The statically shaped, foldable result type, or null.
+mlir::RankedTensorType getFoldableType(mlir::Type type);
+
+/// Elementwise binary folding with numpy broadcasting; `intFn` may return
+/// std::nullopt to refuse (division by zero).
+mlir::OpFoldResult foldBinaryConstant(
+    mlir::Attribute lhs, mlir::Attribute rhs, mlir::Type resultType,
+    llvm::function_ref<std::optional<llvm::APInt>(const llvm::APInt &,
+                                                  const llvm::APInt &)>
+        intFn,
+    llvm::function_ref<llvm::APFloat(const llvm::APFloat &,
+                                     const llvm::APFloat &)>
+        floatFn);
+
+/// Element type conversion of a constant with ONNX Cast semantics.
+mlir::OpFoldResult foldCastConstant(mlir::Attribute input,
+                                    mlir::Type resultType);
+
+/// Maps a flat index of `outShape` to the flat index of a tensor of
+/// `inShape` broadcast to it.
+int64_t broadcastSourceIndex(int64_t flat, llvm::ArrayRef<int64_t> outShape,
+                             llvm::ArrayRef<int64_t> inShape);
+
+} // namespace infer::graph
+
+#endif // INFER_DIALECTS_GRAPH_IR_FOLDING_H

@@ -1,0 +1,502 @@
+//===- NNOps.cpp - conv, pooling, normalization, matmul ops ---------------===//
+
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace infer::graph;
+
+namespace {
+
+/// Checks the window attributes shared by convolution and pooling against the
+/// number of spatial dimensions.
+LogicalResult verifyWindowAttrs(Operation *op, int64_t spatialRank,
+                                std::optional<ArrayRef<int64_t>> kernel,
+                                std::optional<ArrayRef<int64_t>> strides,
+                                std::optional<ArrayRef<int64_t>> dilations,
+                                std::optional<ArrayRef<int64_t>> pads) {
+  auto checkSize = [&](StringRef name, std::optional<ArrayRef<int64_t>> values,
+                       int64_t expected) -> LogicalResult {
+    if (values && static_cast<int64_t>(values->size()) != expected) {
+      return op->emitOpError("attribute '")
+             << name << "' has " << values->size() << " values, expected "
+             << expected << " (one per spatial dimension"
+             << (name == "pads" ? ", begin and end" : "") << ")";
+    }
+    return success();
+  };
+  if (failed(checkSize("kernel_shape", kernel, spatialRank)) ||
+      failed(checkSize("strides", strides, spatialRank)) ||
+      failed(checkSize("dilations", dilations, spatialRank)) ||
+      failed(checkSize("pads", pads, 2 * spatialRank))) {
+    return failure();
+  }
+  for (auto [name, values] :
+       {std::make_pair("strides", strides), std::make_pair("dilations", dilations),
+        std::make_pair("kernel_shape", kernel)}) {
+    if (values && llvm::any_of(*values, [](int64_t v) { return v < 1; })) {
+      return op->emitOpError("attribute '") << name << "' must be positive";
+    }
+  }
+  if (pads && llvm::any_of(*pads, [](int64_t v) { return v < 0; })) {
+    return op->emitOpError("attribute 'pads' must not be negative");
+  }
+  return success();
+}
+
+/// Spatial output sizes of a convolution or pooling window.
+SmallVector<int64_t> windowOutputShape(ArrayRef<int64_t> inSpatial,
+                                       ArrayRef<int64_t> kernel,
+                                       std::optional<ArrayRef<int64_t>> strides,
+                                       std::optional<ArrayRef<int64_t>> dilations,
+                                       std::optional<ArrayRef<int64_t>> pads,
+                                       StringRef autoPad, bool ceilMode) {
+  SmallVector<int64_t> out;
+  int64_t n = inSpatial.size();
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t stride = strides ? (*strides)[i] : 1;
+    int64_t dilation = dilations ? (*dilations)[i] : 1;
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      out.push_back(inSpatial[i] == kDynamic
+                        ? kDynamic
+                        : (inSpatial[i] + stride - 1) / stride);
+      continue;
+    }
+    int64_t begin = 0, end = 0;
+    if (autoPad == "NOTSET" && pads) {
+      begin = (*pads)[i];
+      end = (*pads)[i + n];
+    }
+    out.push_back(windowOutputSize(inSpatial[i], kernel[i], stride, dilation,
+                                   begin, end, ceilMode));
+  }
+  return out;
+}
+
+/// Result type of a pooling op over `X` (N x C x spatial...).
+Type inferPool(Value x, Type resultType, ArrayRef<int64_t> kernel,
+               std::optional<ArrayRef<int64_t>> strides,
+               std::optional<ArrayRef<int64_t>> dilations,
+               std::optional<ArrayRef<int64_t>> pads, StringRef autoPad,
+               bool ceilMode) {
+  auto input = getRanked(x);
+  if (!input || input.getRank() < 2 ||
+      static_cast<int64_t>(kernel.size()) != input.getRank() - 2) {
+    return resultType;
+  }
+  SmallVector<int64_t> shape(input.getShape().take_front(2));
+  llvm::append_range(shape,
+                     windowOutputShape(input.getShape().drop_front(2), kernel,
+                                       strides, dilations, pads, autoPad,
+                                       ceilMode));
+  return withShape(resultType, shape);
+}
+
+LogicalResult verifyPool(Operation *op, Value x, ArrayRef<int64_t> kernel,
+                         std::optional<ArrayRef<int64_t>> strides,
+                         std::optional<ArrayRef<int64_t>> dilations,
+                         std::optional<ArrayRef<int64_t>> pads) {
+  auto input = getRanked(x);
+  int64_t spatialRank = kernel.size();
+  if (input && input.getRank() != spatialRank + 2) {
+    return op->emitOpError("input of rank ")
+           << input.getRank() << " does not match a " << spatialRank
+           << "-d kernel (expected rank " << spatialRank + 2 << ")";
+  }
+  return verifyWindowAttrs(op, spatialRank, kernel, strides, dilations, pads);
+}
+
+/// Every result but `none` ones takes the shape of `like`.
+void sameShapeAs(Value like, Operation *op, SmallVectorImpl<Type> &inferred) {
+  auto ranked = getRanked(like);
+  for (Type type : op->getResultTypes()) {
+    inferred.push_back(ranked ? withShape(type, ranked.getShape()) : type);
+  }
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Convolution
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvOp::verify() {
+  auto x = getRanked(getX());
+  auto w = getRanked(getW());
+  if (x && x.getRank() < 3) {
+    return emitOpError("input must have rank >= 3 (N x C x D1 ...), got ")
+           << x.getRank();
+  }
+  if (x && w && x.getRank() != w.getRank()) {
+    return emitOpError("weight rank ")
+           << w.getRank() << " differs from input rank " << x.getRank();
+  }
+  if (getGroup() < 1) {
+    return emitOpError("'group' must be positive, got ") << getGroup();
+  }
+  if (x && w && !x.isDynamicDim(1) && !w.isDynamicDim(1) &&
+      x.getDimSize(1) != w.getDimSize(1) * getGroup()) {
+    return emitOpError("input has ")
+           << x.getDimSize(1) << " channels but the weight expects "
+           << w.getDimSize(1) << " x group " << getGroup();
+  }
+  if (w && !w.isDynamicDim(0) && w.getDimSize(0) % getGroup() != 0) {
+    return emitOpError("output channels ")
+           << w.getDimSize(0) << " are not divisible by group " << getGroup();
+  }
+  int64_t spatial = x ? x.getRank() - 2 : (w ? w.getRank() - 2 : -1);
+  if (spatial < 0) {
+    return success();
+  }
+  return verifyWindowAttrs(*this, spatial, getKernelShape(), getStrides(),
+                           getDilations(), getPads());
+}
+
+LogicalResult ConvOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto x = getRanked(getX());
+  auto w = getRanked(getW());
+  Type resultType = getY().getType();
+  if (!x || !w) {
+    inferred.push_back(resultType);
+    return success();
+  }
+  SmallVector<int64_t> kernel(getKernelShape().value_or(
+      w.getShape().drop_front(2)));
+  SmallVector<int64_t> shape = {x.getDimSize(0), w.getDimSize(0)};
+  llvm::append_range(shape, windowOutputShape(x.getShape().drop_front(2),
+                                              kernel, getStrides(),
+                                              getDilations(), getPads(),
+                                              getAutoPad(), false));
+  inferred.push_back(withShape(resultType, shape));
+  return success();
+}
+
+LogicalResult ConvTransposeOp::verify() {
+  auto x = getRanked(getX());
+  if (x && x.getRank() < 3) {
+    return emitOpError("input must have rank >= 3, got ") << x.getRank();
+  }
+  if (getGroup() < 1) {
+    return emitOpError("'group' must be positive, got ") << getGroup();
+  }
+  if (!x) {
+    return success();
+  }
+  return verifyWindowAttrs(*this, x.getRank() - 2, getKernelShape(),
+                           getStrides(), getDilations(), getPads());
+}
+
+LogicalResult
+ConvTransposeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto x = getRanked(getX());
+  auto w = getRanked(getW());
+  Type resultType = getY().getType();
+  if (!x || !w) {
+    inferred.push_back(resultType);
+    return success();
+  }
+  int64_t n = x.getRank() - 2;
+  SmallVector<int64_t> shape = {
+      x.getDimSize(0), w.isDynamicDim(1) ? kDynamic
+                                         : w.getDimSize(1) * getGroup()};
+  if (auto outputShape = getOutputShape()) {
+    llvm::append_range(shape, outputShape->take_back(n));
+    inferred.push_back(withShape(resultType, shape));
+    return success();
+  }
+  SmallVector<int64_t> kernel(getKernelShape().value_or(
+      w.getShape().drop_front(2)));
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t in = x.getDimSize(i + 2);
+    int64_t stride = getStrides() ? (*getStrides())[i] : 1;
+    if (in == kDynamic || kernel[i] == kDynamic) {
+      shape.push_back(kDynamic);
+      continue;
+    }
+    if (getAutoPad() == "SAME_UPPER" || getAutoPad() == "SAME_LOWER") {
+      shape.push_back(in * stride);
+      continue;
+    }
+    int64_t dilation = getDilations() ? (*getDilations())[i] : 1;
+    int64_t outPad = getOutputPadding() ? (*getOutputPadding())[i] : 0;
+    int64_t padSum = getPads() && getAutoPad() == "NOTSET"
+                         ? (*getPads())[i] + (*getPads())[i + n]
+                         : 0;
+    shape.push_back(stride * (in - 1) + outPad + (kernel[i] - 1) * dilation +
+                    1 - padSum);
+  }
+  inferred.push_back(withShape(resultType, shape));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+LogicalResult AveragePoolOp::verify() {
+  return verifyPool(*this, getX(), getKernelShape(), getStrides(),
+                    getDilations(), getPads());
+}
+
+LogicalResult AveragePoolOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(inferPool(getX(), getY().getType(), getKernelShape(),
+                               getStrides(), getDilations(), getPads(),
+                               getAutoPad(), getCeilMode() != 0));
+  return success();
+}
+
+LogicalResult MaxPoolOp::verify() {
+  return verifyPool(*this, getX(), getKernelShape(), getStrides(),
+                    getDilations(), getPads());
+}
+
+LogicalResult MaxPoolOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  Type y = inferPool(getX(), getY().getType(), getKernelShape(), getStrides(),
+                     getDilations(), getPads(), getAutoPad(),
+                     getCeilMode() != 0);
+  inferred.push_back(y);
+  Type indices = getIndices().getType();
+  auto ranked = dyn_cast<RankedTensorType>(y);
+  inferred.push_back(ranked ? withShape(indices, ranked.getShape()) : indices);
+  return success();
+}
+
+LogicalResult LpPoolOp::verify() {
+  return verifyPool(*this, getX(), getKernelShape(), getStrides(),
+                    getDilations(), getPads());
+}
+
+LogicalResult LpPoolOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(inferPool(getX(), getY().getType(), getKernelShape(),
+                               getStrides(), getDilations(), getPads(),
+                               getAutoPad(), getCeilMode() != 0));
+  return success();
+}
+
+static Type inferGlobalPool(Value x, Type resultType) {
+  auto input = getRanked(x);
+  if (!input || input.getRank() < 2) {
+    return resultType;
+  }
+  SmallVector<int64_t> shape(input.getShape().take_front(2));
+  shape.append(input.getRank() - 2, 1);
+  return withShape(resultType, shape);
+}
+
+LogicalResult
+GlobalAveragePoolOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(inferGlobalPool(getX(), getY().getType()));
+  return success();
+}
+
+LogicalResult GlobalMaxPoolOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(inferGlobalPool(getX(), getY().getType()));
+  return success();
+}
+
+LogicalResult GlobalLpPoolOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(inferGlobalPool(getX(), getY().getType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BatchNormalizationOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto x = getRanked(getX());
+  auto scale = getRanked(getScale());
+  inferred.push_back(x ? withShape(getY().getType(), x.getShape())
+                       : getY().getType());
+  for (Value stat : {getRunningMean(), getRunningVar()}) {
+    inferred.push_back(scale ? withShape(stat.getType(), scale.getShape())
+                             : stat.getType());
+  }
+  return success();
+}
+
+LogicalResult
+InstanceNormalizationOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  sameShapeAs(getInput(), *this, inferred);
+  return success();
+}
+
+LogicalResult
+LayerNormalizationOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto x = getRanked(getX());
+  inferred.push_back(x ? withShape(getY().getType(), x.getShape())
+                       : getY().getType());
+  std::optional<int64_t> axis =
+      x ? normalizeAxis(getAxis(), x.getRank()) : std::nullopt;
+  for (Value stat : {getMean(), getInvStdDev()}) {
+    if (!axis) {
+      inferred.push_back(stat.getType());
+      continue;
+    }
+    SmallVector<int64_t> shape(x.getShape());
+    for (int64_t i = *axis; i < x.getRank(); ++i) {
+      shape[i] = 1;
+    }
+    inferred.push_back(withShape(stat.getType(), shape));
+  }
+  return success();
+}
+
+LogicalResult
+GroupNormalizationOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  sameShapeAs(getX(), *this, inferred);
+  return success();
+}
+
+LogicalResult
+RMSNormalizationOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  sameShapeAs(getX(), *this, inferred);
+  return success();
+}
+
+LogicalResult LRNOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  sameShapeAs(getX(), *this, inferred);
+  return success();
+}
+
+LogicalResult MeanVarianceNormalizationOp::inferResultTypes(
+    SmallVectorImpl<Type> &inferred) {
+  sameShapeAs(getX(), *this, inferred);
+  return success();
+}
+
+LogicalResult
+LpNormalizationOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  sameShapeAs(getInput(), *this, inferred);
+  return success();
+}
+
+LogicalResult DropoutOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  sameShapeAs(getData(), *this, inferred);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax family
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifySoftmaxAxis(Operation *op, Value input,
+                                       int64_t axis) {
+  auto ranked = getRanked(input);
+  if (ranked && !normalizeAxis(axis, std::max<int64_t>(ranked.getRank(), 1))) {
+    return op->emitOpError("axis ")
+           << axis << " is out of range for an input of rank "
+           << ranked.getRank();
+  }
+  return success();
+}
+
+LogicalResult SoftmaxOp::verify() {
+  return verifySoftmaxAxis(*this, getInput(), getAxis());
+}
+LogicalResult LogSoftmaxOp::verify() {
+  return verifySoftmaxAxis(*this, getInput(), getAxis());
+}
+LogicalResult HardmaxOp::verify() {
+  return verifySoftmaxAxis(*this, getInput(), getAxis());
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+/// numpy matmul result shape; std::nullopt with `error` set on mismatch.
+static std::optional<SmallVector<int64_t>>
+matmulShape(RankedTensorType a, RankedTensorType b, std::string &error) {
+  if (a.getRank() == 0 || b.getRank() == 0) {
+    error = "operands must have rank >= 1";
+    return std::nullopt;
+  }
+  SmallVector<int64_t> aShape(a.getShape()), bShape(b.getShape());
+  bool aVector = aShape.size() == 1, bVector = bShape.size() == 1;
+  if (aVector) {
+    aShape.insert(aShape.begin(), 1);
+  }
+  if (bVector) {
+    bShape.push_back(1);
+  }
+  int64_t k1 = aShape.back(), k2 = bShape[bShape.size() - 2];
+  if (k1 != kDynamic && k2 != kDynamic && k1 != k2) {
+    error = "contraction dimensions differ: " + std::to_string(k1) + " vs " +
+            std::to_string(k2);
+    return std::nullopt;
+  }
+  auto batch = broadcastShapes(ArrayRef<int64_t>(aShape).drop_back(2),
+                               ArrayRef<int64_t>(bShape).drop_back(2));
+  if (!batch) {
+    error = "batch dimensions cannot be broadcast";
+    return std::nullopt;
+  }
+  SmallVector<int64_t> shape = *batch;
+  if (!aVector) {
+    shape.push_back(aShape[aShape.size() - 2]);
+  }
+  if (!bVector) {
+    shape.push_back(bShape.back());
+  }
+  return shape;
+}
+
+LogicalResult MatMulOp::verify() {
+  auto a = getRanked(getA());
+  auto b = getRanked(getB());
+  std::string error;
+  if (a && b && !matmulShape(a, b, error)) {
+    return emitOpError(error) << " in " << a << " x " << b;
+  }
+  return success();
+}
+
+LogicalResult MatMulOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto a = getRanked(getA());
+  auto b = getRanked(getB());
+  std::string error;
+  std::optional<SmallVector<int64_t>> shape;
+  if (a && b) {
+    shape = matmulShape(a, b, error);
+  }
+  inferred.push_back(shape ? withShape(getY().getType(), *shape)
+                           : getY().getType());
+  return success();
+}
+
+LogicalResult GemmOp::verify() {
+  auto a = getRanked(getA());
+  auto b = getRanked(getB());
+  if ((a && a.getRank() != 2) || (b && b.getRank() != 2)) {
+    return emitOpError("A and B must be matrices (rank 2)");
+  }
+  if (a && b) {
+    int64_t ka = a.getDimSize(getTransA() ? 0 : 1);
+    int64_t kb = b.getDimSize(getTransB() ? 1 : 0);
+    if (ka != kDynamic && kb != kDynamic && ka != kb) {
+      return emitOpError("contraction dimensions differ: ")
+             << ka << " vs " << kb;
+    }
+  }
+  return success();
+}
+
+LogicalResult GemmOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto a = getRanked(getA());
+  auto b = getRanked(getB());
+  if (!a || !b || a.getRank() != 2 || b.getRank() != 2) {
+    inferred.push_back(getY().getType());
+    return success();
+  }
+  int64_t m = a.getDimSize(getTransA() ? 1 : 0);
+  int64_t n = b.getDimSize(getTransB() ? 0 : 1);
+  inferred.push_back(withShape(getY().getType(), {m, n}));
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "dialects/graph/IR/NNOps.cpp.inc"

@@ -1,0 +1,678 @@
+//===- TensorOps.cpp - shape inference and verifiers of tensor ops --------===//
+
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace infer::graph;
+
+namespace {
+
+/// A 1-d shape tensor of known length but unknown values gives a ranked
+/// result with every dimension dynamic.
+Type shapeFromShapeOperand(Value shapeOperand, Type resultType) {
+  if (auto values = getConstantInts(shapeOperand)) {
+    return withShape(resultType, *values);
+  }
+  auto ranked = getRanked(shapeOperand);
+  if (ranked && ranked.getRank() == 1 && !ranked.isDynamicDim(0)) {
+    return withShape(resultType,
+                     SmallVector<int64_t>(ranked.getDimSize(0), kDynamic));
+  }
+  return resultType;
+}
+
+int64_t mulDims(int64_t a, int64_t b) {
+  return a == kDynamic || b == kDynamic ? kDynamic : a * b;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Constants and shapes
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+ConstantOfShapeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(shapeFromShapeOperand(getInput(), getOutput().getType()));
+  return success();
+}
+
+LogicalResult ShapeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto data = getRanked(getData());
+  if (!data) {
+    inferred.push_back(getShape().getType());
+    return success();
+  }
+  int64_t rank = data.getRank();
+  auto clamp = [&](int64_t v) {
+    v = v < 0 ? v + rank : v;
+    return std::clamp<int64_t>(v, 0, rank);
+  };
+  int64_t start = clamp(getStart());
+  int64_t end = clamp(getEnd().value_or(rank));
+  inferred.push_back(
+      withShape(getShape().getType(), {std::max<int64_t>(end - start, 0)}));
+  return success();
+}
+
+LogicalResult SizeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(withShape(getSize().getType(), {}));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reshaping
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  Type resultType = getReshaped().getType();
+  auto target = getConstantInts(getShape());
+  auto data = getRanked(getData());
+  if (!target) {
+    inferred.push_back(shapeFromShapeOperand(getShape(), resultType));
+    return success();
+  }
+  SmallVector<int64_t> shape;
+  int64_t inferIndex = -1;
+  for (auto [i, dim] : llvm::enumerate(*target)) {
+    if (dim == 0 && !getAllowzero()) {
+      if (!data || static_cast<int64_t>(i) >= data.getRank()) {
+        shape.push_back(kDynamic);
+        continue;
+      }
+      shape.push_back(data.getDimSize(i));
+    } else if (dim == -1) {
+      if (inferIndex >= 0) {
+        return emitOpError("shape has more than one -1");
+      }
+      inferIndex = i;
+      shape.push_back(kDynamic);
+    } else if (dim < -1) {
+      return emitOpError("shape has an invalid dimension ") << dim;
+    } else {
+      shape.push_back(dim);
+    }
+  }
+  if (inferIndex >= 0 && data && data.hasStaticShape()) {
+    int64_t known = 1;
+    bool allKnown = true;
+    for (auto [i, d] : llvm::enumerate(shape)) {
+      if (static_cast<int64_t>(i) == inferIndex) {
+        continue;
+      }
+      if (d == kDynamic) {
+        allKnown = false;
+      } else {
+        known *= d;
+      }
+    }
+    if (allKnown && known != 0) {
+      if (data.getNumElements() % known != 0) {
+        return emitOpError("cannot reshape ")
+               << data << " to " << llvm::ArrayRef<int64_t>(*target);
+      }
+      shape[inferIndex] = data.getNumElements() / known;
+    }
+  }
+  inferred.push_back(withShape(resultType, shape));
+  return success();
+}
+
+LogicalResult FlattenOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto input = getRanked(getInput());
+  if (!input) {
+    inferred.push_back(getOutput().getType());
+    return success();
+  }
+  int64_t rank = input.getRank();
+  int64_t axis = getAxis() < 0 ? getAxis() + rank : getAxis();
+  if (axis < 0 || axis > rank) {
+    return emitOpError("axis ") << getAxis() << " is out of range for rank "
+                                << rank;
+  }
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < rank; ++i) {
+    (i < axis ? outer : inner) = mulDims(i < axis ? outer : inner,
+                                         input.getDimSize(i));
+  }
+  inferred.push_back(withShape(getOutput().getType(), {outer, inner}));
+  return success();
+}
+
+LogicalResult SqueezeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto data = getRanked(getData());
+  Type resultType = getSqueezed().getType();
+  if (!data) {
+    inferred.push_back(resultType);
+    return success();
+  }
+  SmallVector<bool> drop(data.getRank(), false);
+  if (isNone(getAxes())) {
+    for (int64_t i = 0; i < data.getRank(); ++i) {
+      if (data.isDynamicDim(i)) {
+        inferred.push_back(resultType); // Unknown which dims are 1.
+        return success();
+      }
+      drop[i] = data.getDimSize(i) == 1;
+    }
+  } else {
+    auto axes = getConstantInts(getAxes());
+    if (!axes) {
+      inferred.push_back(resultType);
+      return success();
+    }
+    for (int64_t axis : *axes) {
+      auto normalized = normalizeAxis(axis, data.getRank());
+      if (!normalized) {
+        return emitOpError("axis ") << axis << " is out of range for rank "
+                                    << data.getRank();
+      }
+      if (!data.isDynamicDim(*normalized) &&
+          data.getDimSize(*normalized) != 1) {
+        return emitOpError("cannot squeeze dimension ")
+               << axis << " of size " << data.getDimSize(*normalized);
+      }
+      drop[*normalized] = true;
+    }
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < data.getRank(); ++i) {
+    if (!drop[i]) {
+      shape.push_back(data.getDimSize(i));
+    }
+  }
+  inferred.push_back(withShape(resultType, shape));
+  return success();
+}
+
+LogicalResult UnsqueezeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto data = getRanked(getData());
+  auto axes = getConstantInts(getAxes());
+  Type resultType = getExpanded().getType();
+  if (!data || !axes) {
+    inferred.push_back(resultType);
+    return success();
+  }
+  int64_t rank = data.getRank() + axes->size();
+  SmallVector<bool> inserted(rank, false);
+  for (int64_t axis : *axes) {
+    auto normalized = normalizeAxis(axis, rank);
+    if (!normalized || inserted[*normalized]) {
+      return emitOpError("axis ") << axis << " is out of range or repeated";
+    }
+    inserted[*normalized] = true;
+  }
+  SmallVector<int64_t> shape;
+  int64_t next = 0;
+  for (int64_t i = 0; i < rank; ++i) {
+    shape.push_back(inserted[i] ? 1 : data.getDimSize(next++));
+  }
+  inferred.push_back(withShape(resultType, shape));
+  return success();
+}
+
+LogicalResult TransposeOp::verify() {
+  auto data = getRanked(getData());
+  auto perm = getPerm();
+  if (!perm) {
+    return success();
+  }
+  SmallVector<bool> seen(perm->size(), false);
+  for (int64_t p : *perm) {
+    if (p < 0 || p >= static_cast<int64_t>(perm->size()) || seen[p]) {
+      return emitOpError("'perm' is not a permutation of 0..")
+             << perm->size() - 1;
+    }
+    seen[p] = true;
+  }
+  if (data && data.getRank() != static_cast<int64_t>(perm->size())) {
+    return emitOpError("'perm' has ")
+           << perm->size() << " entries for an input of rank "
+           << data.getRank();
+  }
+  return success();
+}
+
+LogicalResult TransposeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto data = getRanked(getData());
+  if (!data) {
+    inferred.push_back(getTransposed().getType());
+    return success();
+  }
+  SmallVector<int64_t> shape;
+  int64_t rank = data.getRank();
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t p = getPerm() ? (*getPerm())[i] : rank - 1 - i;
+    shape.push_back(data.getDimSize(p));
+  }
+  inferred.push_back(withShape(getTransposed().getType(), shape));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Concat, split, slice
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatOp::verify() {
+  if (getInputs().empty()) {
+    return emitOpError("needs at least one input");
+  }
+  std::optional<int64_t> rank;
+  for (Value input : getInputs()) {
+    auto ranked = getRanked(input);
+    if (!ranked) {
+      continue;
+    }
+    if (rank && *rank != ranked.getRank()) {
+      return emitOpError("inputs have different ranks");
+    }
+    rank = ranked.getRank();
+  }
+  if (rank && !normalizeAxis(getAxis(), *rank)) {
+    return emitOpError("axis ") << getAxis() << " is out of range for rank "
+                                << *rank;
+  }
+  return success();
+}
+
+LogicalResult ConcatOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  Type resultType = getConcatResult().getType();
+  SmallVector<int64_t> shape;
+  std::optional<int64_t> axis;
+  for (Value input : getInputs()) {
+    auto ranked = getRanked(input);
+    if (!ranked) {
+      inferred.push_back(resultType);
+      return success();
+    }
+    if (!axis) {
+      axis = normalizeAxis(getAxis(), ranked.getRank());
+      if (!axis) {
+        return emitOpError("axis out of range");
+      }
+      shape.assign(ranked.getShape().begin(), ranked.getShape().end());
+      continue;
+    }
+    for (int64_t i = 0; i < ranked.getRank(); ++i) {
+      int64_t d = ranked.getDimSize(i);
+      if (i == *axis) {
+        shape[i] = (shape[i] == kDynamic || d == kDynamic) ? kDynamic
+                                                           : shape[i] + d;
+      } else if (shape[i] == kDynamic) {
+        shape[i] = d;
+      } else if (d != kDynamic && d != shape[i]) {
+        return emitOpError("inputs differ in dimension ")
+               << i << ": " << shape[i] << " vs " << d;
+      }
+    }
+  }
+  inferred.push_back(withShape(resultType, shape));
+  return success();
+}
+
+LogicalResult SplitOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto input = getRanked(getInput());
+  int64_t n = getNumResults();
+  std::optional<int64_t> axis =
+      input ? normalizeAxis(getAxis(), input.getRank()) : std::nullopt;
+  if (!axis) {
+    llvm::append_range(inferred, getResultTypes());
+    return success();
+  }
+  int64_t dim = input.getDimSize(*axis);
+  SmallVector<int64_t> sizes;
+  if (!isNone(getSplit())) {
+    if (auto split = getConstantInts(getSplit())) {
+      sizes = *split;
+    }
+  } else if (dim != kDynamic) {
+    // Equal parts, the last one smaller when the size does not divide.
+    int64_t part = (dim + n - 1) / n;
+    for (int64_t i = 0; i < n; ++i) {
+      sizes.push_back(std::max<int64_t>(std::min(part, dim - i * part), 0));
+    }
+  }
+  if (!sizes.empty() && static_cast<int64_t>(sizes.size()) != n) {
+    return emitOpError("'split' has ") << sizes.size() << " sizes for " << n
+                                       << " outputs";
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    SmallVector<int64_t> shape(input.getShape());
+    shape[*axis] = sizes.empty() ? kDynamic : sizes[i];
+    inferred.push_back(withShape(getResult(i).getType(), shape));
+  }
+  return success();
+}
+
+LogicalResult SliceOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto data = getRanked(getData());
+  Type resultType = getOutput().getType();
+  if (!data) {
+    inferred.push_back(resultType);
+    return success();
+  }
+  int64_t rank = data.getRank();
+  auto starts = getConstantInts(getStarts());
+  auto ends = getConstantInts(getEnds());
+  std::optional<SmallVector<int64_t>> axes, steps;
+  if (!isNone(getAxes())) {
+    axes = getConstantInts(getAxes());
+  } else if (starts) {
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, starts->size()));
+  }
+  if (!isNone(getSteps())) {
+    steps = getConstantInts(getSteps());
+  } else if (starts) {
+    steps = SmallVector<int64_t>(starts->size(), 1);
+  }
+  SmallVector<int64_t> shape(data.getShape());
+  if (!starts || !ends || !axes || !steps) {
+    // Which axes are sliced is unknown: only the rank is.
+    inferred.push_back(
+        withShape(resultType, SmallVector<int64_t>(rank, kDynamic)));
+    return success();
+  }
+  if (starts->size() != ends->size() || axes->size() != starts->size() ||
+      steps->size() != starts->size()) {
+    return emitOpError("starts, ends, axes and steps differ in length");
+  }
+  for (size_t i = 0; i < axes->size(); ++i) {
+    auto axis = normalizeAxis((*axes)[i], rank);
+    if (!axis) {
+      return emitOpError("axis ") << (*axes)[i] << " is out of range";
+    }
+    int64_t step = (*steps)[i];
+    if (step == 0) {
+      return emitOpError("steps must not be 0");
+    }
+    int64_t dim = data.getDimSize(*axis);
+    if (dim == kDynamic) {
+      shape[*axis] = kDynamic;
+      continue;
+    }
+    auto clampIndex = [&](int64_t v, bool isStart) {
+      if (v < 0) {
+        v += dim;
+      }
+      if (step > 0) {
+        return std::clamp<int64_t>(v, 0, dim);
+      }
+      (void)isStart;
+      return std::clamp<int64_t>(v, -1, dim - 1);
+    };
+    int64_t start = clampIndex((*starts)[i], true);
+    int64_t end = clampIndex((*ends)[i], false);
+    int64_t count = step > 0 ? (end - start + step - 1) / step
+                             : (start - end + (-step) - 1) / (-step);
+    shape[*axis] = std::max<int64_t>(count, 0);
+  }
+  inferred.push_back(withShape(resultType, shape));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Gather, expand, tile, pad
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto data = getRanked(getData());
+  auto indices = getRanked(getIndices());
+  if (!data || !indices) {
+    inferred.push_back(getOutput().getType());
+    return success();
+  }
+  auto axis = normalizeAxis(getAxis(), data.getRank());
+  if (!axis) {
+    return emitOpError("axis ") << getAxis() << " is out of range for rank "
+                                << data.getRank();
+  }
+  SmallVector<int64_t> shape(data.getShape().take_front(*axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, data.getShape().drop_front(*axis + 1));
+  inferred.push_back(withShape(getOutput().getType(), shape));
+  return success();
+}
+
+LogicalResult
+GatherElementsOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto indices = getRanked(getIndices());
+  inferred.push_back(indices
+                         ? withShape(getOutput().getType(), indices.getShape())
+                         : getOutput().getType());
+  return success();
+}
+
+LogicalResult ExpandOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto input = getRanked(getInput());
+  auto target = getConstantInts(getShape());
+  if (!input || !target) {
+    // Unknown target values: the rank is the larger of the two ranks.
+    auto shapeType = getRanked(getShape());
+    if (input && shapeType && shapeType.getRank() == 1 &&
+        !shapeType.isDynamicDim(0)) {
+      int64_t rank = std::max(input.getRank(), shapeType.getDimSize(0));
+      inferred.push_back(withShape(getOutput().getType(),
+                                   SmallVector<int64_t>(rank, kDynamic)));
+    } else {
+      inferred.push_back(getOutput().getType());
+    }
+    return success();
+  }
+  auto shape = broadcastShapes(input.getShape(), *target);
+  if (!shape) {
+    return emitOpError("cannot expand ")
+           << input << " to shape " << llvm::ArrayRef<int64_t>(*target);
+  }
+  inferred.push_back(withShape(getOutput().getType(), *shape));
+  return success();
+}
+
+LogicalResult TileOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto input = getRanked(getInput());
+  auto repeats = getConstantInts(getRepeats());
+  if (!input) {
+    inferred.push_back(getOutput().getType());
+    return success();
+  }
+  if (!repeats) {
+    inferred.push_back(withShape(getOutput().getType(),
+                                 SmallVector<int64_t>(input.getRank(), kDynamic)));
+    return success();
+  }
+  if (static_cast<int64_t>(repeats->size()) != input.getRank()) {
+    return emitOpError("'repeats' has ")
+           << repeats->size() << " entries for rank " << input.getRank();
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < input.getRank(); ++i) {
+    shape.push_back(mulDims(input.getDimSize(i), (*repeats)[i]));
+  }
+  inferred.push_back(withShape(getOutput().getType(), shape));
+  return success();
+}
+
+LogicalResult PadOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto data = getRanked(getData());
+  auto pads = getConstantInts(getPads());
+  if (!data) {
+    inferred.push_back(getOutput().getType());
+    return success();
+  }
+  int64_t rank = data.getRank();
+  SmallVector<int64_t> axes;
+  if (!isNone(getAxes())) {
+    auto constant = getConstantInts(getAxes());
+    if (!constant) {
+      pads.reset();
+    } else {
+      for (int64_t a : *constant) {
+        auto normalized = normalizeAxis(a, rank);
+        if (!normalized) {
+          return emitOpError("axis ") << a << " is out of range";
+        }
+        axes.push_back(*normalized);
+      }
+    }
+  } else {
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  }
+  if (!pads) {
+    inferred.push_back(withShape(getOutput().getType(),
+                                 SmallVector<int64_t>(rank, kDynamic)));
+    return success();
+  }
+  int64_t n = axes.size();
+  if (static_cast<int64_t>(pads->size()) != 2 * n) {
+    return emitOpError("'pads' has ") << pads->size() << " values, expected "
+                                      << 2 * n;
+  }
+  SmallVector<int64_t> shape(data.getShape());
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t &d = shape[axes[i]];
+    if (d != kDynamic) {
+      d += (*pads)[i] + (*pads)[i + n];
+    }
+  }
+  inferred.push_back(withShape(getOutput().getType(), shape));
+  return success();
+}
+
+LogicalResult RangeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  Type resultType = getOutput().getType();
+  auto start = getConstantElements(getStart());
+  auto limit = getConstantElements(getLimit());
+  auto delta = getConstantElements(getDelta());
+  if (!start || !limit || !delta || start.getNumElements() != 1 ||
+      limit.getNumElements() != 1 || delta.getNumElements() != 1) {
+    inferred.push_back(withShape(resultType, {kDynamic}));
+    return success();
+  }
+  auto asDouble = [](DenseElementsAttr e) -> double {
+    if (isa<FloatType>(e.getElementType())) {
+      return (*e.getValues<APFloat>().begin()).convertToDouble();
+    }
+    return static_cast<double>((*e.getValues<APInt>().begin()).getSExtValue());
+  };
+  double d = asDouble(delta);
+  if (d == 0) {
+    return emitOpError("delta must not be 0");
+  }
+  double count = std::ceil((asDouble(limit) - asDouble(start)) / d);
+  inferred.push_back(
+      withShape(resultType, {std::max<int64_t>(static_cast<int64_t>(count), 0)}));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Resize, depth/space, top-k
+//===----------------------------------------------------------------------===//
+
+LogicalResult ResizeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto x = getRanked(getX());
+  Type resultType = getY().getType();
+  if (!x) {
+    inferred.push_back(resultType);
+    return success();
+  }
+  int64_t rank = x.getRank();
+  SmallVector<int64_t> axes;
+  if (auto attr = getAxes()) {
+    for (int64_t a : *attr) {
+      auto normalized = normalizeAxis(a, rank);
+      if (!normalized) {
+        return emitOpError("axis ") << a << " is out of range";
+      }
+      axes.push_back(*normalized);
+    }
+  } else {
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  }
+  SmallVector<int64_t> shape(x.getShape());
+  bool policyStretch = getKeepAspectRatioPolicy() == "stretch";
+  if (!isNone(getSizes()) && policyStretch) {
+    auto sizes = getConstantInts(getSizes());
+    if (!sizes || sizes->size() != axes.size()) {
+      inferred.push_back(withShape(resultType,
+                                   SmallVector<int64_t>(rank, kDynamic)));
+      return success();
+    }
+    for (auto [axis, size] : llvm::zip(axes, *sizes)) {
+      shape[axis] = size;
+    }
+  } else if (!isNone(getScales())) {
+    auto scales = getConstantElements(getScales());
+    if (!scales || !isa<FloatType>(scales.getElementType()) ||
+        scales.getNumElements() != static_cast<int64_t>(axes.size())) {
+      inferred.push_back(withShape(resultType,
+                                   SmallVector<int64_t>(rank, kDynamic)));
+      return success();
+    }
+    for (auto [axis, scale] : llvm::zip(axes, scales.getValues<APFloat>())) {
+      if (shape[axis] != kDynamic) {
+        shape[axis] = static_cast<int64_t>(
+            std::floor(shape[axis] * scale.convertToDouble()));
+      }
+    }
+  } else {
+    inferred.push_back(
+        withShape(resultType, SmallVector<int64_t>(rank, kDynamic)));
+    return success();
+  }
+  inferred.push_back(withShape(resultType, shape));
+  return success();
+}
+
+LogicalResult DepthToSpaceOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto input = getRanked(getInput());
+  int64_t b = getBlocksize();
+  if (!input || input.getRank() != 4) {
+    inferred.push_back(getOutput().getType());
+    return success();
+  }
+  int64_t c = input.getDimSize(1);
+  inferred.push_back(withShape(
+      getOutput().getType(),
+      {input.getDimSize(0), c == kDynamic ? kDynamic : c / (b * b),
+       mulDims(input.getDimSize(2), b), mulDims(input.getDimSize(3), b)}));
+  return success();
+}
+
+LogicalResult SpaceToDepthOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto input = getRanked(getInput());
+  int64_t b = getBlocksize();
+  if (!input || input.getRank() != 4) {
+    inferred.push_back(getOutput().getType());
+    return success();
+  }
+  auto div = [b](int64_t d) { return d == kDynamic ? kDynamic : d / b; };
+  inferred.push_back(withShape(
+      getOutput().getType(),
+      {input.getDimSize(0), mulDims(input.getDimSize(1), b * b),
+       div(input.getDimSize(2)), div(input.getDimSize(3))}));
+  return success();
+}
+
+LogicalResult TopKOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto x = getRanked(getX());
+  if (!x) {
+    llvm::append_range(inferred, getResultTypes());
+    return success();
+  }
+  auto axis = normalizeAxis(getAxis(), x.getRank());
+  if (!axis) {
+    return emitOpError("axis ") << getAxis() << " is out of range";
+  }
+  SmallVector<int64_t> shape(x.getShape());
+  auto k = getConstantInts(getK());
+  shape[*axis] = k && k->size() == 1 ? (*k)[0] : kDynamic;
+  for (Type type : getResultTypes()) {
+    inferred.push_back(withShape(type, shape));
+  }
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "dialects/graph/IR/TensorOps.cpp.inc"

@@ -1,0 +1,56 @@
+//===- ShapeHelpers.h - shape arithmetic shared by graph ops ----*- C++ -*-===//
+//
+// Small helpers the shape inference implementations, verifiers and folders
+// share: reading constant operands, broadcasting, normalising axes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INFER_DIALECTS_GRAPH_INTERFACES_SHAPEHELPERS_H
+#define INFER_DIALECTS_GRAPH_INTERFACES_SHAPEHELPERS_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+
+namespace infer::graph {
+
+inline constexpr int64_t kDynamic = mlir::ShapedType::kDynamic;
+
+/// The integer values of `value` when it is produced by a constant (dense
+/// integer elements); std::nullopt otherwise.
+std::optional<llvm::SmallVector<int64_t>> getConstantInts(mlir::Value value);
+
+/// The dense elements of a constant-producing value, or null.
+mlir::DenseElementsAttr getConstantElements(mlir::Value value);
+
+/// True when `value` is the result of `graph.none`.
+bool isNone(mlir::Value value);
+
+/// The ranked tensor type of `value`, or null when unranked / not a tensor.
+mlir::RankedTensorType getRanked(mlir::Value value);
+
+/// Builds a ranked tensor type with `shape` and the element type of
+/// `like` (a tensor type); returns `like` unchanged when it is not a tensor.
+mlir::Type withShape(mlir::Type like, llvm::ArrayRef<int64_t> shape);
+
+/// An unranked tensor of the element type of `like`.
+mlir::Type unrankedLike(mlir::Type like);
+
+/// numpy broadcasting of two shapes; std::nullopt when incompatible.
+std::optional<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+
+/// Normalises a possibly negative axis into [0, rank); std::nullopt when out
+/// of range.
+std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+
+/// Output size of a pooling or convolution window along one dimension.
+int64_t windowOutputSize(int64_t in, int64_t kernel, int64_t stride,
+                         int64_t dilation, int64_t padBegin, int64_t padEnd,
+                         bool ceilMode);
+
+} // namespace infer::graph
+
+#endif // INFER_DIALECTS_GRAPH_INTERFACES_SHAPEHELPERS_H

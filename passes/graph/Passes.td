@@ -1,0 +1,55 @@
+//===- Passes.td - graph-level passes -------------------------------------===//
+
+#ifndef INFER_PASSES_GRAPH_PASSES_TD
+#define INFER_PASSES_GRAPH_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def PropagateShapesPass : Pass<"infer-graph-propagate-shapes", "::mlir::func::FuncOp"> {
+  let summary = "Refines result types with every dimension that can be known";
+  let description = [{
+    Visits ops in order and joins each result type with what the op's
+    `ShapeInferenceOpInterface` infers from its operands (and constant
+    operands such as shape tensors and axes). Known dimensions are never
+    lost; two known dimensions that differ are an error naming the op. The
+    function's result types follow the values it returns.
+  }];
+  let dependentDialects = ["::infer::graph::GraphDialect"];
+}
+
+def FoldConstantsPass : Pass<"infer-graph-fold-constants", "::mlir::func::FuncOp"> {
+  let summary = "Folds ops with constant operands, shape subgraphs first";
+  let description = [{
+    Folds every op whose operands are constants, within a size limit so
+    weights are never copied: Shape and Size of statically shaped tensors,
+    and the Gather/Slice/Concat/Unsqueeze/Cast/arithmetic chains that
+    compute Reshape targets from them. Alternates with shape propagation
+    until nothing changes, so a Reshape whose target becomes constant gets
+    a static result type.
+  }];
+  let options = [
+    Option<"maxIterations", "max-iterations", "int", "8",
+           "Rounds of folding and shape propagation before giving up">
+  ];
+  let dependentDialects = ["::infer::graph::GraphDialect"];
+}
+
+def SpecializeShapesPass : Pass<"infer-graph-specialize-shapes", "::mlir::func::FuncOp"> {
+  let summary = "Fixes dynamic input dimensions to given sizes";
+  let description = [{
+    `shape=name=1x3x224x224` fixes the shape of the input named `name`
+    (its `graph.name` argument attribute); `batch=N` sets the first
+    dimension of every input whose first dimension is dynamic. A size that
+    contradicts a static dimension, an unknown input name or a wrong rank is
+    an error. Result types are re-propagated afterwards.
+  }];
+  let options = [
+    ListOption<"shapes", "shape", "std::string",
+               "Input shapes as name=D0xD1x... (repeatable)">,
+    Option<"batch", "batch", "int64_t", "0",
+           "Size for every dynamic leading (batch) dimension; 0 keeps them">
+  ];
+  let dependentDialects = ["::infer::graph::GraphDialect"];
+}
+
+#endif // INFER_PASSES_GRAPH_PASSES_TD

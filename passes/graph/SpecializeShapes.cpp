@@ -1,0 +1,123 @@
+//===- SpecializeShapes.cpp - fix dynamic input dimensions ----------------===//
+
+#include "passes/graph/Passes.h"
+#include "dialects/graph/IR/GraphOps.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+
+namespace infer::graph {
+#define GEN_PASS_DEF_SPECIALIZESHAPESPASS
+#include "passes/graph/Passes.h.inc"
+} // namespace infer::graph
+
+namespace {
+
+/// Parses "D0xD1x..." (an empty string is a scalar).
+FailureOr<SmallVector<int64_t>> parseDims(StringRef text) {
+  SmallVector<int64_t> dims;
+  if (text.empty()) {
+    return dims;
+  }
+  SmallVector<StringRef> parts;
+  text.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t dim;
+    if (part.getAsInteger(10, dim) || dim < 0) {
+      return failure();
+    }
+    dims.push_back(dim);
+  }
+  return dims;
+}
+
+struct SpecializeShapesPass final
+    : infer::graph::impl::SpecializeShapesPassBase<SpecializeShapesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal()) {
+      return;
+    }
+    if (batch < 0) {
+      func.emitError("batch must not be negative, got ") << batch;
+      return signalPassFailure();
+    }
+    SmallVector<std::string> names;
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      auto name = func.getArgAttrOfType<StringAttr>(i, "graph.name");
+      names.push_back(name ? name.str() : "arg" + std::to_string(i));
+    }
+    Block &entry = func.getBody().front();
+    llvm::StringSet<> seen;
+    for (const std::string &spec : shapes) {
+      auto [name, dimsText] = StringRef(spec).split('=');
+      if (name.empty() || !StringRef(spec).contains('=')) {
+        func.emitError("bad shape '") << spec << "': expected name=D0xD1x...";
+        return signalPassFailure();
+      }
+      auto dims = parseDims(dimsText);
+      if (failed(dims)) {
+        func.emitError("bad shape '")
+            << spec << "': dimensions must be non-negative integers joined "
+            << "by 'x', e.g. 1x3x224x224";
+        return signalPassFailure();
+      }
+      auto it = llvm::find(names, name.str());
+      if (it == names.end()) {
+        func.emitError("no input named '")
+            << name << "'; the inputs are: " << llvm::join(names, ", ");
+        return signalPassFailure();
+      }
+      if (!seen.insert(name).second) {
+        func.emitError("input '") << name << "' is given more than one shape";
+        return signalPassFailure();
+      }
+      BlockArgument arg = entry.getArgument(it - names.begin());
+      auto type = dyn_cast<TensorType>(arg.getType());
+      if (!type) {
+        func.emitError("input '") << name << "' is not a tensor";
+        return signalPassFailure();
+      }
+      if (type.hasRank()) {
+        if (type.getRank() != static_cast<int64_t>(dims->size())) {
+          func.emitError("input '")
+              << name << "' has rank " << type.getRank() << " but the shape "
+              << dimsText << " has " << dims->size() << " dimensions";
+          return signalPassFailure();
+        }
+        for (auto [i, declared] : llvm::enumerate(type.getShape())) {
+          if (!ShapedType::isDynamic(declared) && declared != (*dims)[i]) {
+            func.emitError("input '")
+                << name << "' has static dimension " << i << " = "
+                << declared << "; the shape asks for " << (*dims)[i];
+            return signalPassFailure();
+          }
+        }
+      }
+      arg.setType(RankedTensorType::get(*dims, type.getElementType()));
+    }
+    if (batch > 0) {
+      for (BlockArgument arg : entry.getArguments()) {
+        auto type = dyn_cast<RankedTensorType>(arg.getType());
+        if (!type || type.getRank() == 0 || !type.isDynamicDim(0)) {
+          continue;
+        }
+        SmallVector<int64_t> shape(type.getShape());
+        shape[0] = batch;
+        arg.setType(RankedTensorType::get(shape, type.getElementType()));
+      }
+    }
+    func.setType(FunctionType::get(&getContext(), entry.getArgumentTypes(),
+                                   func.getResultTypes()));
+    bool changed = false;
+    if (failed(infer::graph::propagateShapes(func, changed))) {
+      return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
