@@ -99,6 +99,35 @@ that infer-opt runs on its own (e.g. infer-opt --graph-opt model.mlir).
 Code generation for --target=cpu|cuda|hls is not part of this build yet.
 )";
 
+/// Prints one diagnostic, naming the ONNX node its location carries
+/// (`loc("<node>"("<op type>"))`, as the importer builds them).
+void printDiagnostic(const Diagnostic &diag, llvm::StringRef inputPath) {
+  const char *severity = "error";
+  switch (diag.getSeverity()) {
+  case DiagnosticSeverity::Warning: severity = "warning"; break;
+  case DiagnosticSeverity::Note: severity = "note"; break;
+  case DiagnosticSeverity::Remark: severity = "remark"; break;
+  case DiagnosticSeverity::Error: break;
+  }
+  std::string where;
+  Location loc = diag.getLocation();
+  if (auto fused = dyn_cast<FusedLoc>(loc); fused && !fused.getLocations().empty()) {
+    loc = fused.getLocations().front();
+  }
+  if (auto name = dyn_cast<NameLoc>(loc)) {
+    where = "node '" + name.getName().str() + "'";
+    if (auto opType = dyn_cast<NameLoc>(name.getChildLoc())) {
+      where += " (" + opType.getName().str() + ")";
+    }
+  }
+  std::string file = inputPath.str();
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc)) {
+    file = fileLoc.getFilename().str();
+  }
+  fmt::print(stderr, "{}: {}: {}{}\n", file, severity,
+             where.empty() ? "" : where + ": ", diag.str());
+}
+
 bool samePath(llvm::StringRef a, llvm::StringRef b) {
   llvm::SmallString<256> ra, rb;
   if (llvm::sys::fs::real_path(a, ra) || llvm::sys::fs::real_path(b, rb)) {
@@ -143,8 +172,16 @@ int runCompileDriver(int argc, char **argv) {
   registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  // Errors name the ONNX node; a dump of the failing op is noise to users.
+  context.printOpOnDiagnostic(false);
+  // Diagnostics read "model.onnx: error: node 'conv1' (Conv): message".
+  context.getDiagEngine().registerHandler([&](Diagnostic &diag) {
+    printDiagnostic(diag, options.input);
+    for (const Diagnostic &note : diag.getNotes()) {
+      printDiagnostic(note, options.input);
+    }
+    return success();
+  });
 
   OnnxImportOptions importOptions;
   importOptions.runChecker = !options.noChecker;

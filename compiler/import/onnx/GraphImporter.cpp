@@ -456,6 +456,12 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   }
 
   if (!domain.empty()) {
+    const auto &known =
+        onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+    if (!known.count(domain)) {
+      return markUnsupported(domain + "." + node.op_type() +
+                             " (unknown domain '" + domain + "')");
+    }
     return markUnsupported(domain + "." + node.op_type());
   }
   const onnx::OpSchema *schema =

@@ -110,9 +110,12 @@ class Graph_UnaryOp<string mnemonic, string onnxName, string what,
 
 // Elementwise binary with multidirectional (numpy) broadcasting.
 class Graph_BinaryOp<string mnemonic, string onnxName, string what,
-                     Type resultType = AnyTensor, list<Trait> traits = []>
+                     Type resultType = AnyTensor, list<Trait> traits = [],
+                     bit sameElementType = 1>
     : Graph_Op<mnemonic, onnxName,
-               !listconcat([Pure, Graph_BroadcastShapeInference], traits)> {
+               !listconcat([Pure, Graph_BroadcastShapeInference],
+                           !if(sameElementType, [SameOperandsElementType], []),
+                           traits)> {
   let summary = "elementwise " # what # " with broadcasting (ONNX " # onnxName # ")";
   let description = "Computes " # what # " of `A` and `B` elementwise, "
       # "broadcasting both operands numpy-style to a common shape, with the "
@@ -126,7 +129,8 @@ class Graph_BinaryOp<string mnemonic, string onnxName, string what,
 
 // Variadic elementwise (Max, Min, Mean, Sum) with broadcasting.
 class Graph_VariadicOp<string mnemonic, string onnxName, string what>
-    : Graph_Op<mnemonic, onnxName, [Pure, Graph_BroadcastShapeInference]> {
+    : Graph_Op<mnemonic, onnxName, [Pure, Graph_BroadcastShapeInference,
+                                    SameOperandsElementType]> {
   let summary = "elementwise " # what # " of any number of tensors (ONNX "
       # onnxName # ")";
   let description = "Computes the elementwise " # what # " of all inputs, "
@@ -136,7 +140,6 @@ class Graph_VariadicOp<string mnemonic, string onnxName, string what>
       # "tensor<3xf32>\n```";
   let arguments = (ins Variadic<AnyTensor>:$inputs);
   let results = (outs AnyTensor:$result);
-  let hasVerifier = 1;
 }
 
 // Reductions over `axes` (an optional i64 operand, the opset-18 form).

@@ -77,22 +77,5 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
       [](const APFloat &a, const APFloat &b) { return a / b; });
 }
 
-//===----------------------------------------------------------------------===//
-// Variadic ops
-//===----------------------------------------------------------------------===//
-
-#define INFER_VERIFY_VARIADIC(OP)                                              \
-  LogicalResult OP::verify() {                                                 \
-    if (getInputs().empty()) {                                                 \
-      return emitOpError("needs at least one input");                          \
-    }                                                                          \
-    return success();                                                          \
-  }
-INFER_VERIFY_VARIADIC(MaxOp)
-INFER_VERIFY_VARIADIC(MinOp)
-INFER_VERIFY_VARIADIC(MeanOp)
-INFER_VERIFY_VARIADIC(SumOp)
-#undef INFER_VERIFY_VARIADIC
-
 #define GET_OP_CLASSES
 #include "dialects/graph/IR/ElementwiseOps.cpp.inc"

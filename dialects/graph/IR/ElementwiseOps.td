@@ -167,7 +167,9 @@ def Graph_MulOp : Graph_BinaryOp<"mul", "Mul", "the product", AnyTensor, [Commut
 def Graph_DivOp : Graph_BinaryOp<"div", "Div", "the quotient"> {
   let hasFolder = 1;
 }
-def Graph_PowOp : Graph_BinaryOp<"pow", "Pow", "A to the power B">;
+// Pow allows an exponent of another type (opset 12).
+def Graph_PowOp : Graph_BinaryOp<"pow", "Pow", "A to the power B", AnyTensor,
+                                 [], 0>;
 def Graph_AndOp : Graph_BinaryOp<"and", "And", "logical and", I1Tensor, [Commutative]>;
 def Graph_OrOp : Graph_BinaryOp<"or", "Or", "logical or", I1Tensor, [Commutative]>;
 def Graph_XorOp : Graph_BinaryOp<"xor", "Xor", "logical xor", I1Tensor, [Commutative]>;

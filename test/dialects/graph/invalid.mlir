@@ -88,7 +88,7 @@ func.func @if_results(%c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
 // -----
 
 func.func @variadic_empty() -> tensor<2xf32> {
-  // expected-error @+1 {{needs at least one input}}
+  // expected-error @+1 {{expected 1 or more operands, but found 0}}
   %0 = graph.sum : () -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
