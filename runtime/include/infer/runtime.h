@@ -3,19 +3,90 @@
  * The thin runtime that loads and runs what infer-compile emits. It never
  * depends on the compiler; the contract with generated code is abi.h.
  *
+ * A model comes either from a shared library built from the compiler's
+ * object (infer_model_load) or from an infer_abi_model_t linked into the
+ * program (infer_model_from_abi). Running it takes one tensor per input, in
+ * the model's input order, and returns newly allocated output tensors:
+ *
+ *   infer_model_t model;
+ *   infer_status_t status = infer_model_load("resnet.so", NULL, &model);
+ *   ...
+ *   infer_tensor_t outputs[1];
+ *   status = infer_model_run(model, inputs, 1, outputs, 1);
+ *   ...
+ *   infer_tensor_release(outputs[0]);
+ *   infer_model_release(model);
+ *
+ * A loaded model is immutable: every query and infer_model_run may be called
+ * from several threads at once on one model.
+ *
  *===--------------------------------------------------------------------===*/
 
 #ifndef INFER_RUNTIME_RUNTIME_H
 #define INFER_RUNTIME_RUNTIME_H
 
+#include "infer/abi.h"
 #include "infer/status.h"
+#include "infer/tensor.h"
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+typedef struct infer_model *infer_model_t;
+
 /* The runtime's version as "MAJOR.MINOR.PATCH". */
 const char *infer_runtime_version(void);
+
+/* Loads a model from the shared library at `path` (dlopen with
+ * RTLD_NOW | RTLD_LOCAL) and looks up its `<name>_model` symbol. When `name`
+ * is NULL or empty it is the file stem: "dir/resnet.so" gives "resnet".
+ * Fails with NOT_FOUND when the library cannot be opened or lacks the symbol,
+ * and with INVALID_ARGUMENT when the model's abi_version is newer than
+ * INFER_ABI_VERSION or its description is malformed. The library stays
+ * loaded until infer_model_release. */
+infer_status_t infer_model_load(const char *path, const char *name,
+                                infer_model_t *out_model);
+
+/* Wraps a model linked into the program (`&resnet_model`). `abi` must
+ * outlive the model handle. Same checks as infer_model_load. */
+infer_status_t infer_model_from_abi(const infer_abi_model_t *abi,
+                                    infer_model_t *out_model);
+
+/* Frees the handle and unloads its library, if any. Accepts NULL. No tensor
+ * or name obtained from the model may be used afterwards. */
+void infer_model_release(infer_model_t model);
+
+/* The model's name: the ABI's `name` field when set, otherwise the name its
+ * symbol was looked up with. Owned by the model. */
+const char *infer_model_name(infer_model_t model);
+
+size_t infer_model_num_inputs(infer_model_t model);
+size_t infer_model_num_outputs(infer_model_t model);
+
+/* The declared input/output at `index`; NULL when out of range. */
+const infer_abi_tensor_t *infer_model_input(infer_model_t model, size_t index);
+const infer_abi_tensor_t *infer_model_output(infer_model_t model, size_t index);
+
+/* The index of the input/output called `name`. NOT_FOUND, listing the
+ * names that exist, when there is none. */
+infer_status_t infer_model_find_input(infer_model_t model, const char *name,
+                                      size_t *out_index);
+infer_status_t infer_model_find_output(infer_model_t model, const char *name,
+                                       size_t *out_index);
+
+/* Runs the model once. `inputs` holds `num_inputs` tensors in input order;
+ * each must match the declared dtype and shape exactly. On success
+ * out_outputs[i] receives a new tensor of the declared dtype and shape for
+ * every output, which the caller releases; on failure every entry of
+ * out_outputs is NULL. INVALID_ARGUMENT when a count, dtype, rank or
+ * dimension does not match (the message names the input). Safe to call
+ * concurrently on one model with different output arrays. */
+infer_status_t infer_model_run(infer_model_t model,
+                               const infer_tensor_t *inputs, size_t num_inputs,
+                               infer_tensor_t *out_outputs, size_t num_outputs);
 
 #ifdef __cplusplus
 }

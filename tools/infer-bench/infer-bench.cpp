@@ -1,0 +1,279 @@
+//===- infer-bench.cpp - latency and throughput of a compiled model -------===//
+//
+// Runs a model library on random inputs: W warm-up calls, then I timed calls
+// of infer_model_run per thread, each timed with CLOCK_MONOTONIC. With
+// --threads N, N threads call run concurrently on one model; percentiles are
+// over every timed call and throughput is all calls over the wall time of
+// the timed phase.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/common/Args.h"
+#include "tools/common/RandomInputs.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <condition_variable>
+#include <ctime>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+using namespace infer::tools;
+
+namespace {
+
+constexpr const char *kHelp =
+    R"(infer-bench: latency and throughput of a compiled model
+
+USAGE
+  infer-bench MODEL.so [options]
+
+MODEL.so is a shared library built from infer-compile's output; its symbol
+is `<stem>_model` (m.so -> m_model) unless --name says otherwise. Inputs are
+random (seeded); each call of the runtime's infer_model_run, including the
+allocation of its outputs, is timed.
+
+OPTIONS
+  --name NAME         the model's name (its symbol is NAME_model).
+  --warmup W          untimed calls per thread before timing (default 10).
+  --iterations I      timed calls per thread (default 100).
+  --threads N         threads calling the model concurrently (default 1).
+                      Latency percentiles are over all N*I calls; throughput
+                      is N*I over the wall time from the first timed call to
+                      the last.
+  --seed S            seed of the random inputs (default 1).
+  --json              print one JSON object instead of the table:
+                      {"model", "threads", "warmup", "iterations",
+                       "latency_ms": {"p50","p90","p99","max","mean"},
+                       "throughput_per_s"}
+  --help              show this text.
+
+EXAMPLE
+  infer-bench m.so --iterations 1000 --threads 4 --json
+)";
+
+struct Options {
+  std::string modelPath;
+  std::string name;
+  int64_t warmup = 10;
+  int64_t iterations = 100;
+  int64_t threads = 1;
+  uint64_t seed = 1;
+  bool json = false;
+};
+
+std::optional<Options> parseArgs(int argc, char **argv) {
+  Options options;
+  ArgReader args(argc, argv);
+  std::string value;
+  while (!args.done()) {
+    if (args.flag("--help") || args.flag("-h")) {
+      fmt::print("{}", kHelp);
+      return std::nullopt;
+    }
+    if (args.option("--name", options.name)) {
+      continue;
+    }
+    if (args.option("--warmup", value)) {
+      options.warmup = parseInteger(value, "--warmup", 0, 100000000);
+    } else if (args.option("--iterations", value)) {
+      options.iterations = parseInteger(value, "--iterations", 1, 100000000);
+    } else if (args.option("--threads", value)) {
+      options.threads = parseInteger(value, "--threads", 1, 1024);
+    } else if (args.option("--seed", value)) {
+      options.seed =
+          static_cast<uint64_t>(parseInteger(value, "--seed", 0, INT64_MAX));
+    } else if (args.flag("--json")) {
+      options.json = true;
+    } else if (options.modelPath.empty()) {
+      options.modelPath = args.positional();
+    } else {
+      throw ToolError(fmt::format("unexpected argument '{}' (see --help)",
+                                  args.positional()));
+    }
+  }
+  if (options.modelPath.empty()) {
+    throw ToolError("no model given; usage: infer-bench MODEL.so [options] "
+                    "(see --help)");
+  }
+  return options;
+}
+
+double nowSeconds() {
+  timespec time;
+  clock_gettime(CLOCK_MONOTONIC, &time);
+  return static_cast<double>(time.tv_sec) +
+         static_cast<double>(time.tv_nsec) * 1e-9;
+}
+
+/// Releases all waiting threads at once when the last one arrives.
+class StartLine {
+public:
+  explicit StartLine(size_t count) : remaining(count) {}
+  void arriveAndWait() {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (--remaining == 0) {
+      condition.notify_all();
+    } else {
+      condition.wait(lock, [&] { return remaining == 0; });
+    }
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable condition;
+  size_t remaining;
+};
+
+struct ThreadResult {
+  std::vector<double> latencies; // seconds
+  double start = 0, end = 0;
+  std::string error;
+};
+
+void benchThread(infer_model_t model, const std::vector<infer_tensor_t> &inputs,
+                 const Options &options, StartLine &startLine,
+                 ThreadResult &result) {
+  std::vector<infer_tensor_t> outputs(infer_model_num_outputs(model));
+  auto call = [&]() -> bool {
+    infer_status_t status = infer_model_run(model, inputs.data(), inputs.size(),
+                                            outputs.data(), outputs.size());
+    if (status) {
+      if (result.error.empty()) {
+        result.error = infer_status_message(status);
+      }
+      infer_status_free(status);
+      return false;
+    }
+    for (infer_tensor_t output : outputs) {
+      infer_tensor_release(output);
+    }
+    return true;
+  };
+  bool ok = true;
+  for (int64_t i = 0; i < options.warmup && ok; ++i) {
+    ok = call();
+  }
+  startLine.arriveAndWait();
+  result.latencies.reserve(static_cast<size_t>(options.iterations));
+  result.start = nowSeconds();
+  for (int64_t i = 0; i < options.iterations && ok; ++i) {
+    double before = nowSeconds();
+    ok = call();
+    result.latencies.push_back(nowSeconds() - before);
+  }
+  result.end = nowSeconds();
+}
+
+/// Nearest-rank percentile of sorted values.
+double percentile(const std::vector<double> &sorted, double p) {
+  size_t rank = static_cast<size_t>(
+      std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+  return sorted[std::min(sorted.size() - 1, rank ? rank - 1 : 0)];
+}
+
+std::string jsonString(const std::string &text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      out += fmt::format("\\u{:04x}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+int run(int argc, char **argv) {
+  std::optional<Options> parsed = parseArgs(argc, argv);
+  if (!parsed) {
+    return 0;
+  }
+  const Options &options = *parsed;
+  Model model = loadModel(options.modelPath, options.name);
+  std::vector<Tensor> owned = randomInputs(model.get(), options.seed);
+  std::vector<infer_tensor_t> inputs;
+  for (const Tensor &input : owned) {
+    inputs.push_back(input.get());
+  }
+
+  size_t numThreads = static_cast<size_t>(options.threads);
+  std::vector<ThreadResult> results(numThreads);
+  StartLine startLine(numThreads);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < numThreads; ++t) {
+    threads.emplace_back(benchThread, model.get(), std::cref(inputs),
+                         std::cref(options), std::ref(startLine),
+                         std::ref(results[t]));
+  }
+  for (std::thread &thread : threads) {
+    thread.join();
+  }
+
+  std::vector<double> latencies;
+  double start = results[0].start, end = results[0].end;
+  for (const ThreadResult &result : results) {
+    if (!result.error.empty()) {
+      throw ToolError(result.error);
+    }
+    latencies.insert(latencies.end(), result.latencies.begin(),
+                     result.latencies.end());
+    start = std::min(start, result.start);
+    end = std::max(end, result.end);
+  }
+  std::sort(latencies.begin(), latencies.end());
+  double sum = 0;
+  for (double latency : latencies) {
+    sum += latency;
+  }
+  double ms = 1e3;
+  double p50 = percentile(latencies, 50) * ms;
+  double p90 = percentile(latencies, 90) * ms;
+  double p99 = percentile(latencies, 99) * ms;
+  double max = latencies.back() * ms;
+  double mean = sum / static_cast<double>(latencies.size()) * ms;
+  double wall = std::max(end - start, 1e-9);
+  double throughput = static_cast<double>(latencies.size()) / wall;
+
+  if (options.json) {
+    fmt::print("{{\"model\": {}, \"threads\": {}, \"warmup\": {}, "
+               "\"iterations\": {}, \"latency_ms\": {{\"p50\": {:.6f}, "
+               "\"p90\": {:.6f}, \"p99\": {:.6f}, \"max\": {:.6f}, "
+               "\"mean\": {:.6f}}}, \"throughput_per_s\": {:.3f}}}\n",
+               jsonString(infer_model_name(model.get())), options.threads,
+               options.warmup, options.iterations, p50, p90, p99, max, mean,
+               throughput);
+    return 0;
+  }
+  fmt::print("model       {} ({})\n", infer_model_name(model.get()),
+             options.modelPath);
+  fmt::print("threads     {}\n", options.threads);
+  fmt::print("warmup      {} calls per thread\n", options.warmup);
+  fmt::print("iterations  {} timed calls per thread ({} in all)\n",
+             options.iterations, latencies.size());
+  fmt::print("\n{:<12}{:>12}{:>12}{:>12}{:>12}{:>12}\n", "", "p50", "p90",
+             "p99", "max", "mean");
+  fmt::print("{:<12}{:>12.4f}{:>12.4f}{:>12.4f}{:>12.4f}{:>12.4f}\n",
+             "latency ms", p50, p90, p99, max, mean);
+  fmt::print("\nthroughput  {:.1f} inferences/s\n", throughput);
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const ToolError &error) {
+    fmt::print(stderr, "infer-bench: error: {}\n", error.what());
+  } catch (const std::exception &error) {
+    fmt::print(stderr, "infer-bench: internal error: {}\n", error.what());
+  }
+  return 1;
+}
