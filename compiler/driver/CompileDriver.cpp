@@ -4,6 +4,10 @@
 #include "compiler/InitAll.h"
 #include "compiler/import/onnx/OnnxImporter.h"
 #include "compiler/pipelines/Pipelines.h"
+#include "passes/lowering/Passes.h"
+#include "targets/cpu/CpuTarget.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -29,7 +33,7 @@ namespace infer {
 
 namespace {
 
-enum class Phase { Import, Graph };
+enum class Phase { Import, Graph, Linalg, LLVM, Artifact };
 enum class Target { Cpu, Cuda, Hls };
 enum class WeightsMode { Auto, Elide, Full };
 
@@ -60,8 +64,29 @@ struct DriverOptions {
                             "the model as imported: one graph op per ONNX node"),
                  clEnumValN(Phase::Graph, "graph",
                             "after graph-opt: shapes propagated and "
-                            "specialized, shape subgraphs folded")),
-      cl::init(Phase::Graph), cl::cat(phaseCat)};
+                            "specialized, shape subgraphs folded"),
+                 clEnumValN(Phase::Linalg, "linalg",
+                            "graph ops lowered to linalg/tensor/arith/math"),
+                 clEnumValN(Phase::LLVM, "llvm",
+                            "the LLVM dialect, after bufferization"),
+                 clEnumValN(Phase::Artifact, "artifact",
+                            "the default: write <name>.o, <name>.h and "
+                            "<name>.so into the -o directory")),
+      cl::init(Phase::Artifact), cl::cat(phaseCat)};
+  cl::opt<std::string> name{
+      "name",
+      cl::desc("Symbol prefix of the artifact (default: the model file's "
+               "name): <name>_main, <name>_model, <name>.o"),
+      cl::cat(phaseCat)};
+  cl::opt<std::string> targetTriple{
+      "target-triple",
+      cl::desc("LLVM target triple for --target=cpu (default: this machine)"),
+      cl::cat(phaseCat)};
+  cl::opt<std::string> targetCpu{
+      "target-cpu",
+      cl::desc("CPU to tune and select instructions for: native (default), "
+               "x86-64-v3, x86-64-v4, neoverse-v1, ..."),
+      cl::init("native"), cl::cat(phaseCat)};
 
   cl::list<std::string> shapes{
       "shape",
@@ -74,7 +99,9 @@ struct DriverOptions {
       cl::init(0), cl::cat(shapeCat)};
 
   cl::opt<std::string> output{
-      "o", cl::desc("Output file ('-' for standard output)"),
+      "o",
+      cl::desc("Output: a directory for artifacts (created if missing), a "
+               "file for IR ('-' for standard output)"),
       cl::value_desc("file"), cl::init("-"), cl::cat(outputCat)};
   cl::opt<WeightsMode> weights{
       "weights",
@@ -89,15 +116,38 @@ struct DriverOptions {
 
 constexpr const char *kOverview = R"(infer-compile: the infer ahead-of-time compiler for ONNX models
 
+  infer-compile model.onnx --shape input=1x3x224x224 -o out --name resnet
+      compile for this CPU: out/resnet.o, out/resnet.h, out/resnet.so
   infer-compile model.onnx --compile-to=graph
       import the model and print its graph-level IR
-  infer-compile model.onnx --shape input=1x3x224x224 -o model.mlir
-      specialize the input shape and write the IR to a file
 
-Phases (--compile-to): import -> graph. Each phase is also a pass pipeline
-that infer-opt runs on its own (e.g. infer-opt --graph-opt model.mlir).
-Code generation for --target=cpu|cuda|hls is not part of this build yet.
+Phases (--compile-to): import -> graph -> linalg -> llvm -> artifact. Each
+phase is also a pass pipeline that infer-opt runs on its own (e.g.
+infer-opt --graph-opt model.mlir, --infer-lower-graph-to-linalg,
+--cpu-codegen). The CUDA and HLS targets are not part of this build yet.
 )";
+
+/// The default artifact name: the model file's stem as a C identifier.
+std::string defaultName(llvm::StringRef path) {
+  std::string stem = llvm::sys::path::stem(path).str();
+  std::string name;
+  for (char c : stem) {
+    name.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  }
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
+    name = "model_" + name;
+  }
+  return name;
+}
+
+bool isIdentifier(llvm::StringRef name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
+    return false;
+  }
+  return llvm::all_of(name, [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
 
 /// Prints one diagnostic, naming the ONNX node its location carries
 /// (`loc("<node>"("<op type>"))`, as the importer builds them).
@@ -158,7 +208,7 @@ int runCompileDriver(int argc, char **argv) {
     return fail("the output file '" + options.output +
                 "' is the input model; refusing to overwrite it");
   }
-  if (options.target != Target::Cpu) {
+  if (options.target != Target::Cpu && options.compileTo > Phase::Graph) {
     return fail("target '" +
                 std::string(options.target == Target::Cuda ? "cuda" : "hls") +
                 "' is not available in this build yet; use "
@@ -191,16 +241,16 @@ int runCompileDriver(int argc, char **argv) {
     return 1;
   }
 
+  PassManager pm(&context);
+  if (failed(applyPassManagerCLOptions(pm))) {
+    return 1;
+  }
+  auto timing = std::make_unique<DefaultTimingManager>();
+  applyDefaultTimingManagerCLOptions(*timing);
+  if (timing->isEnabled()) {
+    pm.enableTiming(std::move(timing));
+  }
   if (options.compileTo >= Phase::Graph) {
-    PassManager pm(&context);
-    if (failed(applyPassManagerCLOptions(pm))) {
-      return 1;
-    }
-    auto timing = std::make_unique<DefaultTimingManager>();
-    applyDefaultTimingManagerCLOptions(*timing);
-    if (timing->isEnabled()) {
-      pm.enableTiming(std::move(timing));
-    }
     GraphOptOptions graphOptions;
     graphOptions.shapes = llvm::to_vector(options.shapes);
     graphOptions.batch = options.batch;
@@ -210,7 +260,58 @@ int runCompileDriver(int argc, char **argv) {
     }
   } else if (!options.shapes.empty() || options.batch > 0) {
     return fail("--shape and --batch apply in the graph phase; use "
-                "--compile-to=graph");
+                "--compile-to=graph or later");
+  }
+
+  cpu::ModelSignature signature;
+  if (options.compileTo >= Phase::Linalg) {
+    signature.name = options.name.empty() ? defaultName(options.input)
+                                          : options.name.getValue();
+    if (!isIdentifier(signature.name)) {
+      return fail("--name '" + signature.name +
+                  "' is not a C identifier (letters, digits, '_')");
+    }
+    if (failed(cpu::readSignature(*module, "main", signature))) {
+      return 1;
+    }
+    auto fn = module->lookupSymbol<func::FuncOp>("main");
+    fn.setName(signature.name + "_main");
+    fn.setAllArgAttrs(ArrayRef<DictionaryAttr>{});
+    fn.setAllResultAttrs(ArrayRef<DictionaryAttr>{});
+    for (StringRef attr : {"graph.model_name", "graph.opset"}) {
+      (*module)->removeAttr(attr);
+    }
+    PassManager lower(&context);
+    if (failed(applyPassManagerCLOptions(lower))) {
+      return 1;
+    }
+    lower.addPass(lowering::createLowerGraphToLinalgPass());
+    if (options.compileTo >= Phase::LLVM) {
+      cpu::buildCpuCodegenPipeline(lower);
+    }
+    if (failed(lower.run(*module))) {
+      return 1;
+    }
+  }
+
+  if (options.compileTo == Phase::Artifact) {
+    if (options.output == "-") {
+      return fail("-o DIR is required to write the CPU artifacts (or pass "
+                  "--compile-to=graph|linalg|llvm to print IR)");
+    }
+    std::string dir = options.output.getValue();
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      return fail("cannot create the output directory '" + dir +
+                  "': " + ec.message());
+    }
+    cpu::CpuOptions cpuOptions;
+    cpuOptions.targetTriple = options.targetTriple;
+    cpuOptions.targetCpu = options.targetCpu;
+    if (failed(cpu::emitArtifacts(*module, signature, cpuOptions, dir,
+                                  llvm::sys::path::filename(options.input)))) {
+      return 1;
+    }
+    return 0;
   }
 
   std::string errorMessage;

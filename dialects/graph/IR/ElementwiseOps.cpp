@@ -62,6 +62,28 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
       [](const APFloat &a, const APFloat &b) { return a * b; });
 }
 
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  // -x as 0 - x, with the zero broadcast from a scalar.
+  auto input = getFoldableElements(adaptor.getX());
+  if (!input) {
+    return {};
+  }
+  Type element = input.getElementType();
+  auto scalarType = RankedTensorType::get({}, element);
+  Attribute zero = isa<FloatType>(element)
+                       ? Attribute(DenseElementsAttr::get(
+                             scalarType, APFloat::getZero(cast<FloatType>(element)
+                                                              .getFloatSemantics())))
+                       : Attribute(DenseElementsAttr::get(
+                             scalarType, APInt(element.getIntOrFloatBitWidth(), 0)));
+  return foldBinaryConstant(
+      zero, input, getY().getType(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a - b;
+      },
+      [](const APFloat &a, const APFloat &b) { return a - b; });
+}
+
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
   bool isUnsigned = getElementTypeOrSelf(getC().getType()).isUnsignedInteger();
   return foldBinaryConstant(

@@ -23,7 +23,9 @@ def Graph_ErfOp : Graph_UnaryOp<"erf", "Erf", "the error function">;
 def Graph_ExpOp : Graph_UnaryOp<"exp", "Exp", "the exponential">;
 def Graph_FloorOp : Graph_UnaryOp<"floor", "Floor", "floor">;
 def Graph_LogOp : Graph_UnaryOp<"log", "Log", "the natural logarithm">;
-def Graph_NegOp : Graph_UnaryOp<"neg", "Neg", "negation">;
+def Graph_NegOp : Graph_UnaryOp<"neg", "Neg", "negation"> {
+  let hasFolder = 1;
+}
 def Graph_NotOp : Graph_UnaryOp<"not", "Not", "logical not", I1Tensor>;
 def Graph_BitwiseNotOp : Graph_UnaryOp<"bitwise_not", "BitwiseNot", "bitwise not">;
 def Graph_ReciprocalOp : Graph_UnaryOp<"reciprocal", "Reciprocal", "the reciprocal">;

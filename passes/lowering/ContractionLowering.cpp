@@ -1,0 +1,525 @@
+//===- ContractionLowering.cpp - matmul, gemm, conv, pooling -> linalg ----===//
+//
+// Contractions and windows become `linalg.generic` ops whose indexing maps
+// carry broadcasting, transposition, groups, strides and dilations, so the
+// tiling and vectorization passes see one structured op per layer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/Passes.h"
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace infer::graph;
+
+namespace infer::lowering {
+namespace {
+
+using utils::IteratorType;
+
+Value addS(OpBuilder &b, Location l, Value x, Value y) {
+  return isa<FloatType>(x.getType())
+             ? arith::AddFOp::create(b, l, x, y).getResult()
+             : arith::AddIOp::create(b, l, x, y).getResult();
+}
+Value mulS(OpBuilder &b, Location l, Value x, Value y) {
+  return isa<FloatType>(x.getType())
+             ? arith::MulFOp::create(b, l, x, y).getResult()
+             : arith::MulIOp::create(b, l, x, y).getResult();
+}
+
+/// out[batch..., m, n] += a[..., m, k] * b[..., k, n], batch dims
+/// broadcast. `a` and `b` have rank >= 2; `resultType` is the output.
+Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                  RankedTensorType resultType, bool transA = false,
+                  bool transB = false) {
+  MLIRContext *ctx = b.getContext();
+  auto aType = cast<RankedTensorType>(lhs.getType());
+  auto bType = cast<RankedTensorType>(rhs.getType());
+  int64_t rank = resultType.getRank();
+  int64_t batch = rank - 2;
+  int64_t dims = rank + 1; // batch..., m, n, k
+  AffineExpr m = getAffineDimExpr(batch, ctx), n = getAffineDimExpr(batch + 1, ctx),
+             k = getAffineDimExpr(batch + 2, ctx);
+  auto operandMap = [&](RankedTensorType type, AffineExpr row, AffineExpr col) {
+    SmallVector<AffineExpr> exprs;
+    int64_t opBatch = type.getRank() - 2;
+    for (int64_t i = 0; i < opBatch; ++i) {
+      int64_t d = batch - opBatch + i;
+      exprs.push_back(type.getDimSize(i) == 1 && resultType.getDimSize(d) != 1
+                          ? getAffineConstantExpr(0, ctx)
+                          : getAffineDimExpr(d, ctx));
+    }
+    exprs.push_back(row);
+    exprs.push_back(col);
+    return AffineMap::get(dims, 0, exprs, ctx);
+  };
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t i = 0; i < rank; ++i) {
+    outExprs.push_back(getAffineDimExpr(i, ctx));
+  }
+  SmallVector<AffineMap> maps = {
+      transA ? operandMap(aType, k, m) : operandMap(aType, m, k),
+      transB ? operandMap(bType, n, k) : operandMap(bType, k, n),
+      AffineMap::get(dims, 0, outExprs, ctx)};
+  SmallVector<IteratorType> iterators(rank, IteratorType::parallel);
+  iterators.push_back(IteratorType::reduction);
+  Type element = resultType.getElementType();
+  Value init = filledTensor(b, loc, resultType, scalarConstant(b, loc, element, 0));
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init},
+      maps, iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value x = args[0], y = args[1];
+        if (x.getType() != element) {
+          x = castScalar(nb, nl, x, element, false, false);
+        }
+        if (y.getType() != element) {
+          y = castScalar(nb, nl, y, element, false, false);
+        }
+        linalg::YieldOp::create(nb, nl, addS(nb, nl, args[2], mulS(nb, nl, x, y)));
+      });
+  return generic.getResult(0);
+}
+
+struct MatMulLowering final : OpConversionPattern<MatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    Value a = adaptor.getA(), b = adaptor.getB();
+    auto aType = cast<RankedTensorType>(a.getType());
+    auto bType = cast<RankedTensorType>(b.getType());
+    auto resultType = loweredTensorType(op.getY().getType());
+    // numpy: 1-d operands become matrices, and the extra dim is dropped.
+    if (aType.getRank() == 1) {
+      a = reshapeTo(rewriter, loc, a,
+                    RankedTensorType::get({1, aType.getDimSize(0)},
+                                          aType.getElementType()));
+    }
+    if (bType.getRank() == 1) {
+      b = reshapeTo(rewriter, loc, b,
+                    RankedTensorType::get({bType.getDimSize(0), 1},
+                                          bType.getElementType()));
+    }
+    aType = cast<RankedTensorType>(a.getType());
+    bType = cast<RankedTensorType>(b.getType());
+    bool aVector = cast<RankedTensorType>(adaptor.getA().getType()).getRank() == 1;
+    bool bVector = cast<RankedTensorType>(adaptor.getB().getType()).getRank() == 1;
+    SmallVector<int64_t> shape(resultType.getShape());
+    if (aVector && bVector) {
+      shape = {1, 1};
+    } else if (aVector) {
+      shape.insert(shape.end() - 1, 1);
+    } else if (bVector) {
+      shape.push_back(1);
+    }
+    auto fullType = RankedTensorType::get(shape, resultType.getElementType());
+    Value product = buildMatmul(rewriter, loc, a, b, fullType);
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, product, resultType));
+    return success();
+  }
+};
+
+struct GemmLowering final : OpConversionPattern<GemmOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GemmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    auto resultType = loweredTensorType(op.getY().getType());
+    Type element = resultType.getElementType();
+    Value product = buildMatmul(rewriter, loc, adaptor.getA(), adaptor.getB(),
+                                resultType, op.getTransA(), op.getTransB());
+    double alpha = op.getAlpha().convertToDouble();
+    double beta = op.getBeta().convertToDouble();
+    SmallVector<Value> inputs = {product};
+    bool hasC = !isNone(op.getC()) && beta != 0;
+    if (hasC) {
+      inputs.push_back(adaptor.getC());
+    }
+    if (alpha == 1 && !hasC) {
+      rewriter.replaceOp(op, product);
+      return success();
+    }
+    Value result = buildElementwise(
+        rewriter, loc, resultType, inputs,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = alpha == 1 ? args[0]
+                               : mulS(b, l, args[0], scalarConstant(b, l, element, alpha));
+          if (hasC) {
+            Value c = beta == 1 ? args[1]
+                                : mulS(b, l, args[1], scalarConstant(b, l, element, beta));
+            v = addS(b, l, v, c);
+          }
+          return v;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Begin/end padding per spatial dimension from pads or auto_pad.
+void windowPads(ArrayRef<int64_t> inSpatial, ArrayRef<int64_t> kernel,
+                ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                std::optional<ArrayRef<int64_t>> pads, StringRef autoPad,
+                SmallVectorImpl<int64_t> &begin, SmallVectorImpl<int64_t> &end) {
+  int64_t n = inSpatial.size();
+  for (int64_t i = 0; i < n; ++i) {
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      int64_t out = (inSpatial[i] + strides[i] - 1) / strides[i];
+      int64_t total = std::max<int64_t>(
+          (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - inSpatial[i], 0);
+      int64_t small = total / 2;
+      begin.push_back(autoPad == "SAME_UPPER" ? small : total - small);
+      end.push_back(autoPad == "SAME_UPPER" ? total - small : small);
+    } else if (autoPad == "NOTSET" && pads) {
+      begin.push_back((*pads)[i]);
+      end.push_back((*pads)[i + n]);
+    } else {
+      begin.push_back(0);
+      end.push_back(0);
+    }
+  }
+}
+
+SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> values,
+                            int64_t n) {
+  return values ? SmallVector<int64_t>(*values) : SmallVector<int64_t>(n, 1);
+}
+
+/// Pads the spatial dims (2..) of `input` so every window of the output is
+/// in bounds: `begin` before, and after whatever `end` and the output size
+/// need.
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> begin, ArrayRef<int64_t> end,
+                 ArrayRef<int64_t> outSpatial, ArrayRef<int64_t> kernel,
+                 ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                 Value padValue) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t n = kernel.size();
+  SmallVector<int64_t> low(type.getRank(), 0), high(type.getRank(), 0);
+  bool any = false;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t in = type.getDimSize(i + 2);
+    int64_t needed = (outSpatial[i] - 1) * strides[i] +
+                     (kernel[i] - 1) * dilations[i] + 1;
+    low[i + 2] = begin[i];
+    high[i + 2] = std::max<int64_t>(needed - in - begin[i], end[i]);
+    any |= low[i + 2] || high[i + 2];
+  }
+  if (!any) {
+    return input;
+  }
+  SmallVector<int64_t> shape(type.getShape());
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    shape[d] += low[d] + high[d];
+  }
+  auto padded = RankedTensorType::get(shape, type.getElementType());
+  SmallVector<OpFoldResult> lowOfr, highOfr;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    lowOfr.push_back(b.getIndexAttr(low[d]));
+    highOfr.push_back(b.getIndexAttr(high[d]));
+  }
+  return tensor::PadOp::create(b, loc, padded, input, lowOfr, highOfr,
+                               padValue);
+}
+
+struct ConvLowering final : OpConversionPattern<ConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConvOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto xType = cast<RankedTensorType>(adaptor.getX().getType());
+    auto wType = cast<RankedTensorType>(adaptor.getW().getType());
+    auto yType = loweredTensorType(op.getY().getType());
+    Type element = yType.getElementType();
+    int64_t s = xType.getRank() - 2;
+    int64_t group = op.getGroup();
+    int64_t batch = xType.getDimSize(0), channels = xType.getDimSize(1);
+    int64_t filters = wType.getDimSize(0);
+    SmallVector<int64_t> kernel(wType.getShape().drop_front(2));
+    SmallVector<int64_t> strides = orOnes(op.getStrides(), s);
+    SmallVector<int64_t> dilations = orOnes(op.getDilations(), s);
+    SmallVector<int64_t> begin, end;
+    windowPads(xType.getShape().drop_front(2), kernel, strides, dilations,
+               op.getPads(), op.getAutoPad(), begin, end);
+    SmallVector<int64_t> outSpatial(yType.getShape().drop_front(2));
+    Value x = padSpatial(rewriter, loc, adaptor.getX(), begin, end, outSpatial,
+                         kernel, strides, dilations,
+                         scalarConstant(rewriter, loc, element, 0));
+    auto pType = cast<RankedTensorType>(x.getType());
+    // Split channels into (group, channels per group).
+    SmallVector<int64_t> xShape = {batch, group, channels / group};
+    llvm::append_range(xShape, pType.getShape().drop_front(2));
+    x = reshapeTo(rewriter, loc, x, RankedTensorType::get(xShape, element));
+    SmallVector<int64_t> wShape = {group, filters / group, channels / group};
+    llvm::append_range(wShape, kernel);
+    Value w = reshapeTo(rewriter, loc, adaptor.getW(),
+                        RankedTensorType::get(wShape, element));
+    SmallVector<int64_t> oShape = {batch, group, filters / group};
+    llvm::append_range(oShape, outSpatial);
+    auto oType = RankedTensorType::get(oShape, element);
+    // Iteration: n, g, m, o_1..o_s, c, k_1..k_s.
+    int64_t dims = 3 + s + 1 + s;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> xExprs = {d(0), d(1), d(3 + s)};
+    SmallVector<AffineExpr> wExprs = {d(1), d(2), d(3 + s)};
+    SmallVector<AffineExpr> oExprs = {d(0), d(1), d(2)};
+    for (int64_t i = 0; i < s; ++i) {
+      xExprs.push_back(d(3 + i) * strides[i] + d(4 + s + i) * dilations[i]);
+      wExprs.push_back(d(4 + s + i));
+      oExprs.push_back(d(3 + i));
+    }
+    SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, xExprs, ctx),
+                                   AffineMap::get(dims, 0, wExprs, ctx),
+                                   AffineMap::get(dims, 0, oExprs, ctx)};
+    SmallVector<IteratorType> iterators(3 + s, IteratorType::parallel);
+    iterators.append(1 + s, IteratorType::reduction);
+    Value init = filledTensor(rewriter, loc, oType,
+                              scalarConstant(rewriter, loc, element, 0));
+    Value out = linalg::GenericOp::create(
+                    rewriter, loc, TypeRange{oType}, ValueRange{x, w},
+                    ValueRange{init}, maps, iterators,
+                    [&](OpBuilder &b, Location l, ValueRange args) {
+                      linalg::YieldOp::create(
+                          b, l, addS(b, l, args[2], mulS(b, l, args[0], args[1])));
+                    })
+                    .getResult(0);
+    out = reshapeTo(rewriter, loc, out, yType);
+    if (!isNone(op.getB())) {
+      SmallVector<int64_t> bShape = {filters};
+      bShape.append(s, 1);
+      Value bias = reshapeTo(rewriter, loc, adaptor.getB(),
+                             RankedTensorType::get(bShape, element));
+      out = buildElementwise(rewriter, loc, yType, {out, bias},
+                             [](OpBuilder &b, Location l, ValueRange args) {
+                               return addS(b, l, args[0], args[1]);
+                             });
+    }
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+enum class PoolKind { Max, Average, Lp };
+
+/// A pooling window reduction over `x` (N x C x spatial), padded with
+/// `padValue`; `combine(acc, element)`.
+Value buildPool(OpBuilder &b, Location loc, Value x, RankedTensorType yType,
+                ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                ArrayRef<int64_t> dilations, Value init,
+                function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  MLIRContext *ctx = b.getContext();
+  int64_t s = kernel.size();
+  int64_t dims = 2 + 2 * s;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> xExprs = {d(0), d(1)}, kExprs, oExprs = {d(0), d(1)};
+  for (int64_t i = 0; i < s; ++i) {
+    xExprs.push_back(d(2 + i) * strides[i] + d(2 + s + i) * dilations[i]);
+    kExprs.push_back(d(2 + s + i));
+    oExprs.push_back(d(2 + i));
+  }
+  Type element = yType.getElementType();
+  Value window = tensor::EmptyOp::create(b, loc, kernel, element);
+  SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, xExprs, ctx),
+                                 AffineMap::get(dims, 0, kExprs, ctx),
+                                 AffineMap::get(dims, 0, oExprs, ctx)};
+  SmallVector<IteratorType> iterators(2 + s, IteratorType::parallel);
+  iterators.append(s, IteratorType::reduction);
+  Value acc = filledTensor(b, loc, yType, init);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{yType}, ValueRange{x, window}, ValueRange{acc},
+             maps, iterators,
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, combine(nb, nl, args[2], args[0]));
+             })
+      .getResult(0);
+}
+
+template <typename Op, PoolKind kind>
+struct PoolLowering final : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    if constexpr (kind == PoolKind::Max) {
+      if (!isa<NoneType>(op.getIndices().getType())) {
+        return rewriter.notifyMatchFailure(op, "MaxPool indices output");
+      }
+    }
+    Location loc = op.getLoc();
+    auto xType = cast<RankedTensorType>(adaptor.getX().getType());
+    auto yType = loweredTensorType(op.getY().getType());
+    Type element = yType.getElementType();
+    int64_t s = xType.getRank() - 2;
+    ArrayRef<int64_t> kernel = op.getKernelShape();
+    SmallVector<int64_t> strides = orOnes(op.getStrides(), s);
+    SmallVector<int64_t> dilations = orOnes(op.getDilations(), s);
+    SmallVector<int64_t> begin, end;
+    windowPads(xType.getShape().drop_front(2), kernel, strides, dilations,
+               op.getPads(), op.getAutoPad(), begin, end);
+    SmallVector<int64_t> outSpatial(yType.getShape().drop_front(2));
+    auto pad = [&](Value v, Value padValue) {
+      return padSpatial(rewriter, loc, v, begin, end, outSpatial, kernel,
+                        strides, dilations, padValue);
+    };
+    if constexpr (kind == PoolKind::Max) {
+      Value lowest = isa<FloatType>(element)
+                         ? scalarConstant(rewriter, loc, element, -INFINITY)
+                         : arith::ConstantOp::create(
+                               rewriter, loc,
+                               rewriter.getIntegerAttr(
+                                   element, APInt::getSignedMinValue(
+                                                element.getIntOrFloatBitWidth())))
+                               .getResult();
+      Value y = buildPool(rewriter, loc, pad(adaptor.getX(), lowest), yType,
+                          kernel, strides, dilations, lowest,
+                          [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+                            if (isa<FloatType>(v.getType())) {
+                              return arith::MaximumFOp::create(b, l, acc, v);
+                            }
+                            return arith::MaxSIOp::create(b, l, acc, v);
+                          });
+      rewriter.replaceOp(op, {y, noneValue(rewriter, loc)});
+      return success();
+    } else {
+      Value zero = scalarConstant(rewriter, loc, element, 0);
+      double p = 1;
+      if constexpr (kind == PoolKind::Lp) {
+        p = op.getP();
+      }
+      Value sum = buildPool(
+          rewriter, loc, pad(adaptor.getX(), zero), yType, kernel, strides,
+          dilations, zero, [p](OpBuilder &b, Location l, Value acc, Value v) {
+            if (p != 1) {
+              Value a = math::AbsFOp::create(b, l, v);
+              v = math::PowFOp::create(b, l, a, scalarConstant(b, l, a.getType(), p));
+            }
+            return addS(b, l, acc, v);
+          });
+      if constexpr (kind == PoolKind::Lp) {
+        rewriter.replaceOp(
+            op, buildElementwise(rewriter, loc, yType, {sum},
+                                 [p](OpBuilder &b, Location l, ValueRange a) {
+                                   return math::PowFOp::create(
+                                       b, l, a[0],
+                                       scalarConstant(b, l, a[0].getType(), 1.0 / p));
+                                 }));
+        return success();
+      } else {
+        // Divisors: window elements inside the input (and inside the pads
+        // when count_include_pad), computed by pooling a tensor of ones.
+        Value ones = filledTensor(rewriter, loc, xType,
+                                  scalarConstant(rewriter, loc, element, 1));
+        Value padOnes = padSpatial(
+            rewriter, loc, ones, begin, end,
+            SmallVector<int64_t>(xType.getShape().drop_front(2)), kernel,
+            SmallVector<int64_t>(s, 1), SmallVector<int64_t>(s, 1),
+            op.getCountIncludePad() ? scalarConstant(rewriter, loc, element, 1)
+                                    : zero);
+        padOnes = padSpatial(rewriter, loc, padOnes, SmallVector<int64_t>(s, 0),
+                             SmallVector<int64_t>(s, 0), outSpatial, kernel,
+                             strides, dilations, zero);
+        Value count = buildPool(rewriter, loc, padOnes, yType, kernel, strides,
+                                dilations, zero,
+                                [](OpBuilder &b, Location l, Value acc, Value v) {
+                                  return addS(b, l, acc, v);
+                                });
+        rewriter.replaceOp(
+            op, buildElementwise(rewriter, loc, yType, {sum, count},
+                                 [](OpBuilder &b, Location l, ValueRange a) {
+                                   return arith::DivFOp::create(b, l, a[0], a[1])
+                                       .getResult();
+                                 }));
+        return success();
+      }
+    }
+  }
+};
+
+struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BatchNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    if (op.getTrainingMode() != 0) {
+      return rewriter.notifyMatchFailure(op, "training mode");
+    }
+    Location loc = op.getLoc();
+    auto yType = loweredTensorType(op.getY().getType());
+    Type element = yType.getElementType();
+    int64_t rank = yType.getRank();
+    auto perChannel = [&](Value v) {
+      auto type = cast<RankedTensorType>(v.getType());
+      SmallVector<int64_t> shape = {type.getNumElements()};
+      shape.append(std::max<int64_t>(rank - 2, 0), 1);
+      return reshapeTo(rewriter, loc, v,
+                       RankedTensorType::get(shape, type.getElementType()));
+    };
+    double eps = op.getEpsilon().convertToDouble();
+    Value y = buildElementwise(
+        rewriter, loc, yType,
+        {adaptor.getX(), perChannel(adaptor.getScale()), perChannel(adaptor.getB()),
+         perChannel(adaptor.getInputMean()), perChannel(adaptor.getInputVar())},
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          auto cast = [&](Value v) {
+            return castScalar(b, l, v, element, false, false);
+          };
+          Value centered = arith::SubFOp::create(b, l, a[0], cast(a[3]));
+          Value var = arith::AddFOp::create(b, l, cast(a[4]),
+                                            scalarConstant(b, l, element, eps));
+          Value norm = arith::DivFOp::create(b, l, centered,
+                                             math::SqrtOp::create(b, l, var));
+          return arith::AddFOp::create(b, l,
+                                       arith::MulFOp::create(b, l, norm, cast(a[1])),
+                                       cast(a[2]))
+              .getResult();
+        });
+    if (!isa<NoneType>(op.getRunningMean().getType()) ||
+        !isa<NoneType>(op.getRunningVar().getType())) {
+      return rewriter.notifyMatchFailure(op, "running statistics outputs");
+    }
+    Value none = noneValue(rewriter, loc);
+    rewriter.replaceOp(op, {y, none, none});
+    return success();
+  }
+};
+
+} // namespace
+
+void populateContractionLoweringPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns) {
+  patterns.add<MatMulLowering, GemmLowering, ConvLowering,
+               PoolLowering<MaxPoolOp, PoolKind::Max>,
+               PoolLowering<AveragePoolOp, PoolKind::Average>,
+               PoolLowering<LpPoolOp, PoolKind::Lp>, BatchNormLowering>(
+      converter, patterns.getContext());
+}
+
+} // namespace infer::lowering

@@ -1,0 +1,77 @@
+//===- LowerGraphToLinalg.cpp - the graph -> linalg conversion ------------===//
+
+#include "passes/lowering/Passes.h"
+#include "dialects/graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+
+namespace infer::lowering {
+#define GEN_PASS_DEF_LOWERGRAPHTOLINALGPASS
+#include "passes/lowering/Passes.h.inc"
+
+GraphTypeConverter::GraphTypeConverter() {
+  addConversion([](Type type) { return type; });
+  addConversion([](RankedTensorType type) -> Type {
+    if (auto integer = dyn_cast<IntegerType>(type.getElementType());
+        integer && !integer.isSignless()) {
+      return RankedTensorType::get(
+          type.getShape(),
+          IntegerType::get(type.getContext(), integer.getWidth()));
+    }
+    return type;
+  });
+  auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                 Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+        .getResult(0);
+  };
+  addSourceMaterialization(cast);
+  addTargetMaterialization(cast);
+}
+
+namespace {
+
+struct LowerGraphToLinalgPass final
+    : impl::LowerGraphToLinalgPassBase<LowerGraphToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    GraphTypeConverter converter;
+    RewritePatternSet patterns(ctx);
+    populateElementwiseLoweringPatterns(converter, patterns);
+    populateShapeLoweringPatterns(converter, patterns);
+    populateContractionLoweringPatterns(converter, patterns);
+    populateReductionLoweringPatterns(converter, patterns);
+    populateLossLoweringPatterns(converter, patterns);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
+                           arith::ArithDialect, math::MathDialect>();
+    target.addIllegalDialect<graph::GraphDialect>();
+    target.addLegalOp<graph::NoneOp>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return converter.isSignatureLegal(op.getFunctionType()) &&
+             converter.isLegal(&op.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp>(
+        [&](func::ReturnOp op) { return converter.isLegal(op); });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns)))) {
+      return signalPassFailure();
+    }
+    // Absent optional values are no longer used by anything.
+    getOperation().walk([](graph::NoneOp op) {
+      if (op->use_empty()) {
+        op->erase();
+      }
+    });
+  }
+};
+
+} // namespace
+} // namespace infer::lowering

@@ -1,0 +1,288 @@
+//===- LoweringUtils.cpp - helpers shared by graph lowerings --------------===//
+
+#include "passes/lowering/LoweringUtils.h"
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+
+using namespace mlir;
+
+namespace infer::lowering {
+
+static Type signless(Type element) {
+  if (auto integer = dyn_cast<IntegerType>(element)) {
+    return IntegerType::get(element.getContext(), integer.getWidth());
+  }
+  return element;
+}
+
+RankedTensorType loweredTensorType(Type type) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked || !ranked.hasStaticShape()) {
+    return nullptr;
+  }
+  Type element = ranked.getElementType();
+  if (!isa<IntegerType, FloatType>(element)) {
+    return nullptr;
+  }
+  return RankedTensorType::get(ranked.getShape(), signless(element));
+}
+
+bool isUnsignedTensor(Type type) {
+  auto tensor = dyn_cast<TensorType>(type);
+  return tensor && tensor.getElementType().isUnsignedInteger();
+}
+
+LogicalResult checkStaticTensors(Operation *op,
+                                 ConversionPatternRewriter &rewriter) {
+  for (Type type : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
+                                      llvm::to_vector(op->getResultTypes()))) {
+    if (isa<NoneType>(type)) {
+      continue;
+    }
+    if (!loweredTensorType(type)) {
+      return rewriter.notifyMatchFailure(
+          op, "needs statically shaped tensors of numbers");
+    }
+  }
+  return success();
+}
+
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+}
+
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, value));
+  }
+  if (type.isIndex()) {
+    return arith::ConstantIndexOp::create(b, loc, static_cast<int64_t>(value));
+  }
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+}
+
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                   Value value) {
+  return linalg::FillOp::create(b, loc, value, emptyTensor(b, loc, type))
+      .getResult(0);
+}
+
+AffineMap broadcastMap(MLIRContext *ctx, RankedTensorType inputType,
+                       ArrayRef<int64_t> resultShape) {
+  int64_t rank = resultShape.size();
+  int64_t inRank = inputType.getRank();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < inRank; ++i) {
+    int64_t resultDim = rank - inRank + i;
+    if (inputType.getDimSize(i) == 1 && resultShape[resultDim] != 1) {
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    } else {
+      exprs.push_back(getAffineDimExpr(resultDim, ctx));
+    }
+  }
+  return AffineMap::get(rank, 0, exprs, ctx);
+}
+
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange inputs, ScalarBody body) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value input : inputs) {
+    maps.push_back(broadcastMap(ctx, cast<RankedTensorType>(input.getType()),
+                                resultType.getShape()));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx));
+  SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, inputs,
+      ValueRange{emptyTensor(b, loc, resultType)}, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        Value result = body(nested, nestedLoc, args.drop_back());
+        linalg::YieldOp::create(nested, nestedLoc, result);
+      });
+  return generic.getResult(0);
+}
+
+std::optional<SmallVector<int64_t>> constantInts(Value value) {
+  return graph::getConstantInts(value);
+}
+
+Value castScalar(OpBuilder &b, Location loc, Value v, Type to,
+                 bool fromUnsigned, bool toUnsigned) {
+  Type from = v.getType();
+  if (from == to) {
+    return v;
+  }
+  auto fromInt = dyn_cast<IntegerType>(from);
+  auto toInt = dyn_cast<IntegerType>(to);
+  if (fromInt && toInt) {
+    if (toInt.getWidth() == 1) {
+      Value zero = scalarConstant(b, loc, from, 0);
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+    }
+    if (fromInt.getWidth() < toInt.getWidth()) {
+      return fromUnsigned || fromInt.getWidth() == 1
+                 ? arith::ExtUIOp::create(b, loc, to, v).getResult()
+                 : arith::ExtSIOp::create(b, loc, to, v).getResult();
+    }
+    return arith::TruncIOp::create(b, loc, to, v);
+  }
+  if (fromInt && isa<FloatType>(to)) {
+    return fromUnsigned || fromInt.getWidth() == 1
+               ? arith::UIToFPOp::create(b, loc, to, v).getResult()
+               : arith::SIToFPOp::create(b, loc, to, v).getResult();
+  }
+  if (isa<FloatType>(from) && toInt) {
+    if (toInt.getWidth() == 1) {
+      Value zero = scalarConstant(b, loc, from, 0);
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, zero);
+    }
+    return toUnsigned ? arith::FPToUIOp::create(b, loc, to, v).getResult()
+                      : arith::FPToSIOp::create(b, loc, to, v).getResult();
+  }
+  auto fromFloat = cast<FloatType>(from);
+  auto toFloat = cast<FloatType>(to);
+  if (fromFloat.getWidth() < toFloat.getWidth()) {
+    return arith::ExtFOp::create(b, loc, to, v);
+  }
+  if (fromFloat.getWidth() > toFloat.getWidth()) {
+    return arith::TruncFOp::create(b, loc, to, v);
+  }
+  // Same width, different format (f16 <-> bf16): through f32.
+  Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+  return arith::TruncFOp::create(b, loc, to, wide);
+}
+
+Value reshapeTo(OpBuilder &b, Location loc, Value value,
+                RankedTensorType type) {
+  if (value.getType() == type) {
+    return value;
+  }
+  auto shapeType = RankedTensorType::get({type.getRank()}, b.getI64Type());
+  Value shape = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(shapeType, type.getShape()));
+  return tensor::ReshapeOp::create(b, loc, type, value, shape);
+}
+
+} // namespace infer::lowering
+
+namespace infer::lowering {
+
+Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
+                   bool log) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Type t = type.getElementType();
+  Value max = buildReduction(b, loc, x, {axis}, true,
+                             scalarConstant(b, loc, t, -INFINITY),
+                             [](OpBuilder &nb, Location l, Value acc, Value v) {
+                               return arith::MaximumFOp::create(nb, l, acc, v)
+                                   .getResult();
+                             });
+  Value shifted = buildElementwise(
+      b, loc, type, {x, max}, [](OpBuilder &nb, Location l, ValueRange a) {
+        return arith::SubFOp::create(nb, l, a[0], a[1]).getResult();
+      });
+  Value sum = buildReduction(
+      b, loc, shifted, {axis}, true, scalarConstant(b, loc, t, 0),
+      [](OpBuilder &nb, Location l, Value acc, Value v) {
+        return arith::AddFOp::create(nb, l, acc, math::ExpOp::create(nb, l, v))
+            .getResult();
+      });
+  return buildElementwise(
+      b, loc, type, {shifted, sum}, [log](OpBuilder &nb, Location l, ValueRange a) {
+        if (log) {
+          return arith::SubFOp::create(nb, l, a[0], math::LogOp::create(nb, l, a[1]))
+              .getResult();
+        }
+        return arith::DivFOp::create(nb, l, math::ExpOp::create(nb, l, a[0]), a[1])
+            .getResult();
+      });
+}
+
+Value noneValue(OpBuilder &b, Location loc) {
+  return graph::NoneOp::create(b, loc, b.getNoneType());
+}
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value buildIndexed(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    function_ref<Value(OpBuilder &, Location, ArrayRef<Value>)> body) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {
+      AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx)};
+  SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, ValueRange{},
+      ValueRange{emptyTensor(b, loc, resultType)}, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange) {
+        SmallVector<Value> indices;
+        for (int64_t d = 0; d < resultType.getRank(); ++d) {
+          indices.push_back(linalg::IndexOp::create(nested, nestedLoc, d));
+        }
+        linalg::YieldOp::create(nested, nestedLoc,
+                                body(nested, nestedLoc, indices));
+      });
+  return generic.getResult(0);
+}
+
+SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
+                                  ArrayRef<int64_t> axes, bool keepDims) {
+  SmallVector<int64_t> result;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
+    if (!llvm::is_contained(axes, d)) {
+      result.push_back(shape[d]);
+    } else if (keepDims) {
+      result.push_back(1);
+    }
+  }
+  return result;
+}
+
+Value buildReduction(
+    OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
+    bool keepDims, Value init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  MLIRContext *ctx = b.getContext();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  auto resultType = RankedTensorType::get(
+      reducedShape(inputType.getShape(), axes, keepDims),
+      inputType.getElementType());
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool reduced = llvm::is_contained(axes, d);
+    iterators.push_back(reduced ? utils::IteratorType::reduction
+                                : utils::IteratorType::parallel);
+    if (!reduced) {
+      outExprs.push_back(getAffineDimExpr(d, ctx));
+    } else if (keepDims) {
+      outExprs.push_back(getAffineConstantExpr(0, ctx));
+    }
+  }
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                 AffineMap::get(rank, 0, outExprs, ctx)};
+  Value acc = filledTensor(b, loc, resultType, init);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, ValueRange{input}, ValueRange{acc}, maps,
+      iterators, [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        linalg::YieldOp::create(nested, nestedLoc,
+                                combine(nested, nestedLoc, args[1], args[0]));
+      });
+  return generic.getResult(0);
+}
+
+} // namespace infer::lowering

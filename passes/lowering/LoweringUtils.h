@@ -1,0 +1,104 @@
+//===- LoweringUtils.h - helpers shared by graph lowerings ------*- C++ -*-===//
+
+#ifndef INFER_PASSES_LOWERING_LOWERINGUTILS_H
+#define INFER_PASSES_LOWERING_LOWERINGUTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace infer::lowering {
+
+/// The converted (signless, static) tensor type of a graph value's type, or
+/// null when it is not a statically shaped tensor of a supported type.
+mlir::RankedTensorType loweredTensorType(mlir::Type type);
+
+/// True when the element type of `type` (a graph tensor) is unsigned.
+bool isUnsignedTensor(mlir::Type type);
+
+/// Fails the match unless every tensor operand and result of `op` has a
+/// static shape and a supported element type.
+llvm::LogicalResult checkStaticTensors(mlir::Operation *op,
+                                       mlir::ConversionPatternRewriter &rewriter);
+
+mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::RankedTensorType type);
+
+/// A scalar constant of `type` (float, integer or index).
+mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Type type, double value);
+
+/// A tensor of `type` filled with `value`.
+mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::RankedTensorType type, mlir::Value value);
+
+/// The indexing map reading `inputType` broadcast numpy-style to a result
+/// of `resultRank` dimensions.
+mlir::AffineMap broadcastMap(mlir::MLIRContext *ctx,
+                             mlir::RankedTensorType inputType,
+                             llvm::ArrayRef<int64_t> resultShape);
+
+using ScalarBody = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+
+/// A `linalg.generic` computing `body` of the elements of `inputs`, each
+/// broadcast to `resultType`.
+mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::RankedTensorType resultType,
+                             mlir::ValueRange inputs, ScalarBody body);
+
+/// The integer values of a graph value that is a constant (after folding).
+std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
+
+/// Casts scalar `v` to `to` with ONNX Cast semantics; `fromUnsigned` and
+/// `toUnsigned` give the signedness the signless types lost.
+mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                       mlir::Type to, bool fromUnsigned, bool toUnsigned);
+
+/// Reshapes `value` to `type` (same number of elements).
+mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                      mlir::RankedTensorType type);
+
+} // namespace infer::lowering
+
+#endif // INFER_PASSES_LOWERING_LOWERINGUTILS_H
+
+namespace infer::lowering {
+
+/// A `linalg.generic` with no inputs: `body` computes each element of
+/// `resultType` from its indices (used by gathers and data movement ops,
+/// which read their sources with `tensor.extract`).
+mlir::Value buildIndexed(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType resultType,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   llvm::ArrayRef<mlir::Value>)>
+        body);
+
+/// Reduces `input` over `axes` (sorted, unique) starting from `init`;
+/// `combine(acc, element)` folds one element in. Reduced dimensions are kept
+/// as size 1 when `keepDims`.
+mlir::Value buildReduction(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
+    llvm::ArrayRef<int64_t> axes, bool keepDims, mlir::Value init,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::Value, mlir::Value)>
+        combine);
+
+/// softmax (or log-softmax) of float tensor `x` along `axis`, computed as
+/// exp(x - max) / sum(exp(x - max)).
+mlir::Value buildSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                         int64_t axis, bool log);
+
+/// A `graph.none` value, for results that are absent.
+mlir::Value noneValue(mlir::OpBuilder &b, mlir::Location loc);
+
+/// Index-typed arithmetic helpers for bodies.
+mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+
+/// The shape with reduced `axes` removed or kept as 1.
+llvm::SmallVector<int64_t> reducedShape(llvm::ArrayRef<int64_t> shape,
+                                        llvm::ArrayRef<int64_t> axes,
+                                        bool keepDims);
+
+} // namespace infer::lowering

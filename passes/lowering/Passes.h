@@ -1,0 +1,41 @@
+//===- Passes.h - graph -> linalg lowering ----------------------*- C++ -*-===//
+
+#ifndef INFER_PASSES_LOWERING_PASSES_H
+#define INFER_PASSES_LOWERING_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace infer::lowering {
+
+#define GEN_PASS_DECL
+#include "passes/lowering/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "passes/lowering/Passes.h.inc"
+
+/// Element types after lowering: unsigned integers become signless.
+class GraphTypeConverter : public mlir::TypeConverter {
+public:
+  GraphTypeConverter();
+};
+
+void populateElementwiseLoweringPatterns(const mlir::TypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
+void populateShapeLoweringPatterns(const mlir::TypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
+void populateContractionLoweringPatterns(const mlir::TypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
+void populateLossLoweringPatterns(const mlir::TypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+void populateReductionLoweringPatterns(const mlir::TypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
+
+} // namespace infer::lowering
+
+#endif // INFER_PASSES_LOWERING_PASSES_H

@@ -1,0 +1,479 @@
+//===- ReductionLowering.cpp - reductions, softmax, normalization ---------===//
+
+#include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/Passes.h"
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace infer::graph;
+
+namespace infer::lowering {
+namespace {
+
+bool isF(Value v) { return isa<FloatType>(v.getType()); }
+Value addS(OpBuilder &b, Location l, Value x, Value y) {
+  return isF(x) ? arith::AddFOp::create(b, l, x, y).getResult()
+                : arith::AddIOp::create(b, l, x, y).getResult();
+}
+Value mulS(OpBuilder &b, Location l, Value x, Value y) {
+  return isF(x) ? arith::MulFOp::create(b, l, x, y).getResult()
+                : arith::MulIOp::create(b, l, x, y).getResult();
+}
+Value maxS(OpBuilder &b, Location l, Value x, Value y, bool u) {
+  if (isF(x)) {
+    return arith::MaximumFOp::create(b, l, x, y);
+  }
+  return u ? arith::MaxUIOp::create(b, l, x, y).getResult()
+           : arith::MaxSIOp::create(b, l, x, y).getResult();
+}
+Value minS(OpBuilder &b, Location l, Value x, Value y, bool u) {
+  if (isF(x)) {
+    return arith::MinimumFOp::create(b, l, x, y);
+  }
+  return u ? arith::MinUIOp::create(b, l, x, y).getResult()
+           : arith::MinSIOp::create(b, l, x, y).getResult();
+}
+
+/// The extreme value of an element type (for max/min reductions).
+Value extreme(OpBuilder &b, Location l, Type t, bool lowest, bool isUnsigned) {
+  if (isa<FloatType>(t)) {
+    return scalarConstant(b, l, t, lowest ? -INFINITY : INFINITY);
+  }
+  unsigned w = t.getIntOrFloatBitWidth();
+  APInt v = isUnsigned ? (lowest ? APInt::getMinValue(w) : APInt::getMaxValue(w))
+                       : (lowest ? APInt::getSignedMinValue(w)
+                                 : APInt::getSignedMaxValue(w));
+  return arith::ConstantOp::create(b, l, b.getIntegerAttr(t, v));
+}
+
+/// Normalized, sorted reduction axes of a reduce op, or failure.
+FailureOr<SmallVector<int64_t>> reduceAxes(Operation *op, Value axesOperand,
+                                           int64_t rank, bool noopWhenEmpty,
+                                           bool &noop) {
+  SmallVector<int64_t> axes;
+  noop = false;
+  if (!isNone(axesOperand)) {
+    auto c = constantInts(axesOperand);
+    if (!c) {
+      return failure();
+    }
+    for (int64_t a : *c) {
+      axes.push_back(*normalizeAxis(a, rank));
+    }
+  }
+  if (axes.empty()) {
+    if (noopWhenEmpty) {
+      noop = true;
+      return axes;
+    }
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  }
+  llvm::sort(axes);
+  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  return axes;
+}
+
+enum class Reduce { Sum, Mean, Max, Min, Prod, L1, L2, LogSum, LogSumExp, SumSquare };
+
+template <typename Op, Reduce kind>
+struct ReduceLowering final : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    Value input = adaptor.getData();
+    auto inType = cast<RankedTensorType>(input.getType());
+    auto outType = loweredTensorType(op.getReduced().getType());
+    Type t = inType.getElementType();
+    bool u = isUnsignedTensor(op.getData().getType());
+    bool noop;
+    auto axes = reduceAxes(op, op.getAxes(), inType.getRank(),
+                           op.getNoopWithEmptyAxes() != 0, noop);
+    if (failed(axes)) {
+      return rewriter.notifyMatchFailure(op, "axes must be constant");
+    }
+    if (noop) {
+      rewriter.replaceOp(op, reshapeTo(rewriter, loc, input, outType));
+      return success();
+    }
+    bool keep = op.getKeepdims() != 0;
+    Value init;
+    switch (kind) {
+    case Reduce::Max: init = extreme(rewriter, loc, t, true, u); break;
+    case Reduce::Min: init = extreme(rewriter, loc, t, false, u); break;
+    case Reduce::Prod: init = scalarConstant(rewriter, loc, t, 1); break;
+    default: init = scalarConstant(rewriter, loc, t, 0); break;
+    }
+    Value r = buildReduction(
+        rewriter, loc, input, *axes, keep, init,
+        [&](OpBuilder &b, Location l, Value acc, Value x) -> Value {
+          switch (kind) {
+          case Reduce::Max: return maxS(b, l, acc, x, u);
+          case Reduce::Min: return minS(b, l, acc, x, u);
+          case Reduce::Prod: return mulS(b, l, acc, x);
+          case Reduce::L1:
+            return addS(b, l, acc,
+                        isF(x) ? math::AbsFOp::create(b, l, x).getResult()
+                               : (u ? x : math::AbsIOp::create(b, l, x).getResult()));
+          case Reduce::L2:
+          case Reduce::SumSquare: return addS(b, l, acc, mulS(b, l, x, x));
+          case Reduce::LogSumExp:
+            return addS(b, l, acc, math::ExpOp::create(b, l, x));
+          default: return addS(b, l, acc, x);
+          }
+        });
+    int64_t count = 1;
+    for (int64_t a : *axes) {
+      count *= inType.getDimSize(a);
+    }
+    auto rType = cast<RankedTensorType>(r.getType());
+    if (kind == Reduce::Mean || kind == Reduce::L2 || kind == Reduce::LogSum ||
+        kind == Reduce::LogSumExp) {
+      r = buildElementwise(
+          rewriter, loc, rType, {r}, [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+            Value v = a[0];
+            if (kind == Reduce::Mean) {
+              return isF(v) ? arith::DivFOp::create(b, l, v, scalarConstant(b, l, t, count)).getResult()
+                            : arith::DivSIOp::create(b, l, v, scalarConstant(b, l, t, count)).getResult();
+            }
+            if (kind == Reduce::L2) {
+              if (!isF(v)) {
+                Value f = castScalar(b, l, v, b.getF64Type(), u, false);
+                return castScalar(b, l, math::SqrtOp::create(b, l, f), t, false, u);
+              }
+              return math::SqrtOp::create(b, l, v);
+            }
+            return math::LogOp::create(b, l, v);
+          });
+    }
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, r, outType));
+    return success();
+  }
+};
+
+template <typename Op, bool isMax>
+struct ArgLowering final : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value input = adaptor.getData();
+    auto inType = cast<RankedTensorType>(input.getType());
+    auto outType = loweredTensorType(op.getReduced().getType());
+    int64_t rank = inType.getRank();
+    int64_t axis = *normalizeAxis(op.getAxis(), rank);
+    bool last = op.getSelectLastIndex() != 0;
+    bool u = isUnsignedTensor(op.getData().getType());
+    Type t = inType.getElementType();
+    SmallVector<int64_t> kept = reducedShape(inType.getShape(), {axis}, true);
+    auto valType = RankedTensorType::get(kept, t);
+    auto idxType = RankedTensorType::get(kept, rewriter.getI64Type());
+    SmallVector<AffineExpr> outExprs;
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t d = 0; d < rank; ++d) {
+      outExprs.push_back(d == axis ? getAffineConstantExpr(0, ctx)
+                                   : getAffineDimExpr(d, ctx));
+      iterators.push_back(d == axis ? utils::IteratorType::reduction
+                                    : utils::IteratorType::parallel);
+    }
+    AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
+    Value vals = filledTensor(rewriter, loc, valType, extreme(rewriter, loc, t, isMax, u));
+    Value idxs = filledTensor(rewriter, loc, idxType,
+                              scalarConstant(rewriter, loc, rewriter.getI64Type(), 0));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valType, idxType}, ValueRange{input},
+        ValueRange{vals, idxs},
+        SmallVector<AffineMap>{AffineMap::getMultiDimIdentityMap(rank, ctx), outMap, outMap},
+        iterators, [&](OpBuilder &b, Location l, ValueRange a) {
+          Value x = a[0], best = a[1], bestIdx = a[2];
+          Value i = arith::IndexCastOp::create(b, l, b.getI64Type(),
+                                               linalg::IndexOp::create(b, l, axis));
+          Value better;
+          if (isF(x)) {
+            auto pred = isMax ? (last ? arith::CmpFPredicate::OGE : arith::CmpFPredicate::OGT)
+                              : (last ? arith::CmpFPredicate::OLE : arith::CmpFPredicate::OLT);
+            better = arith::CmpFOp::create(b, l, pred, x, best);
+          } else {
+            auto pred = isMax ? (last ? (u ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge)
+                                      : (u ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt))
+                              : (last ? (u ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle)
+                                      : (u ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt));
+            better = arith::CmpIOp::create(b, l, pred, x, best);
+          }
+          // The first element always initialises the result.
+          Value first = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, i,
+                                              scalarConstant(b, l, b.getI64Type(), 0));
+          better = arith::OrIOp::create(b, l, better, first);
+          linalg::YieldOp::create(
+              b, l, ValueRange{arith::SelectOp::create(b, l, better, x, best),
+                               arith::SelectOp::create(b, l, better, i, bestIdx)});
+        });
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, generic.getResult(1), outType));
+    return success();
+  }
+};
+
+enum class SoftmaxKind { Softmax, LogSoftmax, Hardmax };
+
+template <typename Op, SoftmaxKind kind>
+struct SoftmaxLowering final : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    auto type = cast<RankedTensorType>(x.getType());
+    Type t = type.getElementType();
+    int64_t axis = *normalizeAxis(op.getAxis(), std::max<int64_t>(type.getRank(), 1));
+    if (kind == SoftmaxKind::Hardmax) {
+      Value max = buildReduction(rewriter, loc, x, {axis}, true,
+                                 scalarConstant(rewriter, loc, t, -INFINITY),
+                                 [](OpBuilder &b, Location l, Value acc, Value v) {
+                                   return arith::MaximumFOp::create(b, l, acc, v)
+                                       .getResult();
+                                 });
+      // One-hot of the first maximum along the axis.
+      Value result = buildIndexed(
+          rewriter, loc, type, [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+            // First index j along the axis with x == max.
+            SmallVector<Value> maxIdx(out);
+            maxIdx[axis] = indexConstant(b, l, 0);
+            Value m = tensor::ExtractOp::create(b, l, max, maxIdx);
+            Value v = tensor::ExtractOp::create(b, l, x, out);
+            Value isMax = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, v, m);
+            // Is any earlier element also the maximum? Scan j < out[axis].
+            Value earlier = arith::ConstantIntOp::create(b, l, 0, 1);
+            for (int64_t j = 0; j < type.getDimSize(axis); ++j) {
+              SmallVector<Value> at(out);
+              at[axis] = indexConstant(b, l, j);
+              Value e = tensor::ExtractOp::create(b, l, x, at);
+              Value eq = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, e, m);
+              Value before = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
+                                                   indexConstant(b, l, j), out[axis]);
+              earlier = arith::OrIOp::create(b, l, earlier,
+                                             arith::AndIOp::create(b, l, eq, before));
+            }
+            Value notEarlier = arith::XOrIOp::create(
+                b, l, earlier, arith::ConstantIntOp::create(b, l, 1, 1));
+            Value hot = arith::AndIOp::create(b, l, isMax, notEarlier);
+            return arith::SelectOp::create(b, l, hot, scalarConstant(b, l, t, 1),
+                                           scalarConstant(b, l, t, 0))
+                .getResult();
+          });
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    rewriter.replaceOp(op, buildSoftmax(rewriter, loc, x, axis,
+                                         kind == SoftmaxKind::LogSoftmax));
+    return success();
+  }
+};
+
+template <typename Op, Reduce kind>
+struct GlobalPoolLowering final : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    auto type = cast<RankedTensorType>(x.getType());
+    Type t = type.getElementType();
+    auto axes = llvm::to_vector(llvm::seq<int64_t>(2, type.getRank()));
+    int64_t count = 1;
+    for (int64_t a : axes) {
+      count *= type.getDimSize(a);
+    }
+    double p = 2;
+    if constexpr (kind == Reduce::L2) {
+      p = op.getP();
+    }
+    Value r = buildReduction(
+        rewriter, loc, x, axes, true,
+        kind == Reduce::Max ? scalarConstant(rewriter, loc, t, -INFINITY)
+                            : scalarConstant(rewriter, loc, t, 0),
+        [&](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+          if (kind == Reduce::Max) {
+            return arith::MaximumFOp::create(b, l, acc, v);
+          }
+          if (kind == Reduce::L2) {
+            v = math::PowFOp::create(b, l, math::AbsFOp::create(b, l, v),
+                                     scalarConstant(b, l, t, p));
+          }
+          return arith::AddFOp::create(b, l, acc, v);
+        });
+    if (kind != Reduce::Max) {
+      r = buildElementwise(rewriter, loc, cast<RankedTensorType>(r.getType()), {r},
+                           [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+                             if (kind == Reduce::L2) {
+                               return math::PowFOp::create(b, l, a[0],
+                                                           scalarConstant(b, l, t, 1.0 / p));
+                             }
+                             return arith::DivFOp::create(b, l, a[0],
+                                                          scalarConstant(b, l, t, count));
+                           });
+    }
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// (x - mean) / sqrt(var + eps) over `axes`, as three reductions.
+Value normalize(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes,
+                double eps, Value *meanOut = nullptr, Value *invStdOut = nullptr) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Type t = type.getElementType();
+  int64_t count = 1;
+  for (int64_t a : axes) {
+    count *= type.getDimSize(a);
+  }
+  auto add = [](OpBuilder &nb, Location l, Value acc, Value v) {
+    return arith::AddFOp::create(nb, l, acc, v).getResult();
+  };
+  Value sum = buildReduction(b, loc, x, axes, true, scalarConstant(b, loc, t, 0), add);
+  auto kType = cast<RankedTensorType>(sum.getType());
+  Value mean = buildElementwise(b, loc, kType, {sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
+    return arith::DivFOp::create(nb, l, a[0], scalarConstant(nb, l, t, count)).getResult();
+  });
+  Value centered = buildElementwise(b, loc, type, {x, mean}, [](OpBuilder &nb, Location l, ValueRange a) {
+    return arith::SubFOp::create(nb, l, a[0], a[1]).getResult();
+  });
+  Value sq = buildReduction(b, loc, centered, axes, true, scalarConstant(b, loc, t, 0),
+                            [](OpBuilder &nb, Location l, Value acc, Value v) {
+                              return arith::AddFOp::create(nb, l, acc,
+                                                           arith::MulFOp::create(nb, l, v, v))
+                                  .getResult();
+                            });
+  Value invStd = buildElementwise(b, loc, kType, {sq}, [&](OpBuilder &nb, Location l, ValueRange a) {
+    Value var = arith::DivFOp::create(nb, l, a[0], scalarConstant(nb, l, t, count));
+    var = arith::AddFOp::create(nb, l, var, scalarConstant(nb, l, t, eps));
+    return arith::DivFOp::create(nb, l, scalarConstant(nb, l, t, 1), math::SqrtOp::create(nb, l, var))
+        .getResult();
+  });
+  if (meanOut) {
+    *meanOut = mean;
+  }
+  if (invStdOut) {
+    *invStdOut = invStd;
+  }
+  return buildElementwise(b, loc, type, {centered, invStd}, [](OpBuilder &nb, Location l, ValueRange a) {
+    return arith::MulFOp::create(nb, l, a[0], a[1]).getResult();
+  });
+}
+
+struct LayerNormLowering final : OpConversionPattern<LayerNormalizationOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LayerNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    auto type = loweredTensorType(op.getY().getType());
+    int64_t axis = *normalizeAxis(op.getAxis(), type.getRank());
+    auto axes = llvm::to_vector(llvm::seq<int64_t>(axis, type.getRank()));
+    Value mean, invStd;
+    Value n = normalize(rewriter, loc, adaptor.getX(), axes,
+                        op.getEpsilon().convertToDouble(), &mean, &invStd);
+    SmallVector<Value> inputs = {n, adaptor.getScale()};
+    bool bias = !isNone(op.getB());
+    if (bias) {
+      inputs.push_back(adaptor.getB());
+    }
+    Value y = buildElementwise(rewriter, loc, type, inputs, [&](OpBuilder &b, Location l, ValueRange a) {
+      Value v = arith::MulFOp::create(b, l, a[0], a[1]);
+      return bias ? arith::AddFOp::create(b, l, v, a[2]).getResult() : v;
+    });
+    SmallVector<Value> results = {y};
+    for (auto [result, value] : {std::make_pair(op.getMean(), mean),
+                                 std::make_pair(op.getInvStdDev(), invStd)}) {
+      results.push_back(isa<NoneType>(result.getType())
+                            ? noneValue(rewriter, loc)
+                            : reshapeTo(rewriter, loc, value, loweredTensorType(result.getType())));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct InstanceNormLowering final : OpConversionPattern<InstanceNormalizationOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(InstanceNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    auto type = loweredTensorType(op.getOutput().getType());
+    int64_t rank = type.getRank();
+    auto axes = llvm::to_vector(llvm::seq<int64_t>(2, rank));
+    Value n = normalize(rewriter, loc, adaptor.getInput(), axes,
+                        op.getEpsilon().convertToDouble());
+    auto perChannel = [&](Value v) {
+      SmallVector<int64_t> shape = {cast<RankedTensorType>(v.getType()).getNumElements()};
+      shape.append(rank - 2, 1);
+      return reshapeTo(rewriter, loc, v, RankedTensorType::get(shape, type.getElementType()));
+    };
+    Value y = buildElementwise(rewriter, loc, type,
+                               {n, perChannel(adaptor.getScale()), perChannel(adaptor.getB())},
+                               [](OpBuilder &b, Location l, ValueRange a) {
+                                 return arith::AddFOp::create(
+                                            b, l, arith::MulFOp::create(b, l, a[0], a[1]), a[2])
+                                     .getResult();
+                               });
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateReductionLoweringPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns) {
+  patterns.add<ReduceLowering<ReduceSumOp, Reduce::Sum>,
+               ReduceLowering<ReduceMeanOp, Reduce::Mean>,
+               ReduceLowering<ReduceMaxOp, Reduce::Max>,
+               ReduceLowering<ReduceMinOp, Reduce::Min>,
+               ReduceLowering<ReduceProdOp, Reduce::Prod>,
+               ReduceLowering<ReduceL1Op, Reduce::L1>,
+               ReduceLowering<ReduceL2Op, Reduce::L2>,
+               ReduceLowering<ReduceLogSumOp, Reduce::LogSum>,
+               ReduceLowering<ReduceLogSumExpOp, Reduce::LogSumExp>,
+               ReduceLowering<ReduceSumSquareOp, Reduce::SumSquare>,
+               ArgLowering<ArgMaxOp, true>, ArgLowering<ArgMinOp, false>,
+               SoftmaxLowering<SoftmaxOp, SoftmaxKind::Softmax>,
+               SoftmaxLowering<LogSoftmaxOp, SoftmaxKind::LogSoftmax>,
+               SoftmaxLowering<HardmaxOp, SoftmaxKind::Hardmax>,
+               GlobalPoolLowering<GlobalAveragePoolOp, Reduce::Mean>,
+               GlobalPoolLowering<GlobalMaxPoolOp, Reduce::Max>,
+               GlobalPoolLowering<GlobalLpPoolOp, Reduce::L2>,
+               LayerNormLowering, InstanceNormLowering>(converter,
+                                                        patterns.getContext());
+}
+
+} // namespace infer::lowering

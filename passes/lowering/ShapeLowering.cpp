@@ -1,0 +1,590 @@
+//===- ShapeLowering.cpp - data movement graph ops -> tensor/linalg -------===//
+
+#include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/Passes.h"
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+using namespace mlir;
+using namespace infer::graph;
+
+namespace infer::lowering {
+namespace {
+
+Value idx(OpBuilder &b, Location l, int64_t v) { return indexConstant(b, l, v); }
+Value addI(OpBuilder &b, Location l, Value x, Value y) {
+  return arith::AddIOp::create(b, l, x, y);
+}
+Value mulI(OpBuilder &b, Location l, Value x, Value y) {
+  return arith::MulIOp::create(b, l, x, y);
+}
+Value subI(OpBuilder &b, Location l, Value x, Value y) {
+  return arith::SubIOp::create(b, l, x, y);
+}
+/// An integer tensor element as an index, negative values wrapped by `dim`.
+Value wrappedIndex(OpBuilder &b, Location l, Value v, int64_t dim) {
+  Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), v);
+  Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i,
+                                    idx(b, l, 0));
+  return arith::SelectOp::create(b, l, neg, addI(b, l, i, idx(b, l, dim)), i);
+}
+
+template <typename Op>
+struct StaticPattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  using Adaptor = typename Op::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(Op op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    return lower(op, adaptor, rewriter);
+  }
+  virtual LogicalResult lower(Op op, Adaptor adaptor,
+                              ConversionPatternRewriter &rewriter) const = 0;
+  RankedTensorType resultType(Value v) const { return loweredTensorType(v.getType()); }
+};
+
+struct ConstantLowering final : OpConversionPattern<ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = loweredTensorType(op.getType());
+    if (!type) {
+      return rewriter.notifyMatchFailure(op, "unsupported constant type");
+    }
+    Attribute value = op.getValue();
+    if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+      value = dense.getType() == type ? dense : dense.bitcast(type.getElementType());
+    } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+      value = DenseResourceElementsAttr::get(type, resource.getRawHandle());
+    } else {
+      return rewriter.notifyMatchFailure(op, "unsupported constant attribute");
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type,
+                                                   cast<TypedAttr>(value));
+    return success();
+  }
+};
+
+struct IdentityLowering final : OpConversionPattern<IdentityOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(IdentityOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!loweredTensorType(op.getType())) {
+      return failure();
+    }
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+struct DropoutLowering final : StaticPattern<DropoutOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(DropoutOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    // Inference: the identity; the mask (if asked for) is all true.
+    if (!isNone(op.getTrainingMode())) {
+      auto training = constantInts(op.getTrainingMode());
+      if (!training || (*training)[0] != 0) {
+        return rewriter.notifyMatchFailure(op, "training-mode dropout");
+      }
+    }
+    SmallVector<Value> results = {adaptor.getData()};
+    if (!isa<NoneType>(op.getMask().getType())) {
+      auto maskType = resultType(op.getMask());
+      results.push_back(filledTensor(
+          rewriter, op.getLoc(), maskType,
+          scalarConstant(rewriter, op.getLoc(), maskType.getElementType(), 1)));
+    } else {
+      results.push_back(noneValue(rewriter, op.getLoc()));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// Reshape, Flatten, Squeeze, Unsqueeze: the result type says it all.
+template <typename Op>
+struct ReshapeLikeLowering final : StaticPattern<Op> {
+  using StaticPattern<Op>::StaticPattern;
+  LogicalResult lower(Op op, typename Op::Adaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    Value input = adaptor.getOperands()[0];
+    rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), input,
+                                     this->resultType(op->getResult(0))));
+    return success();
+  }
+};
+
+struct TransposeLowering final : StaticPattern<TransposeOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(TransposeOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto type = resultType(op.getTransposed());
+    SmallVector<int64_t> perm;
+    int64_t rank = type.getRank();
+    for (int64_t i = 0; i < rank; ++i) {
+      perm.push_back(op.getPerm() ? (*op.getPerm())[i] : rank - 1 - i);
+    }
+    Value init = emptyTensor(rewriter, op.getLoc(), type);
+    auto transpose = linalg::TransposeOp::create(
+        rewriter, op.getLoc(), adaptor.getData(), init, perm);
+    rewriter.replaceOp(op, transpose->getResult(0));
+    return success();
+  }
+};
+
+struct ConcatLowering final : StaticPattern<ConcatOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(ConcatOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto type = resultType(op.getConcatResult());
+    int64_t axis = *normalizeAxis(op.getAxis(), type.getRank());
+    Value result = emptyTensor(rewriter, op.getLoc(), type);
+    int64_t offset = 0;
+    for (Value input : adaptor.getInputs()) {
+      auto inType = cast<RankedTensorType>(input.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
+      offsets[axis] = rewriter.getIndexAttr(offset);
+      SmallVector<OpFoldResult> sizes, strides(type.getRank(),
+                                               rewriter.getIndexAttr(1));
+      for (int64_t d : inType.getShape()) {
+        sizes.push_back(rewriter.getIndexAttr(d));
+      }
+      if (inType.getNumElements() > 0) {
+        result = tensor::InsertSliceOp::create(rewriter, op.getLoc(), input,
+                                               result, offsets, sizes, strides);
+      }
+      offset += inType.getDimSize(axis);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct SplitLowering final : StaticPattern<SplitOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(SplitOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto inType = cast<RankedTensorType>(adaptor.getInput().getType());
+    int64_t axis = *normalizeAxis(op.getAxis(), inType.getRank());
+    SmallVector<Value> results;
+    int64_t offset = 0;
+    for (Value result : op.getOutputs()) {
+      auto type = resultType(result);
+      SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
+      offsets[axis] = rewriter.getIndexAttr(offset);
+      SmallVector<OpFoldResult> sizes, strides(type.getRank(),
+                                               rewriter.getIndexAttr(1));
+      for (int64_t d : type.getShape()) {
+        sizes.push_back(rewriter.getIndexAttr(d));
+      }
+      results.push_back(tensor::ExtractSliceOp::create(
+          rewriter, op.getLoc(), type, adaptor.getInput(), offsets, sizes,
+          strides));
+      offset += type.getDimSize(axis);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct SliceLowering final : StaticPattern<SliceOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(SliceOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto inType = cast<RankedTensorType>(adaptor.getData().getType());
+    auto type = resultType(op.getOutput());
+    int64_t rank = inType.getRank();
+    auto starts = constantInts(op.getStarts());
+    if (!starts) {
+      return rewriter.notifyMatchFailure(op, "starts must be constant");
+    }
+    SmallVector<int64_t> axes =
+        llvm::to_vector(llvm::seq<int64_t>(0, starts->size()));
+    SmallVector<int64_t> steps(starts->size(), 1);
+    if (!isNone(op.getAxes())) {
+      auto c = constantInts(op.getAxes());
+      if (!c) {
+        return rewriter.notifyMatchFailure(op, "axes must be constant");
+      }
+      axes = *c;
+    }
+    if (!isNone(op.getSteps())) {
+      auto c = constantInts(op.getSteps());
+      if (!c) {
+        return rewriter.notifyMatchFailure(op, "steps must be constant");
+      }
+      steps = *c;
+    }
+    SmallVector<int64_t> begin(rank, 0), stride(rank, 1);
+    for (size_t i = 0; i < axes.size(); ++i) {
+      int64_t axis = *normalizeAxis(axes[i], rank);
+      int64_t dim = inType.getDimSize(axis);
+      int64_t s = (*starts)[i] < 0 ? (*starts)[i] + dim : (*starts)[i];
+      s = steps[i] > 0 ? std::clamp<int64_t>(s, 0, dim)
+                       : std::clamp<int64_t>(s, -1, dim - 1);
+      begin[axis] = s;
+      stride[axis] = steps[i];
+    }
+    Value data = adaptor.getData();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          SmallVector<Value> in;
+          for (int64_t d = 0; d < rank; ++d) {
+            in.push_back(addI(b, l, idx(b, l, begin[d]),
+                              mulI(b, l, out[d], idx(b, l, stride[d]))));
+          }
+          return tensor::ExtractOp::create(b, l, data, in);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct GatherLowering final : StaticPattern<GatherOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(GatherOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
+    auto indicesType = cast<RankedTensorType>(adaptor.getIndices().getType());
+    int64_t axis = *normalizeAxis(op.getAxis(), dataType.getRank());
+    int64_t r = indicesType.getRank();
+    Value data = adaptor.getData(), indices = adaptor.getIndices();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), resultType(op.getOutput()),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          SmallVector<Value> in(out.begin(), out.begin() + axis);
+          Value i = tensor::ExtractOp::create(b, l, indices,
+                                              out.slice(axis, r));
+          in.push_back(wrappedIndex(b, l, i, dataType.getDimSize(axis)));
+          in.append(out.begin() + axis + r, out.end());
+          return tensor::ExtractOp::create(b, l, data, in);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct GatherElementsLowering final : StaticPattern<GatherElementsOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(GatherElementsOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
+    int64_t axis = *normalizeAxis(op.getAxis(), dataType.getRank());
+    Value data = adaptor.getData(), indices = adaptor.getIndices();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), resultType(op.getOutput()),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          SmallVector<Value> in(out);
+          Value i = tensor::ExtractOp::create(b, l, indices, out);
+          in[axis] = wrappedIndex(b, l, i, dataType.getDimSize(axis));
+          return tensor::ExtractOp::create(b, l, data, in);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ExpandLowering final : StaticPattern<ExpandOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(ExpandOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, buildElementwise(rewriter, op.getLoc(), resultType(op.getOutput()),
+                             adaptor.getInput(),
+                             [](OpBuilder &, Location, ValueRange args) {
+                               return args[0];
+                             }));
+    return success();
+  }
+};
+
+struct TileLowering final : StaticPattern<TileOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(TileOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto inType = cast<RankedTensorType>(adaptor.getInput().getType());
+    Value input = adaptor.getInput();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), resultType(op.getOutput()),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          SmallVector<Value> in;
+          for (auto [d, o] : llvm::enumerate(out)) {
+            in.push_back(arith::RemUIOp::create(
+                b, l, o, idx(b, l, inType.getDimSize(d))));
+          }
+          return tensor::ExtractOp::create(b, l, input, in);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct PadLowering final : StaticPattern<PadOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(PadOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto inType = cast<RankedTensorType>(adaptor.getData().getType());
+    int64_t rank = inType.getRank();
+    auto pads = constantInts(op.getPads());
+    if (!pads) {
+      return rewriter.notifyMatchFailure(op, "pads must be constant");
+    }
+    SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    if (!isNone(op.getAxes())) {
+      auto c = constantInts(op.getAxes());
+      if (!c) {
+        return rewriter.notifyMatchFailure(op, "axes must be constant");
+      }
+      axes.clear();
+      for (int64_t a : *c) {
+        axes.push_back(*normalizeAxis(a, rank));
+      }
+    }
+    SmallVector<int64_t> begin(rank, 0);
+    for (size_t i = 0; i < axes.size(); ++i) {
+      begin[axes[i]] = (*pads)[i];
+    }
+    StringRef mode = op.getMode();
+    Value data = adaptor.getData();
+    Value padValue = adaptor.getConstantValue();
+    Type element = inType.getElementType();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), resultType(op.getOutput()),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          SmallVector<Value> in;
+          Value inside = arith::ConstantIntOp::create(b, l, 1, 1);
+          for (int64_t d = 0; d < rank; ++d) {
+            int64_t dim = inType.getDimSize(d);
+            Value i = subI(b, l, out[d], idx(b, l, begin[d]));
+            Value zero = idx(b, l, 0), last = idx(b, l, dim - 1);
+            Value below = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, zero);
+            Value above = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, i, last);
+            if (mode == "reflect" && dim > 1) {
+              // Reflect without repeating the edge, period 2 * (dim - 1).
+              Value period = idx(b, l, 2 * (dim - 1));
+              Value m = arith::RemSIOp::create(b, l, i, period);
+              Value mNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m, zero);
+              m = arith::SelectOp::create(b, l, mNeg, addI(b, l, m, period), m);
+              Value mirrored = subI(b, l, period, m);
+              Value high = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, m, last);
+              i = arith::SelectOp::create(b, l, high, mirrored, m);
+            } else if (mode == "wrap") {
+              Value n = idx(b, l, dim);
+              Value m = arith::RemSIOp::create(b, l, i, n);
+              Value mNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m, zero);
+              i = arith::SelectOp::create(b, l, mNeg, addI(b, l, m, n), m);
+            } else {
+              // constant and edge: clamp; constant then selects the pad value.
+              i = arith::SelectOp::create(b, l, below, zero, i);
+              i = arith::SelectOp::create(b, l, above, last, i);
+              Value in = arith::OrIOp::create(b, l, below, above);
+              inside = arith::AndIOp::create(
+                  b, l, inside,
+                  arith::XOrIOp::create(b, l, in,
+                                        arith::ConstantIntOp::create(b, l, 1, 1)));
+            }
+            in.push_back(i);
+          }
+          Value v = tensor::ExtractOp::create(b, l, data, in);
+          if (mode != "constant") {
+            return v;
+          }
+          Value fill = padValue && !isa<NoneType>(padValue.getType())
+                           ? tensor::ExtractOp::create(b, l, padValue, ValueRange{})
+                                 .getResult()
+                           : scalarConstant(b, l, element, 0);
+          return arith::SelectOp::create(b, l, inside, v, fill).getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ConstantOfShapeLowering final : StaticPattern<ConstantOfShapeOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(ConstantOfShapeOp op, OpAdaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto type = resultType(op.getOutput());
+    Value scalar;
+    if (auto value = op.getValue()) {
+      auto dense = dyn_cast<DenseElementsAttr>(*value);
+      if (!dense) {
+        return rewriter.notifyMatchFailure(op, "value must be dense");
+      }
+      Attribute element = dense.getValues<Attribute>()[0];
+      if (auto i = dyn_cast<IntegerAttr>(element)) {
+        element = IntegerAttr::get(type.getElementType(), i.getValue());
+      }
+      scalar = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                         cast<TypedAttr>(element));
+    } else {
+      scalar = scalarConstant(rewriter, op.getLoc(), type.getElementType(), 0);
+    }
+    rewriter.replaceOp(op, filledTensor(rewriter, op.getLoc(), type, scalar));
+    return success();
+  }
+};
+
+struct RangeLowering final : StaticPattern<RangeOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(RangeOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto type = resultType(op.getOutput());
+    Value start = adaptor.getStart(), delta = adaptor.getDelta();
+    Type element = type.getElementType();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          Value s = tensor::ExtractOp::create(b, l, start, ValueRange{});
+          Value d = tensor::ExtractOp::create(b, l, delta, ValueRange{});
+          Value i = arith::IndexCastOp::create(b, l, b.getI64Type(), out[0]);
+          if (isa<FloatType>(element)) {
+            Value f = arith::SIToFPOp::create(b, l, element, i);
+            return arith::AddFOp::create(b, l, s, arith::MulFOp::create(b, l, f, d))
+                .getResult();
+          }
+          Value n = element.getIntOrFloatBitWidth() == 64
+                        ? i
+                        : arith::TruncIOp::create(b, l, element, i).getResult();
+          return arith::AddIOp::create(b, l, s, arith::MulIOp::create(b, l, n, d))
+              .getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct TriluLowering final : StaticPattern<TriluOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(TriluOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto type = resultType(op.getOutput());
+    bool upper = op.getUpper() != 0;
+    Value input = adaptor.getInput();
+    Value kTensor = isNone(op.getK()) ? Value() : adaptor.getK();
+    int64_t rank = type.getRank();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          Value v = tensor::ExtractOp::create(b, l, input, out);
+          Value diff = subI(b, l, out[rank - 1], out[rank - 2]);
+          // k is a scalar (or 1-element) i64 tensor read at run time.
+          Value k = idx(b, l, 0);
+          if (kTensor) {
+            auto kType = cast<RankedTensorType>(kTensor.getType());
+            SmallVector<Value> at(kType.getRank(), idx(b, l, 0));
+            k = arith::IndexCastOp::create(
+                b, l, b.getIndexType(),
+                tensor::ExtractOp::create(b, l, kTensor, at));
+          }
+          Value keep = arith::CmpIOp::create(
+              b, l, upper ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sle,
+              diff, k);
+          return arith::SelectOp::create(
+                     b, l, keep, v, scalarConstant(b, l, type.getElementType(), 0))
+              .getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct EyeLikeLowering final : StaticPattern<EyeLikeOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(EyeLikeOp op, OpAdaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto type = resultType(op.getOutput());
+    int64_t k = op.getK();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          Value diag = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                             subI(b, l, out[1], out[0]),
+                                             idx(b, l, k));
+          Type e = type.getElementType();
+          return arith::SelectOp::create(b, l, diag, scalarConstant(b, l, e, 1),
+                                         scalarConstant(b, l, e, 0))
+              .getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// DepthToSpace and SpaceToDepth as index arithmetic.
+template <typename Op>
+struct BlockRearrangeLowering final : StaticPattern<Op> {
+  using StaticPattern<Op>::StaticPattern;
+  LogicalResult lower(Op op, typename Op::Adaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto type = this->resultType(op.getOutput());
+    auto inType = cast<RankedTensorType>(adaptor.getInput().getType());
+    int64_t bs = op.getBlocksize();
+    bool toSpace = std::is_same_v<Op, DepthToSpaceOp>;
+    bool crd = false;
+    if constexpr (std::is_same_v<Op, DepthToSpaceOp>) {
+      crd = op.getMode() == "CRD";
+    }
+    Value input = adaptor.getInput();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> o) {
+          Value bsV = idx(b, l, bs);
+          SmallVector<Value> in(4);
+          in[0] = o[0];
+          if (toSpace) {
+            Value oc = idx(b, l, type.getDimSize(1));
+            Value bh = arith::RemUIOp::create(b, l, o[2], bsV);
+            Value bw = arith::RemUIOp::create(b, l, o[3], bsV);
+            in[2] = arith::DivUIOp::create(b, l, o[2], bsV);
+            in[3] = arith::DivUIOp::create(b, l, o[3], bsV);
+            Value block = addI(b, l, mulI(b, l, bh, bsV), bw);
+            in[1] = crd ? addI(b, l, mulI(b, l, o[1], idx(b, l, bs * bs)), block)
+                        : addI(b, l, mulI(b, l, block, oc), o[1]);
+          } else {
+            Value ic = idx(b, l, inType.getDimSize(1));
+            Value block = arith::DivUIOp::create(b, l, o[1], ic);
+            Value c = arith::RemUIOp::create(b, l, o[1], ic);
+            Value bh = arith::DivUIOp::create(b, l, block, bsV);
+            Value bw = arith::RemUIOp::create(b, l, block, bsV);
+            in[1] = c;
+            in[2] = addI(b, l, mulI(b, l, o[2], bsV), bh);
+            in[3] = addI(b, l, mulI(b, l, o[3], bsV), bw);
+          }
+          return tensor::ExtractOp::create(b, l, input, in);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateShapeLoweringPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ConstantLowering, IdentityLowering, DropoutLowering,
+               ReshapeLikeLowering<ReshapeOp>, ReshapeLikeLowering<FlattenOp>,
+               ReshapeLikeLowering<SqueezeOp>, ReshapeLikeLowering<UnsqueezeOp>,
+               TransposeLowering, ConcatLowering, SplitLowering, SliceLowering,
+               GatherLowering, GatherElementsLowering, ExpandLowering,
+               TileLowering, PadLowering, ConstantOfShapeLowering,
+               RangeLowering, TriluLowering, EyeLikeLowering,
+               BlockRearrangeLowering<DepthToSpaceOp>,
+               BlockRearrangeLowering<SpaceToDepthOp>>(converter, ctx);
+}
+
+} // namespace infer::lowering

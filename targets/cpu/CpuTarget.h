@@ -1,0 +1,63 @@
+//===- CpuTarget.h - the CPU target: pipeline and artifact ------*- C++ -*-===//
+//
+// The CPU target lowers linalg on tensors to the LLVM dialect (bufferize,
+// loops, LLVM), then emits one relocatable object with the model's weights
+// in read-only data, a C header, and a shared library for tools.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INFER_TARGETS_CPU_CPUTARGET_H
+#define INFER_TARGETS_CPU_CPUTARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace infer::cpu {
+
+/// One model input or output as the artifact exposes it.
+struct TensorSignature {
+  std::string name;   // the ONNX name
+  int32_t dtype = 0;  // infer_dtype_t (ONNX numbering)
+  std::vector<int64_t> shape;
+};
+
+struct ModelSignature {
+  std::string name; // symbol prefix
+  std::vector<TensorSignature> inputs;
+  std::vector<TensorSignature> outputs;
+};
+
+struct CpuOptions {
+  std::string targetTriple; // empty: the host
+  std::string targetCpu = "native";
+  unsigned optLevel = 3;
+};
+
+/// Reads names, dtypes and static shapes of the entry function `func`
+/// (graph level). Fails with an error naming the first dynamic input or
+/// unsupported type.
+llvm::LogicalResult readSignature(mlir::ModuleOp module, llvm::StringRef func,
+                                  ModelSignature &signature);
+
+/// Tensors (graph -> linalg already done) to the LLVM dialect; the entry
+/// function takes one bare pointer per input, then per output.
+void buildCpuCodegenPipeline(mlir::OpPassManager &pm);
+
+/// Registers `cpu-codegen` for infer-opt.
+void registerCpuPipelines();
+
+/// Writes `<dir>/<name>.o`, `<name>.h` and (for the host) `<name>.so`.
+/// `module` is in the LLVM dialect with `@<name>_main`.
+llvm::LogicalResult emitArtifacts(mlir::ModuleOp module,
+                                  const ModelSignature &signature,
+                                  const CpuOptions &options,
+                                  llvm::StringRef outputDir,
+                                  llvm::StringRef sourceName);
+
+} // namespace infer::cpu
+
+#endif // INFER_TARGETS_CPU_CPUTARGET_H

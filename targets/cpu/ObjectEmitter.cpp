@@ -1,0 +1,353 @@
+//===- ObjectEmitter.cpp - LLVM dialect -> object, header, shared library -===//
+
+#include "targets/cpu/CpuTarget.h"
+
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <fmt/core.h>
+
+using namespace mlir;
+
+namespace infer::cpu {
+
+namespace {
+
+/// The C type of an element in the generated header.
+const char *cType(int32_t dtype) {
+  switch (dtype) {
+  case 1: return "float";
+  case 11: return "double";
+  case 2: case 9: return "uint8_t";
+  case 3: return "int8_t";
+  case 4: case 10: case 16: return "uint16_t";
+  case 5: return "int16_t";
+  case 6: return "int32_t";
+  case 7: return "int64_t";
+  case 12: return "uint32_t";
+  case 13: return "uint64_t";
+  default: return "void";
+  }
+}
+
+const char *dtypeName(int32_t dtype) {
+  switch (dtype) {
+  case 1: return "float32";
+  case 11: return "float64";
+  case 10: return "float16";
+  case 16: return "bfloat16";
+  case 9: return "bool";
+  case 2: return "uint8";
+  case 3: return "int8";
+  case 4: return "uint16";
+  case 5: return "int16";
+  case 6: return "int32";
+  case 7: return "int64";
+  case 12: return "uint32";
+  case 13: return "uint64";
+  default: return "unknown";
+  }
+}
+
+/// A C identifier from an ONNX name.
+std::string identifier(const std::string &name, const std::string &fallback) {
+  std::string id;
+  for (char c : name) {
+    id.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  }
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) {
+    id = fallback + (id.empty() ? "" : "_" + id);
+  }
+  return id;
+}
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    text += (i ? "," : "") + std::to_string(shape[i]);
+  }
+  return text + "]";
+}
+
+/// Adds `<name>_run(void *const *buffers)` and the `<name>_model` ABI
+/// constant (see runtime/include/infer/abi.h).
+LogicalResult addAbi(llvm::Module &module, const ModelSignature &sig,
+                     std::string &error) {
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::Function *entry = module.getFunction(sig.name + "_main");
+  size_t numBuffers = sig.inputs.size() + sig.outputs.size();
+  if (!entry || entry->arg_size() != numBuffers) {
+    error = "the entry function " + sig.name + "_main takes " +
+            (entry ? std::to_string(entry->arg_size()) : "no") +
+            " arguments, expected " + std::to_string(numBuffers);
+    return failure();
+  }
+  // void <name>_run(void *const *buffers)
+  auto *runType = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false);
+  auto *run = llvm::Function::Create(runType, llvm::GlobalValue::ExternalLinkage,
+                                     sig.name + "_run", module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", run));
+  std::vector<llvm::Value *> args;
+  for (size_t i = 0; i < numBuffers; ++i) {
+    llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, run->getArg(0), i);
+    args.push_back(b.CreateLoad(ptr, slot));
+  }
+  b.CreateCall(entry, args);
+  b.CreateRetVoid();
+
+  auto *tensorType = llvm::StructType::get(ctx, {ptr, i32, i32, ptr});
+  auto stringConstant = [&](const std::string &text) -> llvm::Constant * {
+    auto *init = llvm::ConstantDataArray::getString(ctx, text);
+    return new llvm::GlobalVariable(module, init->getType(), true,
+                                    llvm::GlobalValue::PrivateLinkage, init,
+                                    sig.name + ".str");
+  };
+  auto tensorArray = [&](const std::vector<TensorSignature> &tensors,
+                         const char *what) -> llvm::Constant * {
+    std::vector<llvm::Constant *> entries;
+    for (const TensorSignature &t : tensors) {
+      std::vector<uint64_t> dims(t.shape.begin(), t.shape.end());
+      llvm::Constant *shape = llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(ctx));
+      if (!dims.empty()) {
+        auto *init = llvm::ConstantDataArray::get(ctx, dims);
+        shape = new llvm::GlobalVariable(module, init->getType(), true,
+                                         llvm::GlobalValue::PrivateLinkage,
+                                         init, sig.name + ".shape");
+      }
+      entries.push_back(llvm::ConstantStruct::get(
+          tensorType, {stringConstant(t.name), llvm::ConstantInt::get(i32, t.dtype),
+                       llvm::ConstantInt::get(i32, t.shape.size()), shape}));
+    }
+    auto *arrayType = llvm::ArrayType::get(tensorType, entries.size());
+    return new llvm::GlobalVariable(module, arrayType, true,
+                                    llvm::GlobalValue::PrivateLinkage,
+                                    llvm::ConstantArray::get(arrayType, entries),
+                                    sig.name + "." + what);
+  };
+  auto *modelType = llvm::StructType::get(
+      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr});
+  auto *model = llvm::ConstantStruct::get(
+      modelType,
+      {llvm::ConstantInt::get(i32, 1), llvm::ConstantInt::get(i32, sig.inputs.size()),
+       llvm::ConstantInt::get(i32, sig.outputs.size()), llvm::ConstantInt::get(i32, 0),
+       stringConstant(sig.name), tensorArray(sig.inputs, "inputs"),
+       tensorArray(sig.outputs, "outputs"), llvm::ConstantInt::get(i64, 0), run});
+  new llvm::GlobalVariable(module, modelType, true,
+                           llvm::GlobalValue::ExternalLinkage, model,
+                           sig.name + "_model");
+  return success();
+}
+
+void optimize(llvm::Module &module, llvm::TargetMachine *tm, unsigned level) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel opt = level >= 3   ? llvm::OptimizationLevel::O3
+                                : level == 2 ? llvm::OptimizationLevel::O2
+                                : level == 1 ? llvm::OptimizationLevel::O1
+                                             : llvm::OptimizationLevel::O0;
+  llvm::ModulePassManager mpm = level == 0
+                                    ? pb.buildO0DefaultPipeline(opt)
+                                    : pb.buildPerModuleDefaultPipeline(opt);
+  mpm.run(module, mam);
+}
+
+std::string headerText(const ModelSignature &sig, llvm::StringRef source) {
+  std::string guard = "INFER_MODEL_" + identifier(sig.name, "m") + "_H";
+  for (char &c : guard) {
+    c = std::toupper(static_cast<unsigned char>(c));
+  }
+  std::string h = fmt::format(
+      "/* {name}.h: generated by infer-compile from {source}. Do not edit.\n"
+      " *\n"
+      " * Typed entry point (no runtime needed): {name}_main(inputs..., "
+      "outputs...)\n"
+      " * takes dense row-major buffers of the shapes below; bools are one "
+      "byte,\n"
+      " * float16/bfloat16 are uint16_t bit patterns. For the generic runtime "
+      "API,\n"
+      " * pass &{name}_model to infer_model_from_abi (infer/runtime.h).\n"
+      " */\n#ifndef {guard}\n#define {guard}\n\n#include <stdint.h>\n\n"
+      "#ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n",
+      fmt::arg("name", sig.name), fmt::arg("source", source.str()),
+      fmt::arg("guard", guard));
+  std::string upper = identifier(sig.name, "m");
+  for (char &c : upper) {
+    c = std::toupper(static_cast<unsigned char>(c));
+  }
+  h += fmt::format("#define {}_NUM_INPUTS {}\n#define {}_NUM_OUTPUTS {}\n",
+                   upper, sig.inputs.size(), upper, sig.outputs.size());
+  h += fmt::format("/* Scratch memory the model needs from the caller (the "
+                   "generated code\n   currently allocates its own). */\n"
+                   "#define {}_WORKSPACE_SIZE 0\n\n", upper);
+  std::vector<std::string> params;
+  auto describe = [&](const std::vector<TensorSignature> &tensors,
+                      const char *what, bool isConst) {
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      const TensorSignature &t = tensors[i];
+      int64_t count = 1;
+      for (int64_t d : t.shape) {
+        count *= d;
+      }
+      std::string param = identifier(t.name, std::string(what) + std::to_string(i));
+      h += fmt::format("/* {} {} '{}': {} {} ({} elements) */\n", what, i,
+                       t.name, dtypeName(t.dtype), shapeText(t.shape), count);
+      params.push_back(fmt::format("{}{} *{}", isConst ? "const " : "",
+                                   cType(t.dtype), param));
+    }
+  };
+  describe(sig.inputs, "input", true);
+  describe(sig.outputs, "output", false);
+  h += fmt::format("void {}_main(", sig.name);
+  for (size_t i = 0; i < params.size(); ++i) {
+    h += (i ? ", " : "") + params[i];
+  }
+  h += ");\n\n/* Runs with one pointer per input, then per output. */\n";
+  h += fmt::format("void {}_run(void *const *buffers);\n\n", sig.name);
+  h += fmt::format("struct infer_abi_model;\nextern const struct "
+                   "infer_abi_model {}_model;\n\n", sig.name);
+  h += "#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
+  return h;
+}
+
+LogicalResult writeFile(const std::string &path, llvm::StringRef data,
+                        Location loc) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    return emitError(loc) << "cannot write '" << path << "': " << ec.message();
+  }
+  os << data;
+  return success();
+}
+
+} // namespace
+
+LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &sig,
+                            const CpuOptions &options, StringRef outputDir,
+                            StringRef sourceName) {
+  Location loc = module.getLoc();
+  registerBuiltinDialectTranslation(*module->getContext());
+  registerLLVMDialectTranslation(*module->getContext());
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
+
+  bool host = options.targetTriple.empty();
+  llvm::Triple triple(host ? llvm::sys::getDefaultTargetTriple()
+                           : options.targetTriple);
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
+    return emitError(loc) << "unknown target triple '" << triple.str()
+                          << "': " << error;
+  }
+  std::string cpu = options.targetCpu;
+  std::string features;
+  if (cpu == "native") {
+    if (!host) {
+      return emitError(loc) << "--target-cpu=native needs the host triple; "
+                               "name a CPU for " << triple.str();
+    }
+    cpu = llvm::sys::getHostCPUName().str();
+    llvm::SubtargetFeatures list;
+    for (const auto &[feature, enabled] : llvm::sys::getHostCPUFeatures()) {
+      list.AddFeature(feature, enabled);
+    }
+    features = list.getString();
+  }
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, cpu, features, targetOptions, llvm::Reloc::PIC_));
+  if (!tm) {
+    return emitError(loc) << "cannot create a target machine for "
+                          << triple.str() << " (cpu " << cpu << ")";
+  }
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, sig.name);
+  if (!llvmModule) {
+    return emitError(loc) << "translation to LLVM IR failed";
+  }
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(tm->createDataLayout());
+  if (failed(addAbi(*llvmModule, sig, error))) {
+    return emitError(loc) << error;
+  }
+  std::string verifyErrors;
+  llvm::raw_string_ostream verifyStream(verifyErrors);
+  if (llvm::verifyModule(*llvmModule, &verifyStream)) {
+    return emitError(loc) << "generated LLVM IR is invalid: " << verifyErrors;
+  }
+  optimize(*llvmModule, tm.get(), options.optLevel);
+
+  std::string base = (outputDir + "/" + sig.name).str();
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(base + ".o", ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      return emitError(loc) << "cannot write '" << base << ".o': " << ec.message();
+    }
+    llvm::legacy::PassManager codegen;
+    if (tm->addPassesToEmitFile(codegen, os, nullptr,
+                                llvm::CodeGenFileType::ObjectFile)) {
+      return emitError(loc) << "the target cannot emit object files";
+    }
+    codegen.run(*llvmModule);
+  }
+  if (failed(writeFile(base + ".h", headerText(sig, sourceName), loc))) {
+    return failure();
+  }
+  if (!host) {
+    return success(); // A cross-compiled object: no loadable library here.
+  }
+  // The same code as a shared library for infer-run and infer-bench.
+  auto cc = llvm::sys::findProgramByName("cc");
+  if (!cc) {
+    return emitError(loc) << "no C compiler driver ('cc') to link " << base
+                          << ".so";
+  }
+  std::string soPath = base + ".so", objPath = base + ".o";
+  llvm::SmallVector<llvm::StringRef> args = {*cc, "-shared", "-o", soPath,
+                                             objPath, "-lm"};
+  std::string linkError;
+  int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0,
+                                     &linkError);
+  if (rc != 0) {
+    return emitError(loc) << "linking " << soPath << " failed"
+                          << (linkError.empty() ? "" : ": " + linkError);
+  }
+  return success();
+}
+
+} // namespace infer::cpu

@@ -1,0 +1,20 @@
+//===- Passes.h - CPU target passes -----------------------------*- C++ -*-===//
+
+#ifndef INFER_TARGETS_CPU_PASSES_H
+#define INFER_TARGETS_CPU_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Pass/Pass.h"
+
+namespace infer::cpu {
+
+#define GEN_PASS_DECL
+#include "targets/cpu/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "targets/cpu/Passes.h.inc"
+
+} // namespace infer::cpu
+
+#endif // INFER_TARGETS_CPU_PASSES_H

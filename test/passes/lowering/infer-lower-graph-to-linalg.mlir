@@ -1,0 +1,59 @@
+// RUN: infer-opt %s --split-input-file --verify-diagnostics --infer-lower-graph-to-linalg | FileCheck %s
+
+// Broadcasting binary op: one linalg.generic whose maps broadcast.
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[ROW:.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @add
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]}
+// CHECK: arith.addf
+// CHECK-NOT: graph.
+func.func @add(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  %0 = graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// Unsigned types become signless, with unsigned arithmetic.
+// CHECK-LABEL: func.func @udiv
+// CHECK-SAME: (%{{.+}}: tensor<4xi8>, %{{.+}}: tensor<4xi8>) -> tensor<4xi8>
+// CHECK: arith.divui
+func.func @udiv(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
+  %0 = graph.div %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// -----
+
+// Convolution: pad, a grouped generic contraction, bias.
+// CHECK-LABEL: func.func @conv
+// CHECK: tensor.pad
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x8x8xf32> {
+  %0 = graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  return %0 : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// Softmax: max and sum reductions around an exp.
+// CHECK-LABEL: func.func @softmax
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK: arith.divf
+func.func @softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
+  %0 = graph.softmax %x : (tensor<2x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+// Dynamic shapes are reported, not miscompiled.
+func.func @dynamic(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  // expected-error @+1 {{failed to legalize operation 'graph.relu'}}
+  %0 = graph.relu %x : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
