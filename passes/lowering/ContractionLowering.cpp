@@ -23,7 +23,7 @@ using namespace infer::graph;
 namespace infer::lowering {
 namespace {
 
-using utils::IteratorType;
+using mlir::utils::IteratorType;
 
 Value addS(OpBuilder &b, Location l, Value x, Value y) {
   return isa<FloatType>(x.getType())
@@ -38,9 +38,10 @@ Value mulS(OpBuilder &b, Location l, Value x, Value y) {
 
 /// out[batch..., m, n] += a[..., m, k] * b[..., k, n], batch dims
 /// broadcast. `a` and `b` have rank >= 2; `resultType` is the output.
+} // namespace
+
 Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                  RankedTensorType resultType, bool transA = false,
-                  bool transB = false) {
+                  RankedTensorType resultType, bool transA, bool transB) {
   MLIRContext *ctx = b.getContext();
   auto aType = cast<RankedTensorType>(lhs.getType());
   auto bType = cast<RankedTensorType>(rhs.getType());
@@ -88,6 +89,8 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
       });
   return generic.getResult(0);
 }
+
+namespace {
 
 struct MatMulLowering final : OpConversionPattern<MatMulOp> {
   using OpConversionPattern::OpConversionPattern;

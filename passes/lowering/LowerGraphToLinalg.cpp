@@ -4,6 +4,7 @@
 #include "dialects/graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -45,13 +46,18 @@ struct LowerGraphToLinalgPass final
     populateContractionLoweringPatterns(converter, patterns);
     populateReductionLoweringPatterns(converter, patterns);
     populateLossLoweringPatterns(converter, patterns);
+    populateIndexingLoweringPatterns(converter, patterns);
+    populateResizeLoweringPatterns(converter, patterns);
+    populateQuantLoweringPatterns(converter, patterns);
+    populateSignalLoweringPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
 
     ConversionTarget target(*ctx);
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
-                           arith::ArithDialect, math::MathDialect>();
+                           arith::ArithDialect, math::MathDialect,
+                           scf::SCFDialect>();
     target.addIllegalDialect<graph::GraphDialect>();
     target.addLegalOp<graph::NoneOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {

@@ -90,6 +90,14 @@ mlir::Value buildReduction(
 mlir::Value buildSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                          int64_t axis, bool log);
 
+/// out[batch..., m, n] = sum_k a[..., m, k] * b[..., k, n] (a, b of rank
+/// >= 2, batch dims broadcast, optionally transposed), accumulated in the
+/// result's element type.
+mlir::Value buildMatmul(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value lhs, mlir::Value rhs,
+                        mlir::RankedTensorType resultType, bool transA = false,
+                        bool transB = false);
+
 /// A `graph.none` value, for results that are absent.
 mlir::Value noneValue(mlir::OpBuilder &b, mlir::Location loc);
 

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -31,6 +32,14 @@ void populateShapeLoweringPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
 void populateContractionLoweringPatterns(const mlir::TypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
+void populateIndexingLoweringPatterns(const mlir::TypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
+void populateResizeLoweringPatterns(const mlir::TypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+void populateQuantLoweringPatterns(const mlir::TypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
+void populateSignalLoweringPatterns(const mlir::TypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
 void populateLossLoweringPatterns(const mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateReductionLoweringPatterns(const mlir::TypeConverter &converter,

@@ -20,7 +20,7 @@ def LowerGraphToLinalgPass : Pass<"infer-lower-graph-to-linalg", "::mlir::Module
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-    "::mlir::func::FuncDialect"
+    "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect"
   ];
 }
 

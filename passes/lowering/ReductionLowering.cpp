@@ -101,7 +101,22 @@ struct ReduceLowering final : OpConversionPattern<Op> {
     auto axes = reduceAxes(op, op.getAxes(), inType.getRank(),
                            op.getNoopWithEmptyAxes() != 0, noop);
     if (failed(axes)) {
-      return rewriter.notifyMatchFailure(op, "axes must be constant");
+      // Axes known only at run time: with keepdims the static result shape
+      // names them (reducing a size-1 dimension changes nothing).
+      if (op.getKeepdims() == 0 || outType.getRank() != inType.getRank()) {
+        return rewriter.notifyMatchFailure(op, "run-time axes without keepdims");
+      }
+      SmallVector<int64_t> inferred;
+      for (int64_t d = 0; d < inType.getRank(); ++d) {
+        if (outType.getDimSize(d) != inType.getDimSize(d)) {
+          if (outType.getDimSize(d) != 1) {
+            return rewriter.notifyMatchFailure(op, "unexpected result shape");
+          }
+          inferred.push_back(d);
+        }
+      }
+      noop = inferred.empty();
+      axes = inferred;
     }
     if (noop) {
       rewriter.replaceOp(op, reshapeTo(rewriter, loc, input, outType));

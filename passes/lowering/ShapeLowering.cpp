@@ -199,6 +199,9 @@ struct SplitLowering final : StaticPattern<SplitOp> {
   }
 };
 
+/// Slice: starts, axes and steps are read when the model runs (constant
+/// ones fold away in LLVM), so run-time parameters work too; the result
+/// shape is static.
 struct SliceLowering final : StaticPattern<SliceOp> {
   using StaticPattern::StaticPattern;
   LogicalResult lower(SliceOp op, OpAdaptor adaptor,
@@ -206,45 +209,47 @@ struct SliceLowering final : StaticPattern<SliceOp> {
     auto inType = cast<RankedTensorType>(adaptor.getData().getType());
     auto type = resultType(op.getOutput());
     int64_t rank = inType.getRank();
-    auto starts = constantInts(op.getStarts());
-    if (!starts) {
-      return rewriter.notifyMatchFailure(op, "starts must be constant");
-    }
-    SmallVector<int64_t> axes =
-        llvm::to_vector(llvm::seq<int64_t>(0, starts->size()));
-    SmallVector<int64_t> steps(starts->size(), 1);
-    if (!isNone(op.getAxes())) {
-      auto c = constantInts(op.getAxes());
-      if (!c) {
-        return rewriter.notifyMatchFailure(op, "axes must be constant");
-      }
-      axes = *c;
-    }
-    if (!isNone(op.getSteps())) {
-      auto c = constantInts(op.getSteps());
-      if (!c) {
-        return rewriter.notifyMatchFailure(op, "steps must be constant");
-      }
-      steps = *c;
-    }
-    SmallVector<int64_t> begin(rank, 0), stride(rank, 1);
-    for (size_t i = 0; i < axes.size(); ++i) {
-      int64_t axis = *normalizeAxis(axes[i], rank);
-      int64_t dim = inType.getDimSize(axis);
-      int64_t s = (*starts)[i] < 0 ? (*starts)[i] + dim : (*starts)[i];
-      s = steps[i] > 0 ? std::clamp<int64_t>(s, 0, dim)
-                       : std::clamp<int64_t>(s, -1, dim - 1);
-      begin[axis] = s;
-      stride[axis] = steps[i];
-    }
-    Value data = adaptor.getData();
+    int64_t entries = cast<RankedTensorType>(adaptor.getStarts().getType()).getDimSize(0);
+    Value data = adaptor.getData(), starts = adaptor.getStarts();
+    Value axes = isNone(op.getAxes()) ? Value() : adaptor.getAxes();
+    Value steps = isNone(op.getSteps()) ? Value() : adaptor.getSteps();
     Value result = buildIndexed(
         rewriter, op.getLoc(), type,
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          auto read = [&](Value tensor, int64_t j) {
+            Value v = tensor::ExtractOp::create(b, l, tensor, ValueRange{idx(b, l, j)});
+            return arith::IndexCastOp::create(b, l, b.getIndexType(), v).getResult();
+          };
+          auto lt = [&](Value x, Value y) {
+            return arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, y).getResult();
+          };
+          auto sel = [&](Value c, Value x, Value y) {
+            return arith::SelectOp::create(b, l, c, x, y).getResult();
+          };
+          SmallVector<Value> begin(rank, idx(b, l, 0)), stride(rank, idx(b, l, 1));
+          for (int64_t j = 0; j < entries; ++j) {
+            Value axis = axes ? read(axes, j) : idx(b, l, j);
+            axis = sel(lt(axis, idx(b, l, 0)), addI(b, l, axis, idx(b, l, rank)), axis);
+            Value start = read(starts, j);
+            Value step = steps ? read(steps, j) : idx(b, l, 1);
+            Value positive = lt(idx(b, l, 0), step);
+            for (int64_t d = 0; d < rank; ++d) {
+              int64_t dim = inType.getDimSize(d);
+              Value match = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, axis,
+                                                  idx(b, l, d));
+              Value st = sel(lt(start, idx(b, l, 0)), addI(b, l, start, idx(b, l, dim)), start);
+              // Clamp to [0, dim] going forward, [-1, dim - 1] going back.
+              Value lo = sel(positive, idx(b, l, 0), idx(b, l, -1));
+              Value hi = sel(positive, idx(b, l, dim), idx(b, l, dim - 1));
+              st = arith::MaxSIOp::create(b, l, st, lo);
+              st = arith::MinSIOp::create(b, l, st, hi);
+              begin[d] = sel(match, st, begin[d]);
+              stride[d] = sel(match, step, stride[d]);
+            }
+          }
           SmallVector<Value> in;
           for (int64_t d = 0; d < rank; ++d) {
-            in.push_back(addI(b, l, idx(b, l, begin[d]),
-                              mulI(b, l, out[d], idx(b, l, stride[d]))));
+            in.push_back(addI(b, l, begin[d], mulI(b, l, out[d], stride[d])));
           }
           return tensor::ExtractOp::create(b, l, data, in);
         });
@@ -334,13 +339,17 @@ struct TileLowering final : StaticPattern<TileOp> {
 
 struct PadLowering final : StaticPattern<PadOp> {
   using StaticPattern::StaticPattern;
+  LogicalResult lowerRuntimePads(PadOp op, OpAdaptor adaptor,
+                                 ConversionPatternRewriter &rewriter) const;
   LogicalResult lower(PadOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
     auto inType = cast<RankedTensorType>(adaptor.getData().getType());
     int64_t rank = inType.getRank();
     auto pads = constantInts(op.getPads());
     if (!pads) {
-      return rewriter.notifyMatchFailure(op, "pads must be constant");
+      // Run-time pads: the result shape is static, so each begin pad is the
+      // difference the end pad does not take; read them when running.
+      return lowerRuntimePads(op, adaptor, rewriter);
     }
     SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     if (!isNone(op.getAxes())) {
@@ -412,6 +421,46 @@ struct PadLowering final : StaticPattern<PadOp> {
     return success();
   }
 };
+
+/// Pad with pads known only at run time (constant mode): begin pads are
+/// read from the pads tensor per element.
+LogicalResult PadLowering::lowerRuntimePads(
+    PadOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const {
+  if (op.getMode() != "constant" || !isNone(op.getAxes())) {
+    return rewriter.notifyMatchFailure(op, "run-time pads: constant mode, all axes");
+  }
+  auto inType = cast<RankedTensorType>(adaptor.getData().getType());
+  int64_t rank = inType.getRank();
+  Value data = adaptor.getData(), pads = adaptor.getPads();
+  Value padValue = adaptor.getConstantValue();
+  Type element = inType.getElementType();
+  Value result = buildIndexed(
+      rewriter, op.getLoc(), resultType(op.getOutput()),
+      [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+        Value inside = arith::ConstantIntOp::create(b, l, 1, 1);
+        SmallVector<Value> in;
+        for (int64_t d = 0; d < rank; ++d) {
+          Value p = tensor::ExtractOp::create(b, l, pads, ValueRange{idx(b, l, d)});
+          p = arith::IndexCastOp::create(b, l, b.getIndexType(), p);
+          Value i = subI(b, l, out[d], p);
+          Value ok = arith::AndIOp::create(
+              b, l,
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, idx(b, l, 0)),
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i,
+                                    idx(b, l, inType.getDimSize(d))));
+          inside = arith::AndIOp::create(b, l, inside, ok);
+          Value c = arith::MaxSIOp::create(b, l, i, idx(b, l, 0));
+          in.push_back(arith::MinSIOp::create(b, l, c, idx(b, l, inType.getDimSize(d) - 1)));
+        }
+        Value v = tensor::ExtractOp::create(b, l, data, in);
+        Value fill = padValue && !isa<NoneType>(padValue.getType())
+                         ? tensor::ExtractOp::create(b, l, padValue, ValueRange{}).getResult()
+                         : scalarConstant(b, l, element, 0);
+        return arith::SelectOp::create(b, l, inside, v, fill).getResult();
+      });
+  rewriter.replaceOp(op, result);
+  return success();
+}
 
 struct ConstantOfShapeLowering final : StaticPattern<ConstantOfShapeOp> {
   using StaticPattern::StaticPattern;
@@ -571,6 +620,31 @@ struct BlockRearrangeLowering final : StaticPattern<Op> {
   }
 };
 
+/// ReverseSequence: along the time axis, the first seq_len[b] steps of each
+/// batch entry are reversed, the rest copied.
+struct ReverseSequenceLowering final : StaticPattern<ReverseSequenceOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(ReverseSequenceOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    int64_t batchAxis = op.getBatchAxis(), timeAxis = op.getTimeAxis();
+    Value input = adaptor.getInput(), lens = adaptor.getSequenceLens();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), resultType(op.getY()),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          Value len = tensor::ExtractOp::create(b, l, lens, ValueRange{out[batchAxis]});
+          len = arith::IndexCastOp::create(b, l, b.getIndexType(), len);
+          Value t = out[timeAxis];
+          Value inside = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, t, len);
+          Value reversed = subI(b, l, subI(b, l, len, idx(b, l, 1)), t);
+          SmallVector<Value> in(out);
+          in[timeAxis] = arith::SelectOp::create(b, l, inside, reversed, t);
+          return tensor::ExtractOp::create(b, l, input, in);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateShapeLoweringPatterns(const TypeConverter &converter,
@@ -584,7 +658,8 @@ void populateShapeLoweringPatterns(const TypeConverter &converter,
                TileLowering, PadLowering, ConstantOfShapeLowering,
                RangeLowering, TriluLowering, EyeLikeLowering,
                BlockRearrangeLowering<DepthToSpaceOp>,
-               BlockRearrangeLowering<SpaceToDepthOp>>(converter, ctx);
+               BlockRearrangeLowering<SpaceToDepthOp>, ReverseSequenceLowering>(
+      converter, ctx);
 }
 
 } // namespace infer::lowering

@@ -57,3 +57,40 @@ func.func @dynamic(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
   %0 = graph.relu %x : (tensor<?x3xf32>) -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
 }
+
+// -----
+
+// Scatters update a copy of the data in an scf.for over the updates.
+// CHECK-LABEL: func.func @scatter
+// CHECK: scf.for
+// CHECK: tensor.insert
+func.func @scatter(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>, %u: tensor<2x3xf32>) -> tensor<3x3xf32> {
+  %0 = graph.scatter_elements %d, %i, %u : (tensor<3x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+// QuantizeLinear: round half to even, add the zero point, saturate.
+// CHECK-LABEL: func.func @quantize
+// CHECK: math.roundeven
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
+// CHECK: arith.fptosi
+func.func @quantize(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<i8>) -> tensor<4xi8> {
+  %0 = graph.quantize_linear %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+// Resize reads run-time scales and blends neighbours in linear mode.
+// CHECK-LABEL: func.func @resize
+// CHECK: linalg.generic
+// CHECK: tensor.extract %{{.+}}[%{{.+}}] : tensor<4xf32>
+// CHECK: math.floor
+func.func @resize(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<1x1x4x4xf32> {
+  %none = graph.none
+  %0 = graph.resize %x, %none, %s, %none {mode = "linear"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}

@@ -1,0 +1,293 @@
+//===- QuantLowering.cpp - ONNX quantization ops -> linalg ----------------===//
+//
+// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger
+// and QLinearMatMul with ONNX's integer semantics: round half to even,
+// saturate to the target type, i32 accumulation. (The int8 lowering of the
+// later quantization work replaces these with fixed-point requantization.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/Passes.h"
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace infer::graph;
+
+namespace infer::lowering {
+namespace {
+
+/// Reshapes a 1-d per-axis parameter to broadcast along `axis` of a rank
+/// `rank` tensor; scalars and 1-element tensors stay as they are.
+Value perAxis(OpBuilder &b, Location loc, Value param, int64_t axis,
+              int64_t rank) {
+  auto type = cast<RankedTensorType>(param.getType());
+  if (type.getRank() == 0 || type.getNumElements() == 1) {
+    return reshapeTo(b, loc, param, RankedTensorType::get({}, type.getElementType()));
+  }
+  SmallVector<int64_t> shape(rank - axis, 1);
+  shape[0] = type.getNumElements();
+  return reshapeTo(b, loc, param, RankedTensorType::get(shape, type.getElementType()));
+}
+
+/// round-half-even(v) (+ zp), saturated to the integer type `to`, as `to`.
+Value saturate(OpBuilder &b, Location l, Value v, Type to, bool isUnsigned) {
+  unsigned w = to.getIntOrFloatBitWidth();
+  double lo = isUnsigned ? 0 : -std::ldexp(1.0, w - 1);
+  double hi = isUnsigned ? std::ldexp(1.0, w) - 1 : std::ldexp(1.0, w - 1) - 1;
+  Type f = v.getType();
+  v = arith::MaximumFOp::create(b, l, v, scalarConstant(b, l, f, lo));
+  v = arith::MinimumFOp::create(b, l, v, scalarConstant(b, l, f, hi));
+  return isUnsigned ? arith::FPToUIOp::create(b, l, to, v).getResult()
+                    : arith::FPToSIOp::create(b, l, to, v).getResult();
+}
+
+Value toF32(OpBuilder &b, Location l, Value v, bool isUnsigned) {
+  return castScalar(b, l, v, b.getF32Type(), isUnsigned, false);
+}
+
+struct QuantizeLowering final : OpConversionPattern<QuantizeLinearOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QuantizeLinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    if (op.getBlockSize() != 0) {
+      return rewriter.notifyMatchFailure(op, "blocked quantization");
+    }
+    auto outType = loweredTensorType(op.getY().getType());
+    if (!isa<IntegerType>(outType.getElementType())) {
+      return rewriter.notifyMatchFailure(op, "float8 / int4 outputs");
+    }
+    Location loc = op.getLoc();
+    int64_t rank = outType.getRank();
+    int64_t axis = rank ? *normalizeAxis(op.getAxis(), rank) : 0;
+    bool outUnsigned = isUnsignedTensor(op.getY().getType());
+    SmallVector<Value> inputs = {adaptor.getX(),
+                                 perAxis(rewriter, loc, adaptor.getYScale(), axis, rank)};
+    bool hasZp = !isNone(op.getYZeroPoint());
+    if (hasZp) {
+      inputs.push_back(perAxis(rewriter, loc, adaptor.getYZeroPoint(), axis, rank));
+    }
+    Type outElem = outType.getElementType();
+    Value y = buildElementwise(rewriter, loc, outType, inputs,
+                               [&](OpBuilder &b, Location l, ValueRange a) {
+                                 Value x = toF32(b, l, a[0], false);
+                                 Value s = toF32(b, l, a[1], false);
+                                 Value v = math::RoundEvenOp::create(
+                                     b, l, arith::DivFOp::create(b, l, x, s));
+                                 if (hasZp) {
+                                   v = arith::AddFOp::create(b, l, v,
+                                                             toF32(b, l, a[2], outUnsigned));
+                                 }
+                                 return saturate(b, l, v, outElem, outUnsigned);
+                               });
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+struct DequantizeLowering final : OpConversionPattern<DequantizeLinearOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DequantizeLinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    if (op.getBlockSize() != 0) {
+      return rewriter.notifyMatchFailure(op, "blocked quantization");
+    }
+    auto outType = loweredTensorType(op.getY().getType());
+    Location loc = op.getLoc();
+    int64_t rank = outType.getRank();
+    int64_t axis = rank ? *normalizeAxis(op.getAxis(), rank) : 0;
+    bool inUnsigned = isUnsignedTensor(op.getX().getType());
+    if (!isa<IntegerType>(cast<RankedTensorType>(adaptor.getX().getType()).getElementType())) {
+      return rewriter.notifyMatchFailure(op, "float8 inputs");
+    }
+    SmallVector<Value> inputs = {adaptor.getX(),
+                                 perAxis(rewriter, loc, adaptor.getXScale(), axis, rank)};
+    bool hasZp = !isNone(op.getXZeroPoint());
+    if (hasZp) {
+      inputs.push_back(perAxis(rewriter, loc, adaptor.getXZeroPoint(), axis, rank));
+    }
+    Type outElem = outType.getElementType();
+    Value y = buildElementwise(rewriter, loc, outType, inputs,
+                               [&](OpBuilder &b, Location l, ValueRange a) {
+                                 Value x = toF32(b, l, a[0], inUnsigned);
+                                 if (hasZp) {
+                                   x = arith::SubFOp::create(b, l, x,
+                                                             toF32(b, l, a[2], inUnsigned));
+                                 }
+                                 Value v = arith::MulFOp::create(b, l, x,
+                                                                 toF32(b, l, a[1], false));
+                                 return castScalar(b, l, v, outElem, false, false);
+                               });
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+struct DynamicQuantizeLowering final : OpConversionPattern<DynamicQuantizeLinearOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynamicQuantizeLinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    auto xType = cast<RankedTensorType>(x.getType());
+    Type f32 = rewriter.getF32Type(), u8 = rewriter.getI8Type();
+    auto all = llvm::to_vector(llvm::seq<int64_t>(0, xType.getRank()));
+    Value zero = scalarConstant(rewriter, loc, f32, 0);
+    // The range always includes 0.
+    Value min = buildReduction(rewriter, loc, x, all, false, zero,
+                               [](OpBuilder &b, Location l, Value acc, Value v) {
+                                 return arith::MinimumFOp::create(b, l, acc, v).getResult();
+                               });
+    Value max = buildReduction(rewriter, loc, x, all, false, zero,
+                               [](OpBuilder &b, Location l, Value acc, Value v) {
+                                 return arith::MaximumFOp::create(b, l, acc, v).getResult();
+                               });
+    auto scalarF = RankedTensorType::get({}, f32);
+    Value scale = buildElementwise(rewriter, loc, scalarF, {min, max},
+                                   [&](OpBuilder &b, Location l, ValueRange a) {
+                                     Value range = arith::SubFOp::create(b, l, a[1], a[0]);
+                                     return arith::DivFOp::create(
+                                                b, l, range, scalarConstant(b, l, f32, 255))
+                                         .getResult();
+                                   });
+    auto scalarU = RankedTensorType::get({}, u8);
+    Value zp = buildElementwise(rewriter, loc, scalarU, {min, scale},
+                                [&](OpBuilder &b, Location l, ValueRange a) {
+                                  Value v = arith::DivFOp::create(
+                                      b, l, arith::NegFOp::create(b, l, a[0]), a[1]);
+                                  return saturate(b, l, math::RoundEvenOp::create(b, l, v), u8,
+                                                  true);
+                                });
+    auto yType = RankedTensorType::get(xType.getShape(), u8);
+    Value y = buildElementwise(rewriter, loc, yType, {x, scale, zp},
+                               [&](OpBuilder &b, Location l, ValueRange a) {
+                                 Value v = math::RoundEvenOp::create(
+                                     b, l, arith::DivFOp::create(b, l, a[0], a[1]));
+                                 v = arith::AddFOp::create(b, l, v, toF32(b, l, a[2], true));
+                                 return saturate(b, l, v, u8, true);
+                               });
+    rewriter.replaceOp(op, {y, scale, zp});
+    return success();
+  }
+};
+
+/// (x - zero_point) widened to i32; a 1-d zero point applies along `axis`.
+Value widenMinusZp(OpBuilder &b, Location loc, Value x, bool xUnsigned, Value zp,
+                   bool zpUnsigned, int64_t axis) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto type = RankedTensorType::get(xType.getShape(), b.getI32Type());
+  SmallVector<Value> inputs = {x};
+  if (zp) {
+    inputs.push_back(perAxis(b, loc, zp, axis, xType.getRank()));
+  }
+  return buildElementwise(b, loc, type, inputs, [&](OpBuilder &nb, Location l, ValueRange a) {
+    Value v = castScalar(nb, l, a[0], nb.getI32Type(), xUnsigned, false);
+    if (a.size() > 1) {
+      v = arith::SubIOp::create(nb, l, v,
+                                castScalar(nb, l, a[1], nb.getI32Type(), zpUnsigned, false));
+    }
+    return v;
+  });
+}
+
+struct MatMulIntegerLowering final : OpConversionPattern<MatMulIntegerOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MatMulIntegerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    auto aType = cast<RankedTensorType>(adaptor.getA().getType());
+    auto bType = cast<RankedTensorType>(adaptor.getB().getType());
+    if (aType.getRank() < 2 || bType.getRank() < 2) {
+      return rewriter.notifyMatchFailure(op, "1-d operands");
+    }
+    Value a = widenMinusZp(rewriter, loc, adaptor.getA(), isUnsignedTensor(op.getA().getType()),
+                           isNone(op.getAZeroPoint()) ? Value() : adaptor.getAZeroPoint(),
+                           isUnsignedTensor(op.getAZeroPoint().getType()), aType.getRank() - 2);
+    Value b = widenMinusZp(rewriter, loc, adaptor.getB(), isUnsignedTensor(op.getB().getType()),
+                           isNone(op.getBZeroPoint()) ? Value() : adaptor.getBZeroPoint(),
+                           isUnsignedTensor(op.getBZeroPoint().getType()), bType.getRank() - 1);
+    rewriter.replaceOp(op, buildMatmul(rewriter, loc, a, b,
+                                       loweredTensorType(op.getY().getType())));
+    return success();
+  }
+};
+
+struct QLinearMatMulLowering final : OpConversionPattern<QLinearMatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QLinearMatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    auto aType = cast<RankedTensorType>(adaptor.getA().getType());
+    auto bType = cast<RankedTensorType>(adaptor.getB().getType());
+    auto yType = loweredTensorType(op.getY().getType());
+    if (aType.getRank() < 2 || bType.getRank() < 2) {
+      return rewriter.notifyMatchFailure(op, "1-d operands");
+    }
+    Value a = widenMinusZp(rewriter, loc, adaptor.getA(), isUnsignedTensor(op.getA().getType()),
+                           adaptor.getAZeroPoint(),
+                           isUnsignedTensor(op.getAZeroPoint().getType()), aType.getRank() - 2);
+    Value b = widenMinusZp(rewriter, loc, adaptor.getB(), isUnsignedTensor(op.getB().getType()),
+                           adaptor.getBZeroPoint(),
+                           isUnsignedTensor(op.getBZeroPoint().getType()), bType.getRank() - 1);
+    auto accType = RankedTensorType::get(yType.getShape(), rewriter.getI32Type());
+    Value acc = buildMatmul(rewriter, loc, a, b, accType);
+    bool yUnsigned = isUnsignedTensor(op.getY().getType());
+    Type yElem = yType.getElementType();
+    auto scalar = [&](Value v) {
+      auto t = cast<RankedTensorType>(v.getType());
+      return reshapeTo(rewriter, loc, v, RankedTensorType::get({}, t.getElementType()));
+    };
+    Value y = buildElementwise(
+        rewriter, loc, yType,
+        {acc, scalar(adaptor.getAScale()), scalar(adaptor.getBScale()),
+         scalar(adaptor.getYScale()), scalar(adaptor.getYZeroPoint())},
+        [&](OpBuilder &nb, Location l, ValueRange v) {
+          Value real = arith::MulFOp::create(
+              nb, l, toF32(nb, l, v[0], false),
+              arith::DivFOp::create(nb, l, arith::MulFOp::create(nb, l, v[1], v[2]), v[3]));
+          Value q = math::RoundEvenOp::create(nb, l, real);
+          q = arith::AddFOp::create(nb, l, q, toF32(nb, l, v[4], yUnsigned));
+          return saturate(nb, l, q, yElem, yUnsigned);
+        });
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateQuantLoweringPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns) {
+  patterns.add<QuantizeLowering, DequantizeLowering, DynamicQuantizeLowering,
+               MatMulIntegerLowering, QLinearMatMulLowering>(converter,
+                                                             patterns.getContext());
+}
+
+} // namespace infer::lowering

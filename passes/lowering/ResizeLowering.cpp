@@ -1,0 +1,321 @@
+//===- ResizeLowering.cpp - Resize (nearest, linear) -> linalg ------------===//
+//
+// Each output element maps back to a source coordinate per axis with the
+// op's coordinate transformation; nearest mode rounds it, linear mode blends
+// the 2^k neighbours along the k resized axes. Scales given as an operand
+// are read at run time, so the coordinates match ONNX even when the scale
+// is not out/in exactly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/Passes.h"
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace infer::graph;
+
+namespace infer::lowering {
+namespace {
+
+struct ResizeLowering final : OpConversionPattern<ResizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ResizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    StringRef mode = op.getMode();
+    if (mode == "cubic") {
+      return rewriter.notifyMatchFailure(op, "cubic mode");
+    }
+    if (op.getAntialias() != 0 || op.getKeepAspectRatioPolicy() != "stretch") {
+      return rewriter.notifyMatchFailure(op, "antialias / aspect ratio policy");
+    }
+    auto inType = cast<RankedTensorType>(adaptor.getX().getType());
+    auto outType = loweredTensorType(op.getY().getType());
+    int64_t rank = inType.getRank();
+    SmallVector<int64_t> axes;
+    if (auto attr = op.getAxes()) {
+      for (int64_t a : *attr) {
+        axes.push_back(*normalizeAxis(a, rank));
+      }
+    } else {
+      axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    }
+    StringRef ctm = op.getCoordinateTransformationMode();
+    bool crop = ctm == "tf_crop_and_resize";
+    Value scales = isNone(op.getScales()) ? Value() : adaptor.getScales();
+    if (scales && cast<RankedTensorType>(scales.getType()).getNumElements() == 0) {
+      scales = Value();
+    }
+    Value roi = isNone(op.getRoi()) ? Value() : adaptor.getRoi();
+    if (crop && !roi) {
+      return rewriter.notifyMatchFailure(op, "tf_crop_and_resize without roi");
+    }
+    Value x = adaptor.getX();
+    Type t = outType.getElementType();
+    StringRef nearestMode = op.getNearestMode();
+    double extrapolation = op.getExtrapolationValue().convertToDouble();
+    Type f32 = rewriter.getF32Type();
+
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), outType,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          auto fc = [&](double v) { return scalarConstant(b, l, f32, v); };
+          auto addF = [&](Value p, Value q) { return arith::AddFOp::create(b, l, p, q).getResult(); };
+          auto subF = [&](Value p, Value q) { return arith::SubFOp::create(b, l, p, q).getResult(); };
+          auto mulF = [&](Value p, Value q) { return arith::MulFOp::create(b, l, p, q).getResult(); };
+          auto divF = [&](Value p, Value q) { return arith::DivFOp::create(b, l, p, q).getResult(); };
+          // Source coordinate (f32) per resized axis.
+          SmallVector<Value> coords(rank);
+          Value outside = arith::ConstantIntOp::create(b, l, 0, 1);
+          for (auto [position, d] : llvm::enumerate(axes)) {
+            int64_t in = inType.getDimSize(d), o = outType.getDimSize(d);
+            if (in == o && !crop) {
+              continue; // Unresized axis: the identity.
+            }
+            Value scale = scales
+                              ? tensor::ExtractOp::create(
+                                    b, l, scales, ValueRange{indexConstant(b, l, position)})
+                                    .getResult()
+                              : fc(static_cast<double>(o) / in);
+            if (scale.getType() != f32) {
+              scale = castScalar(b, l, scale, f32, false, false);
+            }
+            Value xr = arith::UIToFPOp::create(
+                b, l, f32, arith::IndexCastOp::create(b, l, b.getI64Type(), out[d]));
+            Value src;
+            // ONNX measures the resized length as in * scale, unrounded.
+            Value length = mulF(fc(in), scale);
+            if (ctm == "asymmetric") {
+              src = divF(xr, scale);
+            } else if (ctm == "tf_half_pixel_for_nn") {
+              src = divF(addF(xr, fc(0.5)), scale);
+            } else if (ctm == "align_corners") {
+              src = o == 1 ? fc(0)
+                           : divF(mulF(xr, fc(in - 1)), subF(length, fc(1)));
+            } else if (ctm == "pytorch_half_pixel") {
+              src = o > 1 ? subF(divF(addF(xr, fc(0.5)), scale), fc(0.5)) : fc(0);
+            } else if (ctm == "half_pixel_symmetric") {
+              Value adjustment = divF(fc(o), mulF(scale, fc(in)));
+              Value offset = mulF(fc(in / 2.0), subF(fc(1), adjustment));
+              src = addF(offset, subF(divF(addF(xr, fc(0.5)), scale), fc(0.5)));
+            } else if (crop) {
+              int64_t n = cast<RankedTensorType>(roi.getType()).getNumElements() / 2;
+              auto roiAt = [&](int64_t i) {
+                Value v = tensor::ExtractOp::create(b, l, roi, ValueRange{indexConstant(b, l, i)});
+                return v.getType() == f32 ? v : castScalar(b, l, v, f32, false, false);
+              };
+              int64_t slot = static_cast<int64_t>(axes.size()) == n ? position : d;
+              Value start = roiAt(slot), end = roiAt(slot + n);
+              if (o > 1) {
+                src = addF(mulF(start, fc(in - 1)),
+                           mulF(xr, divF(mulF(subF(end, start), fc(in - 1)),
+                                         subF(length, fc(1)))));
+              } else {
+                src = mulF(mulF(fc(0.5), addF(start, end)), fc(in - 1));
+              }
+              Value below = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, src, fc(0));
+              Value above = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, src, fc(in - 1));
+              outside = arith::OrIOp::create(b, l, outside,
+                                             arith::OrIOp::create(b, l, below, above));
+            } else { // half_pixel
+              src = subF(divF(addF(xr, fc(0.5)), scale), fc(0.5));
+            }
+            coords[d] = src;
+          }
+          auto toIndex = [&](Value f, int64_t dim) {
+            Value i = arith::FPToSIOp::create(b, l, b.getI64Type(), f);
+            Value c = arith::IndexCastOp::create(b, l, b.getIndexType(), i);
+            c = arith::MaxSIOp::create(b, l, c, indexConstant(b, l, 0));
+            return arith::MinSIOp::create(b, l, c, indexConstant(b, l, dim - 1)).getResult();
+          };
+          Value value;
+          if (mode == "nearest") {
+            SmallVector<Value> at(out);
+            for (int64_t d = 0; d < rank; ++d) {
+              if (!coords[d]) {
+                continue;
+              }
+              Value c = coords[d], r;
+              if (nearestMode == "floor") {
+                r = math::FloorOp::create(b, l, c);
+              } else if (nearestMode == "ceil") {
+                r = math::CeilOp::create(b, l, c);
+              } else {
+                // Round half toward floor or ceil.
+                Value fl = math::FloorOp::create(b, l, c);
+                Value frac = subF(c, fl);
+                Value half = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, frac, fc(0.5));
+                Value up = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, frac, fc(0.5));
+                Value tieUp = nearestMode == "round_prefer_ceil"
+                                  ? half
+                                  : arith::ConstantIntOp::create(b, l, 0, 1).getResult();
+                Value goUp = arith::OrIOp::create(b, l, up, tieUp);
+                r = arith::SelectOp::create(b, l, goUp, addF(fl, fc(1)), fl);
+              }
+              at[d] = toIndex(r, inType.getDimSize(d));
+            }
+            value = tensor::ExtractOp::create(b, l, x, at);
+          } else {
+            // Linear: blend the neighbours of every resized axis.
+            SmallVector<int64_t> resized;
+            for (int64_t d = 0; d < rank; ++d) {
+              if (coords[d]) {
+                resized.push_back(d);
+              }
+            }
+            SmallVector<Value> lo(rank), hi(rank), w(rank);
+            for (int64_t d : resized) {
+              Value fl = math::FloorOp::create(b, l, coords[d]);
+              w[d] = subF(coords[d], fl);
+              lo[d] = toIndex(fl, inType.getDimSize(d));
+              hi[d] = toIndex(addF(fl, fc(1)), inType.getDimSize(d));
+            }
+            Value acc = fc(0);
+            for (int64_t corner = 0; corner < (1 << resized.size()); ++corner) {
+              SmallVector<Value> at(out);
+              Value weight = fc(1);
+              for (auto [bit, d] : llvm::enumerate(resized)) {
+                bool upper = (corner >> bit) & 1;
+                at[d] = upper ? hi[d] : lo[d];
+                weight = mulF(weight, upper ? w[d] : subF(fc(1), w[d]));
+              }
+              Value v = tensor::ExtractOp::create(b, l, x, at);
+              if (v.getType() != f32) {
+                v = castScalar(b, l, v, f32, false, false);
+              }
+              acc = addF(acc, mulF(weight, v));
+            }
+            value = t == f32 ? acc : castScalar(b, l, acc, t, false, false);
+          }
+          if (crop) {
+            value = arith::SelectOp::create(b, l, outside,
+                                            scalarConstant(b, l, t, extrapolation), value);
+          }
+          return value;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// GridSample on 4-d inputs: bilinear or nearest sampling at the grid's
+/// normalized coordinates, with zeros, border or reflection padding.
+struct GridSampleLowering final : OpConversionPattern<GridSampleOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GridSampleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    auto xType = cast<RankedTensorType>(adaptor.getX().getType());
+    StringRef mode = op.getMode();
+    bool nearest = mode == "nearest";
+    if (xType.getRank() != 4 || !(nearest || mode == "bilinear" || mode == "linear")) {
+      return rewriter.notifyMatchFailure(op, "4-d bilinear or nearest only");
+    }
+    auto type = loweredTensorType(op.getY().getType());
+    bool alignCorners = op.getAlignCorners() != 0;
+    StringRef padding = op.getPaddingMode();
+    Value x = adaptor.getX(), grid = adaptor.getGrid();
+    int64_t height = xType.getDimSize(2), width = xType.getDimSize(3);
+    Type t = type.getElementType();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), type, [&](OpBuilder &b, Location l, ArrayRef<Value> o) {
+          Type f = b.getF32Type();
+          auto fc = [&](double v) { return scalarConstant(b, l, f, v); };
+          auto add = [&](Value p, Value q) { return arith::AddFOp::create(b, l, p, q).getResult(); };
+          auto sub = [&](Value p, Value q) { return arith::SubFOp::create(b, l, p, q).getResult(); };
+          auto mul = [&](Value p, Value q) { return arith::MulFOp::create(b, l, p, q).getResult(); };
+          auto coord = [&](int64_t c, int64_t size) {
+            Value g = tensor::ExtractOp::create(
+                b, l, grid, ValueRange{o[0], o[2], o[3], indexConstant(b, l, c)});
+            g = castScalar(b, l, g, f, false, false);
+            // Unnormalize [-1, 1] to pixel coordinates.
+            Value v = alignCorners
+                          ? mul(mul(add(g, fc(1)), fc(0.5)), fc(size - 1))
+                          : mul(sub(mul(add(g, fc(1)), fc(size)), fc(1)), fc(0.5));
+            if (padding == "border") {
+              v = arith::MinimumFOp::create(b, l, arith::MaximumFOp::create(b, l, v, fc(0)),
+                                            fc(size - 1));
+            } else if (padding == "reflection") {
+              // Reflect into [lo, hi] (pixel edges or centers).
+              double lo = alignCorners ? 0 : -0.5, hi = alignCorners ? size - 1 : size - 0.5;
+              double span = hi - lo;
+              if (span > 0) {
+                Value d = math::AbsFOp::create(b, l, sub(v, fc(lo)));
+                Value flips = math::FloorOp::create(b, l, arith::DivFOp::create(b, l, d, fc(span)));
+                Value extra = sub(d, mul(flips, fc(span)));
+                Value odd = arith::CmpFOp::create(
+                    b, l, arith::CmpFPredicate::ONE,
+                    sub(flips, mul(math::FloorOp::create(b, l, mul(flips, fc(0.5))), fc(2))),
+                    fc(0));
+                v = arith::SelectOp::create(b, l, odd, sub(fc(hi), extra), add(fc(lo), extra));
+              } else {
+                v = fc(0);
+              }
+              v = arith::MinimumFOp::create(b, l, arith::MaximumFOp::create(b, l, v, fc(0)),
+                                            fc(size - 1));
+            }
+            return v;
+          };
+          Value gx = coord(0, width), gy = coord(1, height);
+          // One pixel, zero outside the image (zeros padding).
+          auto pixel = [&](Value fy, Value fx) {
+            Value iy = arith::FPToSIOp::create(b, l, b.getI64Type(), fy);
+            Value ix = arith::FPToSIOp::create(b, l, b.getI64Type(), fx);
+            auto inRange = [&](Value i, int64_t size) {
+              return arith::AndIOp::create(
+                  b, l,
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i,
+                                        scalarConstant(b, l, b.getI64Type(), 0)),
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i,
+                                        scalarConstant(b, l, b.getI64Type(), size)));
+            };
+            Value ok = arith::AndIOp::create(b, l, inRange(iy, height), inRange(ix, width));
+            auto clampIdx = [&](Value i, int64_t size) {
+              Value c = arith::IndexCastOp::create(b, l, b.getIndexType(), i);
+              c = arith::MaxSIOp::create(b, l, c, indexConstant(b, l, 0));
+              return arith::MinSIOp::create(b, l, c, indexConstant(b, l, size - 1)).getResult();
+            };
+            Value v = tensor::ExtractOp::create(
+                b, l, x, ValueRange{o[0], o[1], clampIdx(iy, height), clampIdx(ix, width)});
+            v = castScalar(b, l, v, f, false, false);
+            return arith::SelectOp::create(b, l, ok, v, fc(0)).getResult();
+          };
+          Value value;
+          if (nearest) {
+            value = pixel(math::RoundEvenOp::create(b, l, gy), math::RoundEvenOp::create(b, l, gx));
+          } else {
+            Value y0 = math::FloorOp::create(b, l, gy), x0 = math::FloorOp::create(b, l, gx);
+            Value wy = sub(gy, y0), wx = sub(gx, x0);
+            Value y1 = add(y0, fc(1)), x1 = add(x0, fc(1));
+            Value top = add(mul(pixel(y0, x0), sub(fc(1), wx)), mul(pixel(y0, x1), wx));
+            Value bottom = add(mul(pixel(y1, x0), sub(fc(1), wx)), mul(pixel(y1, x1), wx));
+            value = add(mul(top, sub(fc(1), wy)), mul(bottom, wy));
+          }
+          return castScalar(b, l, value, t, false, false);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateResizeLoweringPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns) {
+  patterns.add<ResizeLowering, GridSampleLowering>(converter, patterns.getContext());
+}
+
+} // namespace infer::lowering
