@@ -47,9 +47,11 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
   auto bType = cast<RankedTensorType>(rhs.getType());
   int64_t rank = resultType.getRank();
   int64_t batch = rank - 2;
-  int64_t dims = rank + 1; // batch..., m, n, k
-  AffineExpr m = getAffineDimExpr(batch, ctx), n = getAffineDimExpr(batch + 1, ctx),
-             k = getAffineDimExpr(batch + 2, ctx);
+  // Loop order batch..., m, k, n: the innermost loop walks rows of B and
+  // of the output contiguously, which LLVM vectorizes.
+  int64_t dims = rank + 1;
+  AffineExpr m = getAffineDimExpr(batch, ctx), k = getAffineDimExpr(batch + 1, ctx),
+             n = getAffineDimExpr(batch + 2, ctx);
   auto operandMap = [&](RankedTensorType type, AffineExpr row, AffineExpr col) {
     SmallVector<AffineExpr> exprs;
     int64_t opBatch = type.getRank() - 2;
@@ -64,15 +66,18 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
     return AffineMap::get(dims, 0, exprs, ctx);
   };
   SmallVector<AffineExpr> outExprs;
-  for (int64_t i = 0; i < rank; ++i) {
+  for (int64_t i = 0; i < batch; ++i) {
     outExprs.push_back(getAffineDimExpr(i, ctx));
   }
+  outExprs.push_back(m);
+  outExprs.push_back(n);
   SmallVector<AffineMap> maps = {
       transA ? operandMap(aType, k, m) : operandMap(aType, m, k),
       transB ? operandMap(bType, n, k) : operandMap(bType, k, n),
       AffineMap::get(dims, 0, outExprs, ctx)};
-  SmallVector<IteratorType> iterators(rank, IteratorType::parallel);
+  SmallVector<IteratorType> iterators(batch + 1, IteratorType::parallel);
   iterators.push_back(IteratorType::reduction);
+  iterators.push_back(IteratorType::parallel);
   Type element = resultType.getElementType();
   Value init = filledTensor(b, loc, resultType, scalarConstant(b, loc, element, 0));
   auto generic = linalg::GenericOp::create(
@@ -282,22 +287,25 @@ struct ConvLowering final : OpConversionPattern<ConvOp> {
     SmallVector<int64_t> oShape = {batch, group, filters / group};
     llvm::append_range(oShape, outSpatial);
     auto oType = RankedTensorType::get(oShape, element);
-    // Iteration: n, g, m, o_1..o_s, c, k_1..k_s.
-    int64_t dims = 3 + s + 1 + s;
+    // Iteration: n, g, m, c, k_1..k_s, o_1..o_s: output positions
+    // innermost, so the inner loop runs along a contiguous output row and
+    // LLVM vectorizes it.
+    int64_t dims = 3 + 1 + s + s;
     auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineExpr> xExprs = {d(0), d(1), d(3 + s)};
-    SmallVector<AffineExpr> wExprs = {d(1), d(2), d(3 + s)};
+    SmallVector<AffineExpr> xExprs = {d(0), d(1), d(3)};
+    SmallVector<AffineExpr> wExprs = {d(1), d(2), d(3)};
     SmallVector<AffineExpr> oExprs = {d(0), d(1), d(2)};
     for (int64_t i = 0; i < s; ++i) {
-      xExprs.push_back(d(3 + i) * strides[i] + d(4 + s + i) * dilations[i]);
-      wExprs.push_back(d(4 + s + i));
-      oExprs.push_back(d(3 + i));
+      xExprs.push_back(d(4 + s + i) * strides[i] + d(4 + i) * dilations[i]);
+      wExprs.push_back(d(4 + i));
+      oExprs.push_back(d(4 + s + i));
     }
     SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, xExprs, ctx),
                                    AffineMap::get(dims, 0, wExprs, ctx),
                                    AffineMap::get(dims, 0, oExprs, ctx)};
-    SmallVector<IteratorType> iterators(3 + s, IteratorType::parallel);
+    SmallVector<IteratorType> iterators(3, IteratorType::parallel);
     iterators.append(1 + s, IteratorType::reduction);
+    iterators.append(s, IteratorType::parallel);
     Value init = filledTensor(rewriter, loc, oType,
                               scalarConstant(rewriter, loc, element, 0));
     Value out = linalg::GenericOp::create(
@@ -335,20 +343,22 @@ Value buildPool(OpBuilder &b, Location loc, Value x, RankedTensorType yType,
   MLIRContext *ctx = b.getContext();
   int64_t s = kernel.size();
   int64_t dims = 2 + 2 * s;
+  // n, c, window..., output...: output positions innermost (vectorizable).
   auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
   SmallVector<AffineExpr> xExprs = {d(0), d(1)}, kExprs, oExprs = {d(0), d(1)};
   for (int64_t i = 0; i < s; ++i) {
-    xExprs.push_back(d(2 + i) * strides[i] + d(2 + s + i) * dilations[i]);
-    kExprs.push_back(d(2 + s + i));
-    oExprs.push_back(d(2 + i));
+    xExprs.push_back(d(2 + s + i) * strides[i] + d(2 + i) * dilations[i]);
+    kExprs.push_back(d(2 + i));
+    oExprs.push_back(d(2 + s + i));
   }
   Type element = yType.getElementType();
   Value window = tensor::EmptyOp::create(b, loc, kernel, element);
   SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, xExprs, ctx),
                                  AffineMap::get(dims, 0, kExprs, ctx),
                                  AffineMap::get(dims, 0, oExprs, ctx)};
-  SmallVector<IteratorType> iterators(2 + s, IteratorType::parallel);
+  SmallVector<IteratorType> iterators(2, IteratorType::parallel);
   iterators.append(s, IteratorType::reduction);
+  iterators.append(s, IteratorType::parallel);
   Value acc = filledTensor(b, loc, yType, init);
   return linalg::GenericOp::create(
              b, loc, TypeRange{yType}, ValueRange{x, window}, ValueRange{acc},
