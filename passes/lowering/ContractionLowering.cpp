@@ -8,6 +8,7 @@
 
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
+#include "passes/lowering/ScalarMath.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
@@ -24,17 +25,8 @@ namespace infer::lowering {
 namespace {
 
 using mlir::utils::IteratorType;
-
-Value addS(OpBuilder &b, Location l, Value x, Value y) {
-  return isa<FloatType>(x.getType())
-             ? arith::AddFOp::create(b, l, x, y).getResult()
-             : arith::AddIOp::create(b, l, x, y).getResult();
-}
-Value mulS(OpBuilder &b, Location l, Value x, Value y) {
-  return isa<FloatType>(x.getType())
-             ? arith::MulFOp::create(b, l, x, y).getResult()
-             : arith::MulIOp::create(b, l, x, y).getResult();
-}
+using scalar::add;
+using scalar::mul;
 
 /// out[batch..., m, n] += a[..., m, k] * b[..., k, n], batch dims
 /// broadcast. `a` and `b` have rank >= 2; `resultType` is the output.
@@ -90,7 +82,7 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
         if (y.getType() != element) {
           y = castScalar(nb, nl, y, element, false, false);
         }
-        linalg::YieldOp::create(nb, nl, addS(nb, nl, args[2], mulS(nb, nl, x, y)));
+        linalg::YieldOp::create(nb, nl, add(nb, nl, args[2], mul(nb, nl, x, y)));
       });
   return generic.getResult(0);
 }
@@ -168,11 +160,11 @@ struct GemmLowering final : OpConversionPattern<GemmOp> {
         rewriter, loc, resultType, inputs,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value v = alpha == 1 ? args[0]
-                               : mulS(b, l, args[0], scalarConstant(b, l, element, alpha));
+                               : mul(b, l, args[0], scalarConstant(b, l, element, alpha));
           if (hasC) {
             Value c = beta == 1 ? args[1]
-                                : mulS(b, l, args[1], scalarConstant(b, l, element, beta));
-            v = addS(b, l, v, c);
+                                : mul(b, l, args[1], scalarConstant(b, l, element, beta));
+            v = add(b, l, v, c);
           }
           return v;
         });
@@ -313,7 +305,7 @@ struct ConvLowering final : OpConversionPattern<ConvOp> {
                     ValueRange{init}, maps, iterators,
                     [&](OpBuilder &b, Location l, ValueRange args) {
                       linalg::YieldOp::create(
-                          b, l, addS(b, l, args[2], mulS(b, l, args[0], args[1])));
+                          b, l, add(b, l, args[2], mul(b, l, args[0], args[1])));
                     })
                     .getResult(0);
     out = reshapeTo(rewriter, loc, out, yType);
@@ -324,7 +316,7 @@ struct ConvLowering final : OpConversionPattern<ConvOp> {
                              RankedTensorType::get(bShape, element));
       out = buildElementwise(rewriter, loc, yType, {out, bias},
                              [](OpBuilder &b, Location l, ValueRange args) {
-                               return addS(b, l, args[0], args[1]);
+                               return add(b, l, args[0], args[1]);
                              });
     }
     rewriter.replaceOp(op, out);
@@ -431,7 +423,7 @@ struct PoolLowering final : OpConversionPattern<Op> {
               Value a = math::AbsFOp::create(b, l, v);
               v = math::PowFOp::create(b, l, a, scalarConstant(b, l, a.getType(), p));
             }
-            return addS(b, l, acc, v);
+            return add(b, l, acc, v);
           });
       if constexpr (kind == PoolKind::Lp) {
         rewriter.replaceOp(
@@ -459,7 +451,7 @@ struct PoolLowering final : OpConversionPattern<Op> {
         Value count = buildPool(rewriter, loc, padOnes, yType, kernel, strides,
                                 dilations, zero,
                                 [](OpBuilder &b, Location l, Value acc, Value v) {
-                                  return addS(b, l, acc, v);
+                                  return add(b, l, acc, v);
                                 });
         rewriter.replaceOp(
             op, buildElementwise(rewriter, loc, yType, {sum, count},

@@ -7,6 +7,7 @@
 
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
+#include "passes/lowering/ScalarMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -18,6 +19,14 @@ using namespace mlir;
 
 namespace infer::lowering {
 namespace {
+
+using scalar::add;
+using scalar::div;
+using scalar::maxOf;
+using scalar::minOf;
+using scalar::mul;
+using scalar::sub;
+
 
 struct Scalar {
   Operation *op;
@@ -49,40 +58,6 @@ Value cst(OpBuilder &b, Location l, Type t, double v) {
   return scalarConstant(b, l, t, v);
 }
 
-// Small arithmetic helpers that pick the float/int/unsigned variant.
-Value add(OpBuilder &b, Location l, Value x, Value y) {
-  return isFloat(x) ? arith::AddFOp::create(b, l, x, y).getResult()
-                    : arith::AddIOp::create(b, l, x, y).getResult();
-}
-Value sub(OpBuilder &b, Location l, Value x, Value y) {
-  return isFloat(x) ? arith::SubFOp::create(b, l, x, y).getResult()
-                    : arith::SubIOp::create(b, l, x, y).getResult();
-}
-Value mul(OpBuilder &b, Location l, Value x, Value y) {
-  return isFloat(x) ? arith::MulFOp::create(b, l, x, y).getResult()
-                    : arith::MulIOp::create(b, l, x, y).getResult();
-}
-Value div(OpBuilder &b, Location l, Value x, Value y, bool isUnsigned) {
-  if (isFloat(x)) {
-    return arith::DivFOp::create(b, l, x, y);
-  }
-  return isUnsigned ? arith::DivUIOp::create(b, l, x, y).getResult()
-                    : arith::DivSIOp::create(b, l, x, y).getResult();
-}
-Value maxOf(OpBuilder &b, Location l, Value x, Value y, bool isUnsigned) {
-  if (isFloat(x)) {
-    return arith::MaximumFOp::create(b, l, x, y);
-  }
-  return isUnsigned ? arith::MaxUIOp::create(b, l, x, y).getResult()
-                    : arith::MaxSIOp::create(b, l, x, y).getResult();
-}
-Value minOf(OpBuilder &b, Location l, Value x, Value y, bool isUnsigned) {
-  if (isFloat(x)) {
-    return arith::MinimumFOp::create(b, l, x, y);
-  }
-  return isUnsigned ? arith::MinUIOp::create(b, l, x, y).getResult()
-                    : arith::MinSIOp::create(b, l, x, y).getResult();
-}
 Value cmp(OpBuilder &b, Location l, arith::CmpFPredicate fp,
           arith::CmpIPredicate sp, arith::CmpIPredicate up, Value x, Value y,
           bool isUnsigned) {

@@ -2,6 +2,7 @@
 
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
+#include "passes/lowering/ScalarMath.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
@@ -17,30 +18,12 @@ using namespace infer::graph;
 namespace infer::lowering {
 namespace {
 
-bool isF(Value v) { return isa<FloatType>(v.getType()); }
-Value addS(OpBuilder &b, Location l, Value x, Value y) {
-  return isF(x) ? arith::AddFOp::create(b, l, x, y).getResult()
-                : arith::AddIOp::create(b, l, x, y).getResult();
-}
-Value mulS(OpBuilder &b, Location l, Value x, Value y) {
-  return isF(x) ? arith::MulFOp::create(b, l, x, y).getResult()
-                : arith::MulIOp::create(b, l, x, y).getResult();
-}
-Value maxS(OpBuilder &b, Location l, Value x, Value y, bool u) {
-  if (isF(x)) {
-    return arith::MaximumFOp::create(b, l, x, y);
-  }
-  return u ? arith::MaxUIOp::create(b, l, x, y).getResult()
-           : arith::MaxSIOp::create(b, l, x, y).getResult();
-}
-Value minS(OpBuilder &b, Location l, Value x, Value y, bool u) {
-  if (isF(x)) {
-    return arith::MinimumFOp::create(b, l, x, y);
-  }
-  return u ? arith::MinUIOp::create(b, l, x, y).getResult()
-           : arith::MinSIOp::create(b, l, x, y).getResult();
-}
+using scalar::add;
+using scalar::maxOf;
+using scalar::minOf;
+using scalar::mul;
 
+bool isF(Value v) { return isa<FloatType>(v.getType()); }
 /// The extreme value of an element type (for max/min reductions).
 Value extreme(OpBuilder &b, Location l, Type t, bool lowest, bool isUnsigned) {
   if (isa<FloatType>(t)) {
@@ -134,18 +117,18 @@ struct ReduceLowering final : OpConversionPattern<Op> {
         rewriter, loc, input, *axes, keep, init,
         [&](OpBuilder &b, Location l, Value acc, Value x) -> Value {
           switch (kind) {
-          case Reduce::Max: return maxS(b, l, acc, x, u);
-          case Reduce::Min: return minS(b, l, acc, x, u);
-          case Reduce::Prod: return mulS(b, l, acc, x);
+          case Reduce::Max: return maxOf(b, l, acc, x, u);
+          case Reduce::Min: return minOf(b, l, acc, x, u);
+          case Reduce::Prod: return mul(b, l, acc, x);
           case Reduce::L1:
-            return addS(b, l, acc,
+            return add(b, l, acc,
                         isF(x) ? math::AbsFOp::create(b, l, x).getResult()
                                : (u ? x : math::AbsIOp::create(b, l, x).getResult()));
           case Reduce::L2:
-          case Reduce::SumSquare: return addS(b, l, acc, mulS(b, l, x, x));
+          case Reduce::SumSquare: return add(b, l, acc, mul(b, l, x, x));
           case Reduce::LogSumExp:
-            return addS(b, l, acc, math::ExpOp::create(b, l, x));
-          default: return addS(b, l, acc, x);
+            return add(b, l, acc, math::ExpOp::create(b, l, x));
+          default: return add(b, l, acc, x);
           }
         });
     int64_t count = 1;
