@@ -403,12 +403,91 @@ struct ConvTransposeLowering final : OpConversionPattern<ConvTransposeOp> {
   }
 };
 
+/// TopK by ranking: the element of rank r (count of elements that come
+/// before it: larger, or equal with a smaller index) goes to position r.
+/// Quadratic in the axis length, which is fine for the classifier heads
+/// TopK usually sits on.
+struct TopKLowering final : OpConversionPattern<TopKOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TopKOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    auto inType = cast<RankedTensorType>(adaptor.getX().getType());
+    auto valuesType = loweredTensorType(op.getValues().getType());
+    auto indicesType = loweredTensorType(op.getIndices().getType());
+    int64_t axis = *normalizeAxis(op.getAxis(), inType.getRank());
+    int64_t n = inType.getDimSize(axis);
+    bool largest = op.getLargest() != 0;
+    bool isFloat = isa<FloatType>(inType.getElementType());
+    bool isUnsigned = isUnsignedTensor(op.getX().getType());
+    Value x = adaptor.getX();
+    auto before = [&](OpBuilder &b, Location l, Value xi, Value i, Value xj, Value j) {
+      Value better, equal;
+      if (isFloat) {
+        better = arith::CmpFOp::create(
+            b, l, largest ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, xi, xj);
+        equal = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, xi, xj);
+      } else {
+        auto pred = largest ? (isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
+                            : (isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt);
+        better = arith::CmpIOp::create(b, l, pred, xi, xj);
+        equal = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, xi, xj);
+      }
+      Value earlier = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, i, j);
+      return arith::OrIOp::create(b, l, better, arith::AndIOp::create(b, l, equal, earlier))
+          .getResult();
+    };
+    Value indices = buildIndexed(
+        rewriter, loc, indicesType, [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          Value r = out[axis];
+          auto outer = scf::ForOp::create(
+              b, l, idx(b, l, 0), idx(b, l, n), idx(b, l, 1), ValueRange{idx(b, l, 0)},
+              [&](OpBuilder &jb, Location jl, Value j, ValueRange found) {
+                SmallVector<Value> at(out);
+                at[axis] = j;
+                Value xj = tensor::ExtractOp::create(jb, jl, x, at);
+                auto inner = scf::ForOp::create(
+                    jb, jl, idx(jb, jl, 0), idx(jb, jl, n), idx(jb, jl, 1),
+                    ValueRange{idx(jb, jl, 0)},
+                    [&](OpBuilder &ib, Location il, Value i, ValueRange rank) {
+                      SmallVector<Value> ai(out);
+                      ai[axis] = i;
+                      Value xi = tensor::ExtractOp::create(ib, il, x, ai);
+                      Value one = arith::SelectOp::create(ib, il, before(ib, il, xi, i, xj, j),
+                                                          idx(ib, il, 1), idx(ib, il, 0));
+                      scf::YieldOp::create(
+                          ib, il, arith::AddIOp::create(ib, il, rank[0], one).getResult());
+                    });
+                Value hit = arith::CmpIOp::create(jb, jl, arith::CmpIPredicate::eq,
+                                                  inner.getResult(0), r);
+                scf::YieldOp::create(jb, jl,
+                                     arith::SelectOp::create(jb, jl, hit, j, found[0]).getResult());
+              });
+          return arith::IndexCastOp::create(b, l, b.getI64Type(), outer.getResult(0))
+              .getResult();
+        });
+    Value values = buildIndexed(
+        rewriter, loc, valuesType, [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          SmallVector<Value> at(out);
+          Value i = tensor::ExtractOp::create(b, l, indices, out);
+          at[axis] = arith::IndexCastOp::create(b, l, b.getIndexType(), i);
+          return tensor::ExtractOp::create(b, l, x, at);
+        });
+    rewriter.replaceOp(op, {values, indices});
+    return success();
+  }
+};
+
 } // namespace
 
 void populateIndexingLoweringPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns) {
   patterns.add<ScatterElementsLowering, ScatterNDLowering, GatherNDLowering,
-               OneHotLowering, CumSumLowering, ConvTransposeLowering>(
+               OneHotLowering, CumSumLowering, ConvTransposeLowering, TopKLowering>(
       converter, patterns.getContext());
 }
 
