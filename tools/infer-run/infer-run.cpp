@@ -31,7 +31,7 @@ USAGE
   infer-run MODEL.so [options]
 
 MODEL.so is a shared library built from the object infer-compile emits, e.g.
-  infer-compile model.onnx -target=cpu --name=m -o m.o && cc -shared m.o -o m.so
+  infer-compile model.onnx --name m -o out     (writes out/m.o, out/m.h, out/m.so)
 It exports `m_model`; infer-run looks up `<stem>_model` (m.so -> m) unless
 --name says otherwise.
 
