@@ -9,7 +9,7 @@ per-round p50s. Prints a table with the ratio infer/ORT (below 1: infer is
 faster) and writes it as JSON with --json.
 
 Run with the project venv (onnxruntime, onnx, numpy):
-  .venv/bin/python bench/compare_ort.py --models bench-models --threads 1
+  .venv/bin/python test/bench/compare_ort.py --models bench-models --threads 1
 """
 import argparse
 import json
@@ -51,7 +51,7 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", required=True, help="folder with <name>.onnx")
     parser.add_argument("--names", default="resnet18,mobilenet_v2")
-    parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
+    parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "..", "build"))
     parser.add_argument("--batch", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=5)

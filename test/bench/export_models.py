@@ -2,7 +2,7 @@
 """Exports resnet18 and mobilenet_v2 (torchvision, random weights) to ONNX.
 
 Uses Debian's PyTorch (`apt-get install python3-torch python3-torchvision`),
-so run it with the system Python: /usr/bin/python3 bench/export_models.py OUT
+so run it with the system Python: /usr/bin/python3 test/bench/export_models.py OUT
 """
 import os
 import sys
