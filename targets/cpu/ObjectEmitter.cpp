@@ -286,6 +286,9 @@ LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &sig,
     features = list.getString();
   }
   llvm::TargetOptions targetOptions;
+  // Fuse multiply-adds (as every inference runtime does); results stay
+  // within the float tolerances the backend suite checks.
+  targetOptions.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
       triple, cpu, features, targetOptions, llvm::Reloc::PIC_));
   if (!tm) {
@@ -301,6 +304,14 @@ LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &sig,
   }
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(tm->createDataLayout());
+  // On AVX-512 machines use the full vector width (LLVM defaults to 256).
+  if (features.find("+avx512f") != std::string::npos) {
+    for (llvm::Function &fn : *llvmModule) {
+      if (!fn.isDeclaration()) {
+        fn.addFnAttr("prefer-vector-width", "512");
+      }
+    }
+  }
   if (failed(addAbi(*llvmModule, sig, error))) {
     return emitError(loc) << error;
   }
