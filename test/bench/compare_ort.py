@@ -8,7 +8,11 @@ run and one ORT timing run of the same iteration count, medians of the
 per-round p50s. Prints a table with the ratio infer/ORT (below 1: infer is
 faster) and writes it as JSON with --json.
 
-Run with the project venv (onnxruntime, onnx, numpy):
+Set up once (Debian's torch for the export, ONNX Runtime from PyPI):
+  apt-get install python3-torch python3-torchvision
+  /usr/bin/python3 test/bench/export_models.py bench-models
+  .venv/bin/pip install onnxruntime
+Then run with the project venv:
   .venv/bin/python test/bench/compare_ort.py --models bench-models --threads 1
 """
 import argparse
