@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-from import_suite import find_models, read_xfail
+from import_suite import classify, find_models, read_xfail
 
 
 def first_problem(text):
@@ -82,29 +82,12 @@ def main():
         print(f"error: no models under {args.root}", file=sys.stderr)
         return 2
     xfail = read_xfail(args.xfail)
-    passed = failed = expected = 0
-    problems, failures = [], []
     with tempfile.TemporaryDirectory(prefix="infer-cpu-suite-") as work:
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
             results = list(pool.map(lambda m: run_one(args, m, work), models))
-    for model, ok, problem in results:
-        if not ok:
-            failures.append((model, problem))
-        if model in xfail:
-            diagnostic, reason = xfail[model]
-            if ok:
-                failed += 1
-                problems.append(f"UNEXPECTED PASS {model} (listed: {reason}); remove it from the list")
-            elif diagnostic not in problem:
-                failed += 1
-                problems.append(f"CHANGED FAILURE {model}: expected '{diagnostic}', got: {problem}")
-            else:
-                expected += 1
-        elif ok:
-            passed += 1
-        else:
-            failed += 1
-            problems.append(f"FAIL {model}: {problem}")
+    failures = [(model, problem) for model, ok, problem in results if not ok]
+    passed, failed, expected, problems = classify(
+        [(model, ok, problem, True) for model, ok, problem in results], xfail)
     for problem in problems:
         print(problem)
     if args.write_failures:

@@ -39,6 +39,33 @@ def read_xfail(path):
     return entries
 
 
+def classify(results, xfail):
+    """Checks (model, ok, problem, expectable) results against the list.
+
+    A listed model must fail with its recorded diagnostic (and `expectable`,
+    false for crashes); an unlisted one must pass. Returns passed, failed,
+    expected-failure counts and the problems to report."""
+    passed = failed = expected = 0
+    problems = []
+    for model, ok, problem, expectable in results:
+        if model in xfail:
+            diagnostic, reason = xfail[model]
+            if ok:
+                failed += 1
+                problems.append(f"UNEXPECTED PASS {model} (listed: {reason}); remove it from the list")
+            elif diagnostic not in problem or not expectable:
+                failed += 1
+                problems.append(f"CHANGED FAILURE {model}: expected '{diagnostic}', got: {problem}")
+            else:
+                expected += 1
+        elif ok:
+            passed += 1
+        else:
+            failed += 1
+            problems.append(f"FAIL {model}: {problem}")
+    return passed, failed, expected, problems
+
+
 def run_one(binary, root, model, timeout):
     path = os.path.join(root, model, "model.onnx")
     try:
@@ -71,30 +98,16 @@ def main():
     xfail = read_xfail(args.xfail)
     stale = sorted(set(xfail) - set(models))
 
-    passed, failed, expected = 0, 0, 0
-    problems = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(run_one, args.infer_compile, args.root, m, args.timeout)
                    for m in models]
+        results = []
         for future in futures:
             model, code, stderr = future.result()
-            ok = code == 0
-            crashed = code < 0 or code > 1
-            if model in xfail:
-                diagnostic, reason = xfail[model]
-                if ok:
-                    failed += 1
-                    problems.append(f"UNEXPECTED PASS {model} (listed: {reason}); remove it from the list")
-                elif diagnostic not in stderr or crashed:
-                    failed += 1
-                    problems.append(f"CHANGED FAILURE {model}: expected '{diagnostic}', got (exit {code}):\n{stderr.strip()[:800]}")
-                else:
-                    expected += 1
-            elif ok:
-                passed += 1
-            else:
-                failed += 1
-                problems.append(f"FAIL {model} (exit {code}):\n{stderr.strip()[:800]}")
+            # Exit 1 is a reported error; anything else is a crash.
+            results.append((model, code == 0, f"(exit {code}):\n{stderr.strip()[:800]}",
+                            code == 1))
+    passed, failed, expected, problems = classify(results, xfail)
 
     for problem in problems:
         print(problem)
