@@ -3,6 +3,7 @@
 #include "compiler/InitAll.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "dialects/graph/IR/GraphDialect.h"
+#include "passes/fusion/Passes.h"
 #include "passes/graph/Passes.h"
 #include "passes/lowering/Passes.h"
 #include "targets/cpu/CpuTarget.h"
@@ -15,6 +16,7 @@
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -32,7 +34,7 @@ void registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::linalg::LinalgDialect, mlir::math::MathDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
                   mlir::bufferization::BufferizationDialect,
-                  mlir::LLVM::LLVMDialect>();
+                  mlir::vector::VectorDialect, mlir::LLVM::LLVMDialect>();
   mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::linalg::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::tensor::registerBufferizableOpInterfaceExternalModels(registry);
@@ -45,6 +47,7 @@ void registerAllPasses() {
   mlir::registerTransformsPasses();
   graph::registerGraphPasses();
   lowering::registerLoweringPasses();
+  fusion::registerFusionPasses();
   cpu::registerCpuPipelines();
   registerPipelines();
 }

@@ -287,7 +287,11 @@ int runCompileDriver(int argc, char **argv) {
     }
     lower.addPass(lowering::createLowerGraphToLinalgPass());
     if (options.compileTo >= Phase::LLVM) {
-      cpu::buildCpuCodegenPipeline(lower);
+      cpu::CpuOptions target;
+      target.targetTriple = options.targetTriple;
+      target.targetCpu = options.targetCpu;
+      cpu::buildCpuCodegenPipeline(lower,
+                                   cpu::CodegenOptions{cpu::vectorBits(target)});
     }
     if (failed(lower.run(*module))) {
       return 1;

@@ -239,6 +239,125 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
                                padValue);
 }
 
+/// Convolution as one generic over (n, g, m, c, k..., o...): output
+/// positions innermost, so the inner loop runs along a contiguous output
+/// row. Used when each group has one input channel (depthwise), where an
+/// im2col matrix would have a tiny reduction.
+Value directConv(OpBuilder &b, Location loc, Value x, Value w,
+                 RankedTensorType yType, int64_t group,
+                 ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+  MLIRContext *ctx = b.getContext();
+  auto pType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  Type element = yType.getElementType();
+  int64_t s = pType.getRank() - 2;
+  int64_t batch = pType.getDimSize(0), channels = pType.getDimSize(1);
+  int64_t filters = wType.getDimSize(0);
+  SmallVector<int64_t> xShape = {batch, group, channels / group};
+  llvm::append_range(xShape, pType.getShape().drop_front(2));
+  x = reshapeTo(b, loc, x, RankedTensorType::get(xShape, element));
+  SmallVector<int64_t> wShape = {group, filters / group, channels / group};
+  llvm::append_range(wShape, wType.getShape().drop_front(2));
+  w = reshapeTo(b, loc, w, RankedTensorType::get(wShape, element));
+  SmallVector<int64_t> oShape = {batch, group, filters / group};
+  llvm::append_range(oShape, yType.getShape().drop_front(2));
+  auto oType = RankedTensorType::get(oShape, element);
+  int64_t dims = 3 + 1 + s + s;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> xExprs = {d(0), d(1), d(3)};
+  SmallVector<AffineExpr> wExprs = {d(1), d(2), d(3)};
+  SmallVector<AffineExpr> oExprs = {d(0), d(1), d(2)};
+  for (int64_t i = 0; i < s; ++i) {
+    xExprs.push_back(d(4 + s + i) * strides[i] + d(4 + i) * dilations[i]);
+    wExprs.push_back(d(4 + i));
+    oExprs.push_back(d(4 + s + i));
+  }
+  SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, xExprs, ctx),
+                                 AffineMap::get(dims, 0, wExprs, ctx),
+                                 AffineMap::get(dims, 0, oExprs, ctx)};
+  SmallVector<IteratorType> iterators(3, IteratorType::parallel);
+  iterators.append(1 + s, IteratorType::reduction);
+  iterators.append(s, IteratorType::parallel);
+  Value init = filledTensor(b, loc, oType, scalarConstant(b, loc, element, 0));
+  Value out = linalg::GenericOp::create(
+                  b, loc, TypeRange{oType}, ValueRange{x, w}, ValueRange{init},
+                  maps, iterators,
+                  [&](OpBuilder &nb, Location l, ValueRange args) {
+                    linalg::YieldOp::create(
+                        nb, l, add(nb, l, args[2], mul(nb, l, args[0], args[1])));
+                  })
+                  .getResult(0);
+  return reshapeTo(b, loc, out, yType);
+}
+
+/// Convolution as im2col + matmul: the padded input `x` is copied into
+/// columns col[n, g, (c, k...), (o...)] (a pure copy the vectorizer
+/// handles, with no index arithmetic beyond the window maps; a 1x1
+/// stride-1 window needs no copy), then out[n, g, f, o] = w[g, f, :] x
+/// col[n, g, :, o] is one matmul per (n, g), which the targets tile into
+/// register-blocked kernels.
+Value im2colConv(OpBuilder &b, Location loc, Value x, Value w,
+                 RankedTensorType yType, int64_t group,
+                 ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+  MLIRContext *ctx = b.getContext();
+  auto pType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  Type element = yType.getElementType();
+  int64_t s = pType.getRank() - 2;
+  int64_t batch = pType.getDimSize(0), perGroup = pType.getDimSize(1) / group;
+  int64_t filters = wType.getDimSize(0);
+  ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
+  ArrayRef<int64_t> outSpatial = yType.getShape().drop_front(2);
+  int64_t window = 1, positions = 1;
+  bool identity = true;
+  for (int64_t i = 0; i < s; ++i) {
+    window *= kernel[i];
+    positions *= outSpatial[i];
+    identity &= kernel[i] == 1 && strides[i] == 1 &&
+                pType.getDimSize(2 + i) == outSpatial[i];
+  }
+  SmallVector<int64_t> xShape = {batch, group, perGroup};
+  llvm::append_range(xShape, pType.getShape().drop_front(2));
+  x = reshapeTo(b, loc, x, RankedTensorType::get(xShape, element));
+  auto colType = RankedTensorType::get(
+      {batch, group, perGroup * window, positions}, element);
+  Value col;
+  if (identity) {
+    col = reshapeTo(b, loc, x, colType);
+  } else {
+    // dims: n, g, c, k_1..k_s, o_1..o_s (all parallel, output-ordered).
+    int64_t dims = 3 + 2 * s;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> xExprs = {d(0), d(1), d(2)};
+    SmallVector<int64_t> colShape = {batch, group, perGroup};
+    llvm::append_range(colShape, kernel);
+    llvm::append_range(colShape, outSpatial);
+    for (int64_t i = 0; i < s; ++i) {
+      xExprs.push_back(d(3 + s + i) * strides[i] + d(3 + i) * dilations[i]);
+    }
+    auto fullType = RankedTensorType::get(colShape, element);
+    Value empty = tensor::EmptyOp::create(b, loc, colShape, element);
+    SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, xExprs, ctx),
+                                   AffineMap::getMultiDimIdentityMap(dims, ctx)};
+    SmallVector<IteratorType> iterators(dims, IteratorType::parallel);
+    col = linalg::GenericOp::create(
+              b, loc, TypeRange{fullType}, ValueRange{x}, ValueRange{empty},
+              maps, iterators,
+              [](OpBuilder &nb, Location l, ValueRange args) {
+                linalg::YieldOp::create(nb, l, args[0]);
+              })
+              .getResult(0);
+    col = reshapeTo(b, loc, col, colType);
+  }
+  w = reshapeTo(b, loc, w,
+                RankedTensorType::get(
+                    {group, filters / group, perGroup * window}, element));
+  auto oType = RankedTensorType::get(
+      {batch, group, filters / group, positions}, element);
+  Value out = buildMatmul(b, loc, w, col, oType);
+  return reshapeTo(b, loc, out, yType);
+}
+
 struct ConvLowering final : OpConversionPattern<ConvOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -248,14 +367,13 @@ struct ConvLowering final : OpConversionPattern<ConvOp> {
       return failure();
     }
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     auto xType = cast<RankedTensorType>(adaptor.getX().getType());
     auto wType = cast<RankedTensorType>(adaptor.getW().getType());
     auto yType = loweredTensorType(op.getY().getType());
     Type element = yType.getElementType();
     int64_t s = xType.getRank() - 2;
     int64_t group = op.getGroup();
-    int64_t batch = xType.getDimSize(0), channels = xType.getDimSize(1);
+    int64_t channels = xType.getDimSize(1);
     int64_t filters = wType.getDimSize(0);
     SmallVector<int64_t> kernel(wType.getShape().drop_front(2));
     SmallVector<int64_t> strides = orOnes(op.getStrides(), s);
@@ -267,47 +385,13 @@ struct ConvLowering final : OpConversionPattern<ConvOp> {
     Value x = padSpatial(rewriter, loc, adaptor.getX(), begin, end, outSpatial,
                          kernel, strides, dilations,
                          scalarConstant(rewriter, loc, element, 0));
-    auto pType = cast<RankedTensorType>(x.getType());
-    // Split channels into (group, channels per group).
-    SmallVector<int64_t> xShape = {batch, group, channels / group};
-    llvm::append_range(xShape, pType.getShape().drop_front(2));
-    x = reshapeTo(rewriter, loc, x, RankedTensorType::get(xShape, element));
-    SmallVector<int64_t> wShape = {group, filters / group, channels / group};
-    llvm::append_range(wShape, kernel);
-    Value w = reshapeTo(rewriter, loc, adaptor.getW(),
-                        RankedTensorType::get(wShape, element));
-    SmallVector<int64_t> oShape = {batch, group, filters / group};
-    llvm::append_range(oShape, outSpatial);
-    auto oType = RankedTensorType::get(oShape, element);
-    // Iteration: n, g, m, c, k_1..k_s, o_1..o_s: output positions
-    // innermost, so the inner loop runs along a contiguous output row and
-    // LLVM vectorizes it.
-    int64_t dims = 3 + 1 + s + s;
-    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineExpr> xExprs = {d(0), d(1), d(3)};
-    SmallVector<AffineExpr> wExprs = {d(1), d(2), d(3)};
-    SmallVector<AffineExpr> oExprs = {d(0), d(1), d(2)};
-    for (int64_t i = 0; i < s; ++i) {
-      xExprs.push_back(d(4 + s + i) * strides[i] + d(4 + i) * dilations[i]);
-      wExprs.push_back(d(4 + i));
-      oExprs.push_back(d(4 + s + i));
-    }
-    SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, xExprs, ctx),
-                                   AffineMap::get(dims, 0, wExprs, ctx),
-                                   AffineMap::get(dims, 0, oExprs, ctx)};
-    SmallVector<IteratorType> iterators(3, IteratorType::parallel);
-    iterators.append(1 + s, IteratorType::reduction);
-    iterators.append(s, IteratorType::parallel);
-    Value init = filledTensor(rewriter, loc, oType,
-                              scalarConstant(rewriter, loc, element, 0));
-    Value out = linalg::GenericOp::create(
-                    rewriter, loc, TypeRange{oType}, ValueRange{x, w},
-                    ValueRange{init}, maps, iterators,
-                    [&](OpBuilder &b, Location l, ValueRange args) {
-                      linalg::YieldOp::create(
-                          b, l, add(b, l, args[2], mul(b, l, args[0], args[1])));
-                    })
-                    .getResult(0);
+    int64_t perGroup = channels / group;
+    Value w = adaptor.getW();
+    Value out = perGroup == 1
+                    ? directConv(rewriter, loc, x, w, yType, group, strides,
+                                 dilations)
+                    : im2colConv(rewriter, loc, x, w, yType, group, strides,
+                                 dilations);
     out = reshapeTo(rewriter, loc, out, yType);
     if (!isNone(op.getB())) {
       SmallVector<int64_t> bShape = {filters};

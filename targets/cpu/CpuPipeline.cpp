@@ -2,6 +2,7 @@
 
 #include "targets/cpu/CpuTarget.h"
 #include "targets/cpu/Passes.h"
+#include "passes/fusion/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -16,9 +17,19 @@ using namespace mlir;
 
 namespace infer::cpu {
 
-void buildCpuCodegenPipeline(OpPassManager &pm) {
+namespace {
+struct CodegenPipelineOptions
+    : public PassPipelineOptions<CodegenPipelineOptions> {
+  Option<unsigned> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector register width in bits (128, 256 or 512)"),
+      llvm::cl::init(256)};
+};
+} // namespace
+
+void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(fusion::createFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
 
@@ -36,12 +47,16 @@ void buildCpuCodegenPipeline(OpPassManager &pm) {
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
 
+  ContractionKernelsPassOptions kernels;
+  kernels.vectorBits = options.vectorBits;
+  pm.addNestedPass<func::FuncOp>(createContractionKernelsPass(kernels));
   pm.addNestedPass<func::FuncOp>(createExpandCopiesPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
@@ -58,11 +73,14 @@ void buildCpuCodegenPipeline(OpPassManager &pm) {
 
 void registerCpuPipelines() {
   registerCpuPasses();
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<CodegenPipelineOptions>(
       "cpu-codegen",
-      "CPU code generation: linalg on tensors -> bufferized loops -> LLVM "
-      "dialect (bare-pointer entry points)",
-      buildCpuCodegenPipeline);
+      "CPU code generation: linalg on tensors -> fused, bufferized loops and "
+      "register-tiled contraction kernels -> LLVM dialect (bare-pointer "
+      "entry points)",
+      [](OpPassManager &pm, const CodegenPipelineOptions &options) {
+        buildCpuCodegenPipeline(pm, CodegenOptions{options.vectorBits});
+      });
 }
 
 } // namespace infer::cpu

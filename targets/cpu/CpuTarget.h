@@ -43,9 +43,19 @@ struct CpuOptions {
 llvm::LogicalResult readSignature(mlir::ModuleOp module, llvm::StringRef func,
                                   ModelSignature &signature);
 
+/// Knobs of the code generation pipeline (`cpu-codegen{...}` in infer-opt).
+struct CodegenOptions {
+  unsigned vectorBits = 256; // the widest vector registers of the target
+};
+
+/// The widest vector registers of the target `options` name: 512 with
+/// AVX-512, 256 with AVX, else 128.
+unsigned vectorBits(const CpuOptions &options);
+
 /// Tensors (graph -> linalg already done) to the LLVM dialect; the entry
 /// function takes one bare pointer per input, then per output.
-void buildCpuCodegenPipeline(mlir::OpPassManager &pm);
+void buildCpuCodegenPipeline(mlir::OpPassManager &pm,
+                             const CodegenOptions &options = {});
 
 /// Registers `cpu-codegen` for infer-opt.
 void registerCpuPipelines();

@@ -10,6 +10,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -251,32 +252,27 @@ LogicalResult writeFile(const std::string &path, llvm::StringRef data,
 
 } // namespace
 
-LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &sig,
-                            const CpuOptions &options, StringRef outputDir,
-                            StringRef sourceName) {
-  Location loc = module.getLoc();
-  registerBuiltinDialectTranslation(*module->getContext());
-  registerLLVMDialectTranslation(*module->getContext());
+static std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const CpuOptions &options, std::string &error) {
   llvm::InitializeAllTargetInfos();
   llvm::InitializeAllTargets();
   llvm::InitializeAllTargetMCs();
   llvm::InitializeAllAsmPrinters();
-
   bool host = options.targetTriple.empty();
   llvm::Triple triple(host ? llvm::sys::getDefaultTargetTriple()
                            : options.targetTriple);
-  std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target) {
-    return emitError(loc) << "unknown target triple '" << triple.str()
-                          << "': " << error;
+    error = "unknown target triple '" + triple.str() + "': " + error;
+    return nullptr;
   }
   std::string cpu = options.targetCpu;
   std::string features;
   if (cpu == "native") {
     if (!host) {
-      return emitError(loc) << "--target-cpu=native needs the host triple; "
-                               "name a CPU for " << triple.str();
+      error = "--target-cpu=native needs the host triple; name a CPU for " +
+              triple.str();
+      return nullptr;
     }
     cpu = llvm::sys::getHostCPUName().str();
     llvm::SubtargetFeatures list;
@@ -292,10 +288,42 @@ LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &sig,
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
       triple, cpu, features, targetOptions, llvm::Reloc::PIC_));
   if (!tm) {
-    return emitError(loc) << "cannot create a target machine for "
-                          << triple.str() << " (cpu " << cpu << ")";
+    error = "cannot create a target machine for " + triple.str() + " (cpu " +
+            cpu + ")";
   }
+  return tm;
+}
 
+unsigned vectorBits(const CpuOptions &options) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
+  if (!tm) {
+    return 128;
+  }
+  const llvm::MCSubtargetInfo *info = tm->getMCSubtargetInfo();
+  if (info->checkFeatures("+avx512f")) {
+    return 512;
+  }
+  if (info->checkFeatures("+avx")) {
+    return 256;
+  }
+  return 128;
+}
+
+LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &sig,
+                            const CpuOptions &options, StringRef outputDir,
+                            StringRef sourceName) {
+  Location loc = module.getLoc();
+  registerBuiltinDialectTranslation(*module->getContext());
+  registerLLVMDialectTranslation(*module->getContext());
+
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
+  if (!tm) {
+    return emitError(loc) << error;
+  }
+  llvm::Triple triple = tm->getTargetTriple();
+  bool host = options.targetTriple.empty();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext, sig.name);
@@ -305,7 +333,7 @@ LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &sig,
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(tm->createDataLayout());
   // On AVX-512 machines use the full vector width (LLVM defaults to 256).
-  if (features.find("+avx512f") != std::string::npos) {
+  if (tm->getMCSubtargetInfo()->checkFeatures("+avx512f")) {
     for (llvm::Function &fn : *llvmModule) {
       if (!fn.isDeclaration()) {
         fn.addFnAttr("prefer-vector-width", "512");

@@ -15,4 +15,30 @@ def ExpandCopiesPass : Pass<"infer-cpu-expand-copies", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Rewrites f32 contractions on buffers into register-tiled vector kernels";
+  let description = [{
+    Matmul-shaped `linalg` ops on memrefs (`C[.., m, n] += A[.., m, k] *
+    B[.., k, n]`, any batch dims, `n` the unit-stride innermost dimension
+    of B and C; convolutions reach this form through im2col) become loop
+    nests over vectors: an MR x NR tile of C lives in registers while the
+    reduction runs over a block of `k-block` rows of B, one FMA per row
+    of the tile and vector of the row. NR is two vectors of `vector-bits`;
+    MR is 6 (256 bits) or 8 (512 bits), so the accumulators, one row of B
+    and a broadcast fit the register file. Remainder rows run as a smaller
+    tile; remainder columns use masked loads and stores. Shapes must be
+    static; anything else is left to the loop lowering.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", "256",
+           "Vector register width in bits (128, 256 or 512)">,
+    Option<"kBlock", "k-block", "int64_t", "256",
+           "Reduction rows per block (a k-block x NR panel of B stays in L1)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // INFER_TARGETS_CPU_PASSES_TD

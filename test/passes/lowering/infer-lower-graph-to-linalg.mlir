@@ -25,15 +25,40 @@ func.func @udiv(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
 
 // -----
 
-// Convolution: pad, a grouped generic contraction, bias.
+// Convolution: pad, im2col (a pure copy over n, g, c, window, output),
+// one matmul per (n, g) with the output positions innermost, bias.
 // CHECK-LABEL: func.func @conv
 // CHECK: tensor.pad
+// CHECK: %[[COL:.+]] = linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME: ins(%{{.+}} : tensor<1x1x3x10x10xf32>)
+// CHECK-SAME: outs(%{{.+}} : tensor<1x1x3x3x3x8x8xf32>)
+// CHECK: %[[COLS:.+]] = tensor.reshape %[[COL]]{{.+}} -> tensor<1x1x27x64xf32>
 // CHECK: linalg.generic
-// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]
+// CHECK-SAME: ins(%{{.+}}, %[[COLS]] : tensor<1x4x27xf32>, tensor<1x1x27x64xf32>)
 // CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: tensor.reshape {{.+}} -> tensor<1x4x8x8xf32>
+// CHECK: linalg.generic
 // CHECK: arith.addf
 func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x8x8xf32> {
   %0 = graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  return %0 : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// Depthwise convolution (one input channel per group) stays one direct
+// generic: the im2col matrix would have a 9-row reduction.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @depthwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x8x8xf32> {
+  %none = graph.none
+  %0 = graph.conv %x, %w, %none {group = 4 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>, none) -> tensor<1x4x8x8xf32>
   return %0 : tensor<1x4x8x8xf32>
 }
 

@@ -1,0 +1,74 @@
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-fuse-elementwise))' | FileCheck %s
+
+// Two elementwise ops become one loop.
+// CHECK-LABEL: func.func @chain
+// CHECK: linalg.generic
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#id = affine_map<(d0) -> (d0)>
+func.func @chain(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%a, %b : tensor<8xf32>, tensor<8xf32>) outs(%e0 : tensor<8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  %e1 = tensor.empty() : tensor<8xf32>
+  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%sum : tensor<8xf32>) outs(%e1 : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  return %relu : tensor<8xf32>
+}
+
+// -----
+
+// An elementwise producer (here an im2col-like copy) is not fused into a
+// contraction, and the contraction is not fused into its elementwise
+// consumer: the matmul keeps plain operands for the kernels.
+// CHECK-LABEL: func.func @contraction_stays_root
+// CHECK: %[[COPY:.+]] = linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel"]
+// CHECK: %[[MM:.+]] = linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-SAME: ins(%{{.+}}, %[[COPY]] :
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[MM]] :
+// CHECK: arith.maximumf
+#a = affine_map<(m, k, n) -> (m, k)>
+#b = affine_map<(m, k, n) -> (k, n)>
+#c = affine_map<(m, k, n) -> (m, n)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @contraction_stays_root(%w: tensor<4x6xf32>, %x: tensor<6x16xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<6x16xf32>
+  %copy = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<6x16xf32>) outs(%e0 : tensor<6x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %n = arith.negf %v : f32
+    linalg.yield %n : f32
+  } -> tensor<6x16xf32>
+  %e1 = tensor.empty() : tensor<4x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %mm = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%w, %copy : tensor<4x6xf32>, tensor<6x16xf32>) outs(%init : tensor<4x16xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  %e2 = tensor.empty() : tensor<4x16xf32>
+  %relu = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<4x16xf32>) outs(%e2 : tensor<4x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16xf32>
+  return %relu : tensor<4x16xf32>
+}
