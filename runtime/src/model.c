@@ -3,7 +3,10 @@
  * A model handle is immutable once made: it holds the dlopen handle (if any),
  * the ABI description and a name. infer_model_run keeps all its state on the
  * stack or in memory it allocates per call, so concurrent runs on one model
- * share nothing mutable.
+ * share nothing mutable. The one exception is a cached workspace: a run
+ * takes it with an atomic exchange (allocating a fresh one when another run
+ * holds it) and puts it back when done, so steady-state runs allocate
+ * nothing and touch memory that is already mapped.
  *
  *===------------------------------------------------------------------===*/
 
@@ -12,6 +15,7 @@
 #include "infer/runtime.h"
 
 #include <dlfcn.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -24,7 +28,30 @@ struct infer_model {
   void *library; /* from dlopen; NULL for a linked-in model */
   const infer_abi_model_t *abi;
   char *name;
+  _Atomic(void *) workspace; /* a free workspace, or NULL */
 };
+
+enum { WORKSPACE_ALIGNMENT = 64 };
+
+static void *workspace_take(struct infer_model *model) {
+  uint64_t size = model->abi->workspace_size;
+  if (model->abi->abi_version < 2 || size == 0) {
+    return NULL;
+  }
+  void *workspace = atomic_exchange(&model->workspace, NULL);
+  if (!workspace) {
+    uint64_t rounded = (size + WORKSPACE_ALIGNMENT - 1) /
+                       WORKSPACE_ALIGNMENT * WORKSPACE_ALIGNMENT;
+    workspace = aligned_alloc(WORKSPACE_ALIGNMENT, rounded);
+  }
+  return workspace;
+}
+
+static void workspace_give_back(struct infer_model *model, void *workspace) {
+  if (workspace) {
+    free(atomic_exchange(&model->workspace, workspace));
+  }
+}
 
 /*===-- Formatting helpers ----------------------------------------------===*/
 
@@ -276,6 +303,7 @@ void infer_model_release(infer_model_t model) {
   if (model->library) {
     dlclose(model->library);
   }
+  free(atomic_exchange(&model->workspace, NULL));
   free(model->name);
   free(model);
 }
@@ -413,7 +441,9 @@ infer_status_t infer_model_run(infer_model_t model,
     }
   }
 
-  size_t num_buffers = num_inputs + num_outputs;
+  /* From ABI version 2 on, a workspace pointer follows the outputs. */
+  bool has_workspace = abi->abi_version >= 2;
+  size_t num_buffers = num_inputs + num_outputs + (has_workspace ? 1 : 0);
   void **buffers = malloc((num_buffers ? num_buffers : 1) * sizeof(void *));
   if (!buffers) {
     return infer_status_make(INFER_OUT_OF_MEMORY, "out of memory");
@@ -436,7 +466,25 @@ infer_status_t infer_model_run(infer_model_t model,
     }
     buffers[num_inputs + i] = infer_tensor_data(out_outputs[i]);
   }
+  void *workspace = NULL;
+  if (has_workspace) {
+    workspace = workspace_take(model);
+    if (!workspace && abi->workspace_size > 0) {
+      for (size_t i = 0; i < num_outputs; ++i) {
+        infer_tensor_release(out_outputs[i]);
+        out_outputs[i] = NULL;
+      }
+      free(buffers);
+      return infer_status_make(INFER_OUT_OF_MEMORY,
+                               "out of memory for the %llu-byte workspace of "
+                               "model '%s'",
+                               (unsigned long long)abi->workspace_size,
+                               model->name);
+    }
+    buffers[num_inputs + num_outputs] = workspace;
+  }
   abi->run((void *const *)buffers);
+  workspace_give_back(model, workspace);
   free(buffers);
   return NULL;
 }

@@ -29,6 +29,7 @@ struct ModelSignature {
   std::string name; // symbol prefix
   std::vector<TensorSignature> inputs;
   std::vector<TensorSignature> outputs;
+  uint64_t workspaceSize = 0; // bytes; set from the planned module
 };
 
 struct CpuOptions {

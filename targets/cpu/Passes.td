@@ -41,4 +41,25 @@ def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::func
                            "::mlir::arith::ArithDialect"];
 }
 
+def PlanWorkspacePass : Pass<"infer-cpu-plan-workspace", "::mlir::ModuleOp"> {
+  let summary = "Places static intermediate buffers in one workspace planned by liveness";
+  let description = [{
+    Runs after bufferization, before deallocation. First, a result that
+    is computed into a buffer only to be copied into its output argument
+    is computed into the output directly. Then each static
+    `memref.alloc` in the entry function's top-level block (one that does
+    not escape through a return or call) is live from its allocation to
+    the last top-level op that uses it or a view of it. Buffers are packed
+    first-fit by decreasing size into one byte buffer, 64-byte aligned, so
+    buffers with disjoint lifetimes share memory; each allocation becomes
+    a `memref.view` into it. The buffer is appended as the function's last
+    argument (`memref<SIZExi8>`) and SIZE is recorded as the module
+    attribute `infer.workspace_size`, which the artifact states in its
+    header and ABI constant. Dynamic or escaping allocations, and those
+    inside loops, keep their heap allocation.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // INFER_TARGETS_CPU_PASSES_TD

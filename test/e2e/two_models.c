@@ -13,7 +13,11 @@ int main(void) {
     x[i] = 0.25f * i;
     y[i] = 100.0f - i;
   }
-  add_main(x, y, sum);
+  /* One workspace serves both models (they run one after the other). */
+  static _Alignas(64) unsigned char workspace[ADD_WORKSPACE_SIZE > CNN_WORKSPACE_SIZE
+                                                  ? ADD_WORKSPACE_SIZE + 1
+                                                  : CNN_WORKSPACE_SIZE + 1];
+  add_main(x, y, sum, workspace);
   int failures = 0;
   for (int i = 0; i < 60; ++i) {
     if (sum[i] != x[i] + y[i]) {
@@ -23,7 +27,7 @@ int main(void) {
   }
   float image[64] = {0}, probabilities[10];
   image[9] = 1.0f;
-  cnn_main(image, probabilities);
+  cnn_main(image, probabilities, workspace);
   double total = 0;
   for (int c = 0; c < 10; ++c) {
     if (!(probabilities[c] >= 0 && probabilities[c] <= 1)) {

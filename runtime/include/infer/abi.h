@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-#define INFER_ABI_VERSION 1
+#define INFER_ABI_VERSION 2
 
 /* Element types, numbered as ONNX's TensorProto.DataType. */
 typedef enum infer_dtype_e {
@@ -46,9 +46,11 @@ typedef struct infer_abi_tensor {
 } infer_abi_tensor_t;
 
 /* Runs the model once. `buffers` holds one pointer per input, then one per
- * output, each to a dense buffer of the declared dtype and shape. Outputs
- * are written in full. Reentrant: concurrent calls with different buffers
- * are safe. */
+ * output, each to a dense buffer of the declared dtype and shape, then
+ * (abi_version >= 2) one to `workspace_size` bytes of scratch memory,
+ * 64-byte aligned (may be NULL when the size is 0). Outputs are written in
+ * full. Reentrant: concurrent calls with different buffers (and different
+ * workspaces) are safe. */
 typedef void (*infer_abi_run_fn)(void *const *buffers);
 
 typedef struct infer_abi_model {
@@ -59,8 +61,8 @@ typedef struct infer_abi_model {
   const char *name;
   const infer_abi_tensor_t *inputs;
   const infer_abi_tensor_t *outputs;
-  uint64_t workspace_size; /* bytes of scratch memory the run needs (0: the
-                              generated code allocates its own) */
+  uint64_t workspace_size; /* bytes of scratch memory a run needs; version
+                              1 models take no workspace pointer */
   infer_abi_run_fn run;
 } infer_abi_model_t;
 

@@ -1,0 +1,70 @@
+// RUN: infer-opt %s --split-input-file --infer-cpu-plan-workspace | FileCheck %s
+
+// %a (256 B) dies when %c is made, so %c (256 B) reuses its bytes; %b
+// (128 B) lives across both and gets its own. Total: 384 bytes.
+// CHECK: module attributes {infer.workspace_size = 384 : i64}
+// CHECK-LABEL: func.func @reuse
+// CHECK-SAME: %[[WS:[^:]+]]: memref<384xi8>)
+// CHECK-NOT: memref.alloc
+// CHECK: %[[C0:.+]] = arith.constant 0 : index
+// CHECK: memref.view %[[WS]][%[[C0]]][] : memref<384xi8> to memref<64xf32>
+// CHECK: %[[C256:.+]] = arith.constant 256 : index
+// CHECK: memref.view %[[WS]][%[[C256]]][] : memref<384xi8> to memref<32xf32>
+// CHECK: %[[C0B:.+]] = arith.constant 0 : index
+// CHECK: memref.view %[[WS]][%[[C0B]]][] : memref<384xi8> to memref<64xf32>
+func.func @reuse(%x: memref<64xf32>, %y: memref<32xf32>) {
+  %a = memref.alloc() : memref<64xf32>
+  memref.copy %x, %a : memref<64xf32> to memref<64xf32>
+  %b = memref.alloc() : memref<32xf32>
+  %sa = memref.subview %a[0] [32] [1] : memref<64xf32> to memref<32xf32, strided<[1]>>
+  memref.copy %sa, %b : memref<32xf32, strided<[1]>> to memref<32xf32>
+  %c = memref.alloc() : memref<64xf32>
+  memref.copy %x, %c : memref<64xf32> to memref<64xf32>
+  %sc = memref.subview %c[0] [32] [1] : memref<64xf32> to memref<32xf32, strided<[1]>>
+  memref.copy %b, %sc : memref<32xf32> to memref<32xf32, strided<[1]>>
+  memref.copy %sc, %y : memref<32xf32, strided<[1]>> to memref<32xf32>
+  return
+}
+
+// -----
+
+// A view keeps its buffer alive: %a is read through %v after %b is made,
+// so they must not overlap. A buffer that escapes (returned) and one with
+// a dynamic size keep their heap allocations.
+// CHECK: module attributes {infer.workspace_size = 512 : i64}
+// CHECK-LABEL: func.func @views_and_escapes
+// CHECK: memref.view %{{.+}}[%c0{{.*}}][] : memref<512xi8> to memref<64xf32>
+// CHECK: memref.view %{{.+}}[%c256{{.*}}][] : memref<512xi8> to memref<64xf32>
+// CHECK: memref.alloc(%{{.+}}) : memref<?xf32>
+// CHECK: %[[KEEP:.+]] = memref.alloc() : memref<8xf32>
+// CHECK: return %[[KEEP]]
+func.func @views_and_escapes(%x: memref<64xf32>, %n: index) -> memref<8xf32> {
+  %a = memref.alloc() : memref<64xf32>
+  %v = memref.subview %a[0] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1]>>
+  %b = memref.alloc() : memref<64xf32>
+  memref.copy %x, %b : memref<64xf32> to memref<64xf32>
+  %d = memref.alloc(%n) : memref<?xf32>
+  %keep = memref.alloc() : memref<8xf32>
+  %sv = memref.subview %v[0] [8] [1] : memref<16xf32, strided<[1]>> to memref<8xf32, strided<[1]>>
+  memref.copy %sv, %keep : memref<8xf32, strided<[1]>> to memref<8xf32>
+  return %keep : memref<8xf32>
+}
+
+// -----
+
+// A result computed into a buffer only to be copied into the output
+// argument is computed into the output directly: no workspace, no copy.
+// CHECK: module attributes {infer.workspace_size = 0 : i64}
+// CHECK-LABEL: func.func @result_in_place
+// CHECK-SAME: (%{{[^:]+}}: memref<8xf32>, %[[Y:[^:]+]]: memref<8xf32>, %{{[^:]+}}: memref<0xi8>)
+// CHECK-NOT: memref.alloc
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[Y]] : memref<8xf32>)
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @result_in_place(%x: memref<8xf32>, %y: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %r = memref.alloc() : memref<8xf32>
+  linalg.fill ins(%zero : f32) outs(%r : memref<8xf32>)
+  memref.copy %r, %y : memref<8xf32> to memref<8xf32>
+  return
+}
