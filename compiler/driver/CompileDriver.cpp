@@ -87,6 +87,14 @@ struct DriverOptions {
       cl::desc("CPU to tune and select instructions for: native (default), "
                "x86-64-v3, x86-64-v4, neoverse-v1, ..."),
       cl::init("native"), cl::cat(phaseCat)};
+  cl::opt<std::string> parallel{
+      "parallel",
+      cl::desc("Threads inside one run: 'openmp' (default) splits matmuls "
+               "and convolutions across the cores through LLVM's OpenMP "
+               "runtime (link the object with -lomp; OMP_NUM_THREADS sets "
+               "the count), 'none' gives single-threaded code with no "
+               "runtime dependency"),
+      cl::init("openmp"), cl::cat(phaseCat)};
 
   cl::list<std::string> shapes{
       "shape",
@@ -263,6 +271,10 @@ int runCompileDriver(int argc, char **argv) {
                 "--compile-to=graph or later");
   }
 
+  if (options.parallel != "openmp" && options.parallel != "none") {
+    return fail("--parallel must be 'openmp' or 'none', got '" +
+                options.parallel + "'");
+  }
   cpu::ModelSignature signature;
   if (options.compileTo >= Phase::Linalg) {
     signature.name = options.name.empty() ? defaultName(options.input)
@@ -290,8 +302,10 @@ int runCompileDriver(int argc, char **argv) {
       cpu::CpuOptions target;
       target.targetTriple = options.targetTriple;
       target.targetCpu = options.targetCpu;
-      cpu::buildCpuCodegenPipeline(lower,
-                                   cpu::CodegenOptions{cpu::vectorBits(target)});
+      cpu::CodegenOptions codegen;
+      codegen.vectorBits = cpu::vectorBits(target);
+      codegen.openmp = options.parallel == "openmp";
+      cpu::buildCpuCodegenPipeline(lower, codegen);
     }
     if (failed(lower.run(*module))) {
       return 1;

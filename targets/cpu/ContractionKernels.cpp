@@ -13,6 +13,9 @@
 //             acc[i] += broadcast(A[m0+i, k]) * b      (MR FMAs of NR lanes)
 //           C[m0.., n0:n0+NR] = acc
 //
+// With `parallel`, the panel loop is an scf.parallel (the pipeline turns
+// it into an OpenMP worksharing loop): panels write disjoint columns of C.
+//
 // NR is two vector registers wide and MR rows keep 2*MR accumulators plus
 // the B row and a broadcast within the register file (16 on AVX2: MR=6;
 // 32 on AVX-512: MR=8). Shapes are static, so the M remainder is a tile of
@@ -127,8 +130,8 @@ std::optional<Contraction> match(linalg::LinalgOp op) {
 class KernelBuilder {
 public:
   KernelBuilder(OpBuilder &b, Contraction c, unsigned vectorBits,
-                int64_t kBlock)
-      : b(b), loc(c.op.getLoc()), c(c),
+                int64_t kBlock, bool parallel)
+      : b(b), loc(c.op.getLoc()), c(c), parallel(parallel),
         lanes(std::max<int64_t>(vectorBits / 32, 4)),
         rows(vectorBits >= 512 ? 8 : 6), kBlock(kBlock),
         ivs(c.ranges.size()) {
@@ -183,7 +186,19 @@ private:
   void matmul() {
     int64_t n = c.ranges[c.n], width = 2 * lanes;
     int64_t full = n / width * width;
-    if (full > 0) {
+    if (full > 0 && parallel && full > width) {
+      // Panels are independent: one parallel loop over them (threads
+      // through OpenMP once scf.parallel is converted).
+      scf::ParallelOp::create(
+          b, loc, ValueRange{index(0)}, ValueRange{index(full)},
+          ValueRange{index(width)},
+          [&](OpBuilder &nb, Location, ValueRange n0) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nb.getInsertionBlock(),
+                                nb.getInsertionPoint());
+            panel(n0.front(), width, width);
+          });
+    } else if (full > 0) {
       loop(index(0), index(full), width, {}, [&](Value n0, ValueRange) {
         panel(n0, width, width);
         return SmallVector<Value>{};
@@ -270,6 +285,7 @@ private:
   OpBuilder &b;
   Location loc;
   Contraction c;
+  bool parallel;
   int64_t lanes, rows, kBlock;
   SmallVector<Value> ivs;
   OpOperand *lhs, *rhs, *out;
@@ -291,7 +307,7 @@ struct ContractionKernelsPass final
     });
     for (Contraction &c : found) {
       OpBuilder b(c.op);
-      KernelBuilder(b, c, vectorBits, kBlock).build();
+      KernelBuilder(b, c, vectorBits, kBlock, parallel).build();
       c.op->erase();
     }
   }

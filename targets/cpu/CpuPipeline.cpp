@@ -24,6 +24,11 @@ struct CodegenPipelineOptions
       *this, "vector-bits",
       llvm::cl::desc("Vector register width in bits (128, 256 or 512)"),
       llvm::cl::init(256)};
+  Option<bool> openmp{
+      *this, "openmp",
+      llvm::cl::desc("Run the contraction kernels' panel loops on OpenMP "
+                     "threads"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -50,9 +55,17 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
 
   ContractionKernelsPassOptions kernels;
   kernels.vectorBits = options.vectorBits;
+  kernels.parallel = options.openmp;
   pm.addNestedPass<func::FuncOp>(createContractionKernelsPass(kernels));
   pm.addNestedPass<func::FuncOp>(createExpandCopiesPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (options.openmp) {
+    pm.addPass(createConvertSCFToOpenMPPass());
+    // The conversion wraps each parallel body in memref.alloca_scope, which
+    // must stay one block; with no allocas inside, canonicalization inlines
+    // it before the loops become branches.
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -66,6 +79,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   ConvertFuncToLLVMPassOptions funcOptions;
   funcOptions.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  if (options.openmp) {
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  }
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
@@ -80,7 +96,8 @@ void registerCpuPipelines() {
       "register-tiled contraction kernels -> LLVM dialect (bare-pointer "
       "entry points)",
       [](OpPassManager &pm, const CodegenPipelineOptions &options) {
-        buildCpuCodegenPipeline(pm, CodegenOptions{options.vectorBits});
+        buildCpuCodegenPipeline(
+            pm, CodegenOptions{options.vectorBits, options.openmp});
       });
 }
 

@@ -30,6 +30,7 @@ struct ModelSignature {
   std::vector<TensorSignature> inputs;
   std::vector<TensorSignature> outputs;
   uint64_t workspaceSize = 0; // bytes; set from the planned module
+  bool usesOpenMP = false;    // the code calls LLVM's OpenMP runtime
 };
 
 struct CpuOptions {
@@ -47,6 +48,7 @@ llvm::LogicalResult readSignature(mlir::ModuleOp module, llvm::StringRef func,
 /// Knobs of the code generation pipeline (`cpu-codegen{...}` in infer-opt).
 struct CodegenOptions {
   unsigned vectorBits = 256; // the widest vector registers of the target
+  bool openmp = false;       // parallel loops through the OpenMP runtime
 };
 
 /// The widest vector registers of the target `options` name: 512 with

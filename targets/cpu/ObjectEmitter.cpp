@@ -4,6 +4,7 @@
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -102,7 +103,9 @@ LogicalResult addAbi(llvm::Module &module, const ModelSignature &sig,
   if (!entry || entry->arg_size() != numBuffers) {
     error = "the entry function " + sig.name + "_main takes " +
             (entry ? std::to_string(entry->arg_size()) : "no") +
-            " arguments, expected " + std::to_string(numBuffers);
+            " arguments, expected " + std::to_string(numBuffers) +
+            " (pointers to inputs, outputs and the workspace); zero-sized "
+            "tensors in the signature are not supported yet";
     return failure();
   }
   // void <name>_run(void *const *buffers)
@@ -211,6 +214,16 @@ std::string headerText(const ModelSignature &sig, llvm::StringRef source) {
   }
   h += fmt::format("#define {}_NUM_INPUTS {}\n#define {}_NUM_OUTPUTS {}\n",
                    upper, sig.inputs.size(), upper, sig.outputs.size());
+  if (sig.usesOpenMP) {
+    h += fmt::format(
+        "/* The code runs its matmuls and convolutions on OpenMP threads "
+        "(LLVM's\n   runtime): link with -L{0} -lomp. OMP_NUM_THREADS sets "
+        "the thread\n   count; compile with --parallel=none for code with "
+        "no dependency. */\n#define {1}_USES_OPENMP 1\n",
+        INFER_OPENMP_LIBRARY_DIR, upper);
+  } else {
+    h += fmt::format("#define {}_USES_OPENMP 0\n", upper);
+  }
   h += fmt::format("/* Scratch memory for intermediate tensors, planned at "
                    "compile time:\n   bytes, to be 64-byte aligned. */\n"
                    "#define {}_WORKSPACE_SIZE {}\n\n",
@@ -331,6 +344,7 @@ LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &signature,
   sig.workspaceSize = workspace.getInt();
   registerBuiltinDialectTranslation(*module->getContext());
   registerLLVMDialectTranslation(*module->getContext());
+  registerOpenMPDialectTranslation(*module->getContext());
 
   std::string error;
   std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
@@ -365,6 +379,7 @@ LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &signature,
   }
   optimize(*llvmModule, tm.get(), options.optLevel);
 
+  sig.usesOpenMP = llvmModule->getFunction("__kmpc_fork_call") != nullptr;
   std::string base = (outputDir + "/" + sig.name).str();
   {
     std::error_code ec;
@@ -394,6 +409,12 @@ LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &signature,
   std::string soPath = base + ".so", objPath = base + ".o";
   llvm::SmallVector<llvm::StringRef> args = {*cc, "-shared", "-o", soPath,
                                              objPath, "-lm"};
+  std::string openmpDir = std::string("-L") + INFER_OPENMP_LIBRARY_DIR;
+  std::string openmpRpath =
+      std::string("-Wl,-rpath,") + INFER_OPENMP_LIBRARY_DIR;
+  if (sig.usesOpenMP) {
+    args.append({openmpDir, "-lomp", openmpRpath});
+  }
   std::string linkError;
   int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0,
                                      &linkError);

@@ -26,14 +26,18 @@ def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::func
     of the tile and vector of the row. NR is two vectors of `vector-bits`;
     MR is 6 (256 bits) or 8 (512 bits), so the accumulators, one row of B
     and a broadcast fit the register file. Remainder rows run as a smaller
-    tile; remainder columns use masked loads and stores. Shapes must be
-    static; anything else is left to the loop lowering.
+    tile; remainder columns use masked loads and stores. With `parallel`
+    the loop over column panels (each writes its own columns of C) is an
+    `scf.parallel`. Shapes must be static; anything else is left to the
+    loop lowering.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", "256",
            "Vector register width in bits (128, 256 or 512)">,
     Option<"kBlock", "k-block", "int64_t", "256",
-           "Reduction rows per block (a k-block x NR panel of B stays in L1)">
+           "Reduction rows per block (a k-block x NR panel of B stays in L1)">,
+    Option<"parallel", "parallel", "bool", "false",
+           "Emit the loop over column panels as scf.parallel">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",

@@ -89,12 +89,15 @@ def main():
         check = subprocess.run([os.path.join(bindir, "infer-run"), os.path.join(out, name + ".so"),
                                 "--test-data", data], capture_output=True, text=True)
         ours, theirs = [], []
+        # One run at a time on both sides; inside a run, infer's kernels use
+        # OMP_NUM_THREADS OpenMP threads, ORT its intra-op pool.
+        env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
         for _ in range(args.rounds):
             bench = subprocess.run(
                 [os.path.join(bindir, "infer-bench"), os.path.join(out, name + ".so"),
                  "--threads", "1", "--warmup", str(args.warmup),
                  "--iterations", str(args.iterations), "--json"],
-                capture_output=True, text=True, check=True)
+                capture_output=True, text=True, check=True, env=env)
             ours.append(json.loads(bench.stdout)["latency_ms"]["p50"])
             theirs.append(ort_p50(session, feeds, args.warmup, args.iterations))
         row = {"model": name, "batch": args.batch, "threads": args.threads,

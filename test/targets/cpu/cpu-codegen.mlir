@@ -1,6 +1,6 @@
 // The CPU codegen pipeline: tensors in, bare-pointer LLVM function out, no
 // call into MLIR's runner libraries.
-// RUN: infer-opt %s --infer-lower-graph-to-linalg --cpu-codegen | FileCheck %s
+// RUN: infer-opt %s --split-input-file --infer-lower-graph-to-linalg --cpu-codegen | FileCheck %s
 
 // Inputs, output, workspace.
 // CHECK: llvm.func @m_main(%{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr)
@@ -9,4 +9,18 @@
 func.func @m_main(%a: tensor<4x4xf32>, %b: tensor<4xf32>) -> tensor<4x4xf32> {
   %0 = graph.add %a, %b : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// With openmp=true the matmul kernel's panel loop becomes an OpenMP
+// worksharing loop inside a parallel region.
+// RUN: infer-opt %s --split-input-file --infer-lower-graph-to-linalg --cpu-codegen="openmp=true" | FileCheck %s --check-prefix=OMP
+// OMP-LABEL: llvm.func @mm_main
+// OMP: omp.parallel
+// OMP: omp.wsloop
+// OMP: llvm.intr.fmuladd
+func.func @mm_main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = graph.mat_mul %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
 }

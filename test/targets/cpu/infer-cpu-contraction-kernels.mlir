@@ -1,5 +1,6 @@
 // RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-cpu-contraction-kernels{vector-bits=256 k-block=2}),canonicalize)' | FileCheck %s
 // RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-cpu-contraction-kernels{vector-bits=512}),canonicalize)' | FileCheck %s --check-prefix=AVX512
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-cpu-contraction-kernels{parallel=true}),canonicalize)' | FileCheck %s --check-prefix=PARALLEL
 
 #a = affine_map<(m, k, n) -> (m, k)>
 #b = affine_map<(m, k, n) -> (k, n)>
@@ -27,6 +28,13 @@
 // CHECK: vector.maskedload %arg2
 // CHECK: vector.fma {{.+}} : vector<8xf32>
 // CHECK: vector.maskedstore %arg2
+// With parallel=true the full panels (n0 = 0, 16) are one scf.parallel;
+// the remainder panel follows it.
+// PARALLEL-LABEL: func.func @matmul
+// PARALLEL: scf.parallel (%{{.+}}) = (%c0) to (%c32) step (%c16)
+// PARALLEL: vector.fma
+// PARALLEL: scf.reduce
+// PARALLEL: vector.maskedload
 // AVX512-LABEL: func.func @matmul
 // AVX512: vector.constant_mask [4] : vector<16xi1>
 // AVX512: vector.fma {{.+}} : vector<16xf32>
