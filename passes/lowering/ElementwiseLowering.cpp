@@ -303,7 +303,19 @@ Value powB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
 Value modB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   Value x = a[0], y = a[1];
   if (isFloat(x)) {
-    return arith::RemFOp::create(b, l, x, y);
+    Value r = arith::RemFOp::create(b, l, x, y);
+    if (attrI(s.op, "fmod", 0)) {
+      return r;
+    }
+    // fmod=0 on floats (ONNX's reference, numpy.mod): the result takes the
+    // divisor's sign.
+    Value zero = cst(b, l, x.getType(), 0);
+    Value nonzero = arith::CmpFOp::create(b, l, arith::CmpFPredicate::ONE, r, zero);
+    Value rNeg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, r, zero);
+    Value yNeg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, y, zero);
+    Value differ = arith::XOrIOp::create(b, l, rNeg, yNeg);
+    Value fix = arith::AndIOp::create(b, l, nonzero, differ);
+    return select(b, l, fix, add(b, l, r, y), r);
   }
   if (s.isUnsigned) {
     return arith::RemUIOp::create(b, l, x, y);
@@ -341,12 +353,32 @@ COMPARE(greaterOrEqualB, OGE, sge, uge)
 COMPARE(lessB, OLT, slt, ult)
 COMPARE(lessOrEqualB, OLE, sle, ule)
 #undef COMPARE
+/// Shifts by a negative amount or by the width or more (undefined in
+/// LLVM) fill with zeros, or for a right shift of a negative signed value
+/// with ones, as ONNX's reference does. Right shifts of signed types are
+/// arithmetic.
 Value bitShiftB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
+  Value x = a[0], n = a[1];
+  Type type = x.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  Value zero = cst(b, l, type, 0);
+  Value tooFar = arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::uge, n, cst(b, l, type, width));
+  if (!s.isUnsigned) {
+    Value negative = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, n, zero);
+    tooFar = arith::OrIOp::create(b, l, tooFar, negative);
+  }
   auto dir = s.op->getAttrOfType<StringAttr>("direction");
   if (dir && dir.getValue() == "LEFT") {
-    return arith::ShLIOp::create(b, l, a[0], a[1]);
+    return select(b, l, tooFar, zero, arith::ShLIOp::create(b, l, x, n));
   }
-  return arith::ShRUIOp::create(b, l, a[0], a[1]);
+  if (s.isUnsigned) {
+    return select(b, l, tooFar, zero, arith::ShRUIOp::create(b, l, x, n));
+  }
+  Value fill = select(b, l,
+                      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, zero),
+                      cst(b, l, type, -1), zero);
+  return select(b, l, tooFar, fill, arith::ShRSIOp::create(b, l, x, n));
 }
 Value pReluB(OpBuilder &b, Location l, const Scalar &, ArrayRef<Value> a) {
   return select(b, l, isNegative(b, l, a[0]), mul(b, l, a[0], a[1]), a[0]);

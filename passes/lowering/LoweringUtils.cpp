@@ -35,8 +35,10 @@ RankedTensorType loweredTensorType(Type type) {
 }
 
 bool isUnsignedTensor(Type type) {
+  // Bools (i1) hold 0 or 1: unsigned, so true > false and max is "or".
   auto tensor = dyn_cast<TensorType>(type);
-  return tensor && tensor.getElementType().isUnsignedInteger();
+  return tensor && (tensor.getElementType().isUnsignedInteger() ||
+                    tensor.getElementType().isInteger(1));
 }
 
 LogicalResult checkStaticTensors(Operation *op,

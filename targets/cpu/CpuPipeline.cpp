@@ -5,6 +5,8 @@
 #include "passes/fusion/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -70,6 +72,18 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // bf16 arithmetic in f32 (as every CPU without bf16 units does it), and
+  // bf16 conversions as integer bit manipulation: no __truncsfbf2 from a
+  // compiler runtime the artifact would need.
+  math::MathExtendToSupportedTypesOptions mathBf16;
+  mathBf16.extraTypeStrs = {};
+  pm.addPass(math::createMathExtendToSupportedTypes(mathBf16));
+  arith::ArithEmulateUnsupportedFloatsOptions arithBf16;
+  arithBf16.sourceTypeStrs = {"bf16"};
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(arithBf16));
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());

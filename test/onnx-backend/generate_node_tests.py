@@ -17,7 +17,11 @@ from onnx.backend.test.case import node
 
 def write_value(path, value, value_info):
     kind = value_info.type.WhichOneof("value")
-    if kind == "sequence_type":
+    if isinstance(value, onnx.TensorProto):  # cases that build their protos
+        proto = onnx.TensorProto()
+        proto.CopyFrom(value)
+        proto.name = value_info.name
+    elif kind == "sequence_type":
         proto = numpy_helper.from_list(value, value_info.name)
     elif kind == "optional_type":
         proto = numpy_helper.from_optional(value, value_info.name)
