@@ -45,6 +45,7 @@ struct LowerGraphToLinalgPass final
     populateShapeLoweringPatterns(converter, patterns);
     populateContractionLoweringPatterns(converter, patterns);
     populateReductionLoweringPatterns(converter, patterns);
+    populateRecurrentLoweringPatterns(converter, patterns);
     populateLossLoweringPatterns(converter, patterns);
     populateIndexingLoweringPatterns(converter, patterns);
     populateResizeLoweringPatterns(converter, patterns);

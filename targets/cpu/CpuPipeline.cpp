@@ -44,6 +44,8 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // Recurrent layers yield each step's fresh state from their time loop.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
 
   bufferization::BufferResultsToOutParamsPassOptions outParams;
