@@ -46,6 +46,7 @@ struct LowerGraphToLinalgPass final
     populateContractionLoweringPatterns(converter, patterns);
     populateReductionLoweringPatterns(converter, patterns);
     populateRecurrentLoweringPatterns(converter, patterns);
+    populateControlFlowLoweringPatterns(converter, patterns);
     populateLossLoweringPatterns(converter, patterns);
     populateIndexingLoweringPatterns(converter, patterns);
     populateResizeLoweringPatterns(converter, patterns);

@@ -42,6 +42,8 @@ void populateSignalLoweringPatterns(const mlir::TypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateLossLoweringPatterns(const mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateControlFlowLoweringPatterns(const mlir::TypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
 void populateRecurrentLoweringPatterns(const mlir::TypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
 void populateReductionLoweringPatterns(const mlir::TypeConverter &converter,

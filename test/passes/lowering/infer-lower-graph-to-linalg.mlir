@@ -137,3 +137,28 @@ func.func @gru(%x: tensor<5x2x3xf32>, %w: tensor<1x12x3xf32>, %r: tensor<1x12x4x
   %y, %yh = graph.gru %x, %w, %r, %none, %none, %none {hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<1x12x3xf32>, tensor<1x12x4xf32>, none, none, none) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>)
   return %y, %yh : tensor<5x1x2x4xf32>, tensor<1x2x4xf32>
 }
+
+// -----
+
+// If: scf.if on the condition's element; the branches move over with
+// their ops lowered and graph.yield becomes scf.yield.
+// CHECK-LABEL: func.func @if
+// CHECK: %[[C:.+]] = tensor.extract %{{.+}}[] : tensor<i1>
+// CHECK: scf.if %[[C]] -> (tensor<3xf32>)
+// CHECK: linalg.generic
+// CHECK: arith.addf
+// CHECK: scf.yield
+// CHECK: } else {
+// CHECK: linalg.generic
+// CHECK: arith.mulf
+// CHECK: scf.yield
+func.func @if(%c: tensor<i1>, %x: tensor<3xf32>) -> tensor<3xf32> {
+  %r = graph.if %c : (tensor<i1>) -> tensor<3xf32> then {
+    %a = graph.add %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    graph.yield %a : tensor<3xf32>
+  } else {
+    %m = graph.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    graph.yield %m : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}
