@@ -358,17 +358,63 @@ Value im2colConv(OpBuilder &b, Location loc, Value x, Value w,
   return reshapeTo(b, loc, out, yType);
 }
 
-struct ConvLowering final : OpConversionPattern<ConvOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// `v` (integers) widened to i32 minus its zero point `zp` (none, a
+/// scalar, or per output channel along dim 0 when `perChannel`).
+Value shiftedI32(OpBuilder &b, Location loc, Value v, bool isUnsigned, Value zp,
+                 bool zpUnsigned) {
+  auto type = cast<RankedTensorType>(v.getType());
+  auto i32 = RankedTensorType::get(type.getShape(), b.getI32Type());
+  SmallVector<Value> inputs = {v};
+  if (zp) {
+    auto zpType = cast<RankedTensorType>(zp.getType());
+    if (zpType.getNumElements() > 1) {
+      SmallVector<int64_t> shape(type.getRank(), 1);
+      shape[0] = zpType.getNumElements();
+      zp = reshapeTo(b, loc, zp, RankedTensorType::get(shape, zpType.getElementType()));
+    } else {
+      zp = reshapeTo(b, loc, zp, RankedTensorType::get({}, zpType.getElementType()));
+    }
+    inputs.push_back(zp);
+  }
+  return buildElementwise(b, loc, i32, inputs,
+                          [&](OpBuilder &nb, Location l, ValueRange args) {
+                            Value x = castScalar(nb, l, args[0], nb.getI32Type(),
+                                                 isUnsigned, false);
+                            if (args.size() > 1) {
+                              x = scalar::sub(nb, l, x,
+                                              castScalar(nb, l, args[1], nb.getI32Type(),
+                                                         zpUnsigned, false));
+                            }
+                            return x;
+                          });
+}
+
+/// Conv, and ConvInteger as a Conv over i32 values minus zero points.
+template <typename Op>
+struct ConvLowering final : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  using OpAdaptor = typename Op::Adaptor;
   LogicalResult
-  matchAndRewrite(ConvOp op, OpAdaptor adaptor,
+  matchAndRewrite(Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(checkStaticTensors(op, rewriter))) {
       return failure();
     }
     Location loc = op.getLoc();
-    auto xType = cast<RankedTensorType>(adaptor.getX().getType());
-    auto wType = cast<RankedTensorType>(adaptor.getW().getType());
+    Value input = adaptor.getX(), weights = adaptor.getW();
+    if constexpr (std::is_same_v<Op, ConvIntegerOp>) {
+      auto zp = [&](Value original, Value lowered) {
+        return isNone(original) ? Value() : lowered;
+      };
+      input = shiftedI32(rewriter, loc, input, isUnsignedTensor(op.getX().getType()),
+                         zp(op.getXZeroPoint(), adaptor.getXZeroPoint()),
+                         isUnsignedTensor(op.getXZeroPoint().getType()));
+      weights = shiftedI32(rewriter, loc, weights, isUnsignedTensor(op.getW().getType()),
+                           zp(op.getWZeroPoint(), adaptor.getWZeroPoint()),
+                           isUnsignedTensor(op.getWZeroPoint().getType()));
+    }
+    auto xType = cast<RankedTensorType>(input.getType());
+    auto wType = cast<RankedTensorType>(weights.getType());
     auto yType = loweredTensorType(op.getY().getType());
     Type element = yType.getElementType();
     int64_t s = xType.getRank() - 2;
@@ -382,22 +428,27 @@ struct ConvLowering final : OpConversionPattern<ConvOp> {
     windowPads(xType.getShape().drop_front(2), kernel, strides, dilations,
                op.getPads(), op.getAutoPad(), begin, end);
     SmallVector<int64_t> outSpatial(yType.getShape().drop_front(2));
-    Value x = padSpatial(rewriter, loc, adaptor.getX(), begin, end, outSpatial,
+    Value x = padSpatial(rewriter, loc, input, begin, end, outSpatial,
                          kernel, strides, dilations,
                          scalarConstant(rewriter, loc, element, 0));
     int64_t perGroup = channels / group;
-    Value w = adaptor.getW();
+    Value w = weights;
     Value out = perGroup == 1
                     ? directConv(rewriter, loc, x, w, yType, group, strides,
                                  dilations)
                     : im2colConv(rewriter, loc, x, w, yType, group, strides,
                                  dilations);
     out = reshapeTo(rewriter, loc, out, yType);
-    if (!isNone(op.getB())) {
+    Value bias;
+    if constexpr (std::is_same_v<Op, ConvOp>) {
+      if (!isNone(op.getB())) {
+        bias = adaptor.getB();
+      }
+    }
+    if (bias) {
       SmallVector<int64_t> bShape = {filters};
       bShape.append(s, 1);
-      Value bias = reshapeTo(rewriter, loc, adaptor.getB(),
-                             RankedTensorType::get(bShape, element));
+      bias = reshapeTo(rewriter, loc, bias, RankedTensorType::get(bShape, element));
       out = buildElementwise(rewriter, loc, yType, {out, bias},
                              [](OpBuilder &b, Location l, ValueRange args) {
                                return add(b, l, args[0], args[1]);
@@ -604,7 +655,7 @@ struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
 
 void populateContractionLoweringPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
-  patterns.add<MatMulLowering, GemmLowering, ConvLowering,
+  patterns.add<MatMulLowering, GemmLowering, ConvLowering<ConvOp>, ConvLowering<ConvIntegerOp>,
                PoolLowering<MaxPoolOp, PoolKind::Max>,
                PoolLowering<AveragePoolOp, PoolKind::Average>,
                PoolLowering<LpPoolOp, PoolKind::Lp>, BatchNormLowering>(

@@ -337,20 +337,49 @@ struct TileLowering final : StaticPattern<TileOp> {
   }
 };
 
+/// Maps output index `out` of a padded dimension of size `dim` (pads
+/// before it: `begin`) to the input index to read, per ONNX Pad `mode`;
+/// `inside` is and-ed with whether the position is inside the input (only
+/// the constant mode uses it).
+Value padSourceIndex(OpBuilder &b, Location l, StringRef mode, int64_t dim,
+                     Value out, Value begin, Value &inside) {
+  Value i = subI(b, l, out, begin);
+  Value zero = idx(b, l, 0), last = idx(b, l, dim - 1);
+  Value below = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, zero);
+  Value above = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, i, last);
+  if (mode == "reflect" && dim > 1) {
+    // Reflect without repeating the edge, period 2 * (dim - 1).
+    Value period = idx(b, l, 2 * (dim - 1));
+    Value m = arith::RemSIOp::create(b, l, i, period);
+    Value mNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m, zero);
+    m = arith::SelectOp::create(b, l, mNeg, addI(b, l, m, period), m);
+    Value mirrored = subI(b, l, period, m);
+    Value high = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, m, last);
+    return arith::SelectOp::create(b, l, high, mirrored, m);
+  }
+  if (mode == "wrap") {
+    Value n = idx(b, l, dim);
+    Value m = arith::RemSIOp::create(b, l, i, n);
+    Value mNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m, zero);
+    return arith::SelectOp::create(b, l, mNeg, addI(b, l, m, n), m);
+  }
+  // constant and edge: clamp; constant then selects the pad value.
+  i = arith::SelectOp::create(b, l, below, zero, i);
+  i = arith::SelectOp::create(b, l, above, last, i);
+  Value outside = arith::OrIOp::create(b, l, below, above);
+  inside = arith::AndIOp::create(
+      b, l, inside,
+      arith::XOrIOp::create(b, l, outside, arith::ConstantIntOp::create(b, l, 1, 1)));
+  return i;
+}
+
 struct PadLowering final : StaticPattern<PadOp> {
   using StaticPattern::StaticPattern;
-  LogicalResult lowerRuntimePads(PadOp op, OpAdaptor adaptor,
-                                 ConversionPatternRewriter &rewriter) const;
   LogicalResult lower(PadOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
     auto inType = cast<RankedTensorType>(adaptor.getData().getType());
     int64_t rank = inType.getRank();
     auto pads = constantInts(op.getPads());
-    if (!pads) {
-      // Run-time pads: the result shape is static, so each begin pad is the
-      // difference the end pad does not take; read them when running.
-      return lowerRuntimePads(op, adaptor, rewriter);
-    }
     SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     if (!isNone(op.getAxes())) {
       auto c = constantInts(op.getAxes());
@@ -362,12 +391,17 @@ struct PadLowering final : StaticPattern<PadOp> {
         axes.push_back(*normalizeAxis(a, rank));
       }
     }
-    SmallVector<int64_t> begin(rank, 0);
-    for (size_t i = 0; i < axes.size(); ++i) {
-      begin[axes[i]] = (*pads)[i];
+    // Pads known only at run time are read per element; the result shape
+    // is static, so only the begin pads matter.
+    std::optional<SmallVector<int64_t>> begin;
+    if (pads) {
+      begin = SmallVector<int64_t>(rank, 0);
+      for (size_t i = 0; i < axes.size(); ++i) {
+        (*begin)[axes[i]] = (*pads)[i];
+      }
     }
     StringRef mode = op.getMode();
-    Value data = adaptor.getData();
+    Value data = adaptor.getData(), padTensor = adaptor.getPads();
     Value padValue = adaptor.getConstantValue();
     Type element = inType.getElementType();
     Value result = buildIndexed(
@@ -375,37 +409,24 @@ struct PadLowering final : StaticPattern<PadOp> {
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
           SmallVector<Value> in;
           Value inside = arith::ConstantIntOp::create(b, l, 1, 1);
+          // Position of each dim in the pads list (-1: not padded).
+          SmallVector<int64_t> slot(rank, -1);
+          for (size_t i = 0; i < axes.size(); ++i) {
+            slot[axes[i]] = i;
+          }
           for (int64_t d = 0; d < rank; ++d) {
-            int64_t dim = inType.getDimSize(d);
-            Value i = subI(b, l, out[d], idx(b, l, begin[d]));
-            Value zero = idx(b, l, 0), last = idx(b, l, dim - 1);
-            Value below = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, zero);
-            Value above = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, i, last);
-            if (mode == "reflect" && dim > 1) {
-              // Reflect without repeating the edge, period 2 * (dim - 1).
-              Value period = idx(b, l, 2 * (dim - 1));
-              Value m = arith::RemSIOp::create(b, l, i, period);
-              Value mNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m, zero);
-              m = arith::SelectOp::create(b, l, mNeg, addI(b, l, m, period), m);
-              Value mirrored = subI(b, l, period, m);
-              Value high = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, m, last);
-              i = arith::SelectOp::create(b, l, high, mirrored, m);
-            } else if (mode == "wrap") {
-              Value n = idx(b, l, dim);
-              Value m = arith::RemSIOp::create(b, l, i, n);
-              Value mNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m, zero);
-              i = arith::SelectOp::create(b, l, mNeg, addI(b, l, m, n), m);
+            Value start;
+            if (begin) {
+              start = idx(b, l, (*begin)[d]);
+            } else if (slot[d] < 0) {
+              start = idx(b, l, 0);
             } else {
-              // constant and edge: clamp; constant then selects the pad value.
-              i = arith::SelectOp::create(b, l, below, zero, i);
-              i = arith::SelectOp::create(b, l, above, last, i);
-              Value in = arith::OrIOp::create(b, l, below, above);
-              inside = arith::AndIOp::create(
-                  b, l, inside,
-                  arith::XOrIOp::create(b, l, in,
-                                        arith::ConstantIntOp::create(b, l, 1, 1)));
+              Value p = tensor::ExtractOp::create(b, l, padTensor,
+                                                  ValueRange{idx(b, l, slot[d])});
+              start = arith::IndexCastOp::create(b, l, b.getIndexType(), p);
             }
-            in.push_back(i);
+            in.push_back(padSourceIndex(b, l, mode, inType.getDimSize(d), out[d],
+                                        start, inside));
           }
           Value v = tensor::ExtractOp::create(b, l, data, in);
           if (mode != "constant") {
@@ -421,46 +442,6 @@ struct PadLowering final : StaticPattern<PadOp> {
     return success();
   }
 };
-
-/// Pad with pads known only at run time (constant mode): begin pads are
-/// read from the pads tensor per element.
-LogicalResult PadLowering::lowerRuntimePads(
-    PadOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const {
-  if (op.getMode() != "constant" || !isNone(op.getAxes())) {
-    return rewriter.notifyMatchFailure(op, "run-time pads: constant mode, all axes");
-  }
-  auto inType = cast<RankedTensorType>(adaptor.getData().getType());
-  int64_t rank = inType.getRank();
-  Value data = adaptor.getData(), pads = adaptor.getPads();
-  Value padValue = adaptor.getConstantValue();
-  Type element = inType.getElementType();
-  Value result = buildIndexed(
-      rewriter, op.getLoc(), resultType(op.getOutput()),
-      [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
-        Value inside = arith::ConstantIntOp::create(b, l, 1, 1);
-        SmallVector<Value> in;
-        for (int64_t d = 0; d < rank; ++d) {
-          Value p = tensor::ExtractOp::create(b, l, pads, ValueRange{idx(b, l, d)});
-          p = arith::IndexCastOp::create(b, l, b.getIndexType(), p);
-          Value i = subI(b, l, out[d], p);
-          Value ok = arith::AndIOp::create(
-              b, l,
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, idx(b, l, 0)),
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i,
-                                    idx(b, l, inType.getDimSize(d))));
-          inside = arith::AndIOp::create(b, l, inside, ok);
-          Value c = arith::MaxSIOp::create(b, l, i, idx(b, l, 0));
-          in.push_back(arith::MinSIOp::create(b, l, c, idx(b, l, inType.getDimSize(d) - 1)));
-        }
-        Value v = tensor::ExtractOp::create(b, l, data, in);
-        Value fill = padValue && !isa<NoneType>(padValue.getType())
-                         ? tensor::ExtractOp::create(b, l, padValue, ValueRange{}).getResult()
-                         : scalarConstant(b, l, element, 0);
-        return arith::SelectOp::create(b, l, inside, v, fill).getResult();
-      });
-  rewriter.replaceOp(op, result);
-  return success();
-}
 
 struct ConstantOfShapeLowering final : StaticPattern<ConstantOfShapeOp> {
   using StaticPattern::StaticPattern;
