@@ -302,34 +302,24 @@ Value powB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
 }
 Value modB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   Value x = a[0], y = a[1];
-  if (isFloat(x)) {
-    Value r = arith::RemFOp::create(b, l, x, y);
-    if (attrI(s.op, "fmod", 0)) {
-      return r;
-    }
-    // fmod=0 on floats (ONNX's reference, numpy.mod): the result takes the
-    // divisor's sign.
-    Value zero = cst(b, l, x.getType(), 0);
-    Value nonzero = arith::CmpFOp::create(b, l, arith::CmpFPredicate::ONE, r, zero);
-    Value rNeg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, r, zero);
-    Value yNeg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, y, zero);
-    Value differ = arith::XOrIOp::create(b, l, rNeg, yNeg);
-    Value fix = arith::AndIOp::create(b, l, nonzero, differ);
-    return select(b, l, fix, add(b, l, r, y), r);
-  }
-  if (s.isUnsigned) {
+  if (!isFloat(x) && s.isUnsigned) {
     return arith::RemUIOp::create(b, l, x, y);
   }
-  Value r = arith::RemSIOp::create(b, l, x, y);
+  Value r = isFloat(x) ? arith::RemFOp::create(b, l, x, y).getResult()
+                       : arith::RemSIOp::create(b, l, x, y).getResult();
   if (attrI(s.op, "fmod", 0)) {
     return r;
   }
-  // Python-style: the result takes the divisor's sign.
+  // fmod=0 (Python's and numpy's mod, also on floats as ONNX's reference
+  // does): the result takes the divisor's sign.
   Value zero = cst(b, l, x.getType(), 0);
-  Value nonzero = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, r, zero);
-  Value rNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, r, zero);
-  Value yNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, y, zero);
-  Value differ = arith::XOrIOp::create(b, l, rNeg, yNeg);
+  auto test = [&](arith::CmpFPredicate fp, arith::CmpIPredicate ip, Value v) {
+    return cmp(b, l, fp, ip, ip, v, zero, false);
+  };
+  Value nonzero = test(arith::CmpFPredicate::ONE, arith::CmpIPredicate::ne, r);
+  Value differ = arith::XOrIOp::create(
+      b, l, test(arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt, r),
+      test(arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt, y));
   Value fix = arith::AndIOp::create(b, l, nonzero, differ);
   return select(b, l, fix, add(b, l, r, y), r);
 }
