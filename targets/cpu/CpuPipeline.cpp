@@ -56,6 +56,11 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   pm.addPass(createPlanWorkspacePass());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  // Deallocations that need a run-time alias check call a generated
+  // helper taking dynamically sized memrefs, which the bare-pointer
+  // convention cannot lower: inline it into its callers instead.
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
 
   ContractionKernelsPassOptions kernels;
   kernels.vectorBits = options.vectorBits;
