@@ -67,6 +67,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   kernels.parallel = options.openmp;
   pm.addNestedPass<func::FuncOp>(createContractionKernelsPass(kernels));
   pm.addNestedPass<func::FuncOp>(createExpandCopiesPass());
+  if (options.openmp) {
+    pm.addNestedPass<func::FuncOp>(createParallelLoopsPass());
+  }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.openmp) {
     pm.addPass(createConvertSCFToOpenMPPass());

@@ -66,4 +66,26 @@ def PlanWorkspacePass : Pass<"infer-cpu-plan-workspace", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def ParallelLoopsPass : Pass<"infer-cpu-parallel-loops", "::mlir::func::FuncOp"> {
+  let summary = "Splits large linalg ops on buffers into parallel chunks";
+  let description = [{
+    Every linalg op on buffers at the top level of the function with at
+    least `min-iterations` iterations is tiled along its first parallel
+    dimension of size 2 or more into about `chunks` tiles, as an
+    `scf.parallel` (an OpenMP worksharing loop once converted). The tiled
+    dimension being parallel, tiles write disjoint parts of the outputs.
+    Ops nested in loops stay serial.
+  }];
+  let options = [
+    Option<"minIterations", "min-iterations", "int64_t", "16384",
+           "Smallest iteration count worth a parallel region">,
+    Option<"chunks", "chunks", "int64_t", "32",
+           "Tiles to split the chosen dimension into">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 #endif // INFER_TARGETS_CPU_PASSES_TD

@@ -1,0 +1,78 @@
+//===- ParallelLoops.cpp - outer loops of large linalg ops on threads ------===//
+//
+// Each large linalg op on buffers at the top level of a function (the
+// contraction kernels are already loops by now) is tiled along its first
+// parallel dimension of size 2 or more into `chunks` pieces, as an
+// scf.parallel that the pipeline turns into an OpenMP worksharing loop.
+// Tiles write disjoint parts of the outputs, since the tiled dimension is
+// parallel. Ops inside loops stay serial: a parallel region per iteration
+// would cost more than it gains.
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/cpu/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+
+namespace infer::cpu {
+#define GEN_PASS_DEF_PARALLELLOOPSPASS
+#include "targets/cpu/Passes.h.inc"
+
+namespace {
+
+struct ParallelLoopsPass final
+    : impl::ParallelLoopsPassBase<ParallelLoopsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    func::FuncOp fn = getOperation();
+    SmallVector<linalg::LinalgOp> ops;
+    for (Block &block : fn.getBody()) {
+      for (Operation &op : block) {
+        if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+          ops.push_back(linalgOp);
+        }
+      }
+    }
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops) {
+      if (!op.hasPureBufferSemantics()) {
+        continue;
+      }
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      int64_t total = 1;
+      for (int64_t r : ranges) {
+        total = ShapedType::isDynamic(r) ? -1 : (total < 0 ? -1 : total * r);
+      }
+      if (total < minIterations) {
+        continue;
+      }
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      std::optional<unsigned> dim;
+      for (unsigned d = 0; d < ranges.size(); ++d) {
+        if (iterators[d] == utils::IteratorType::parallel && ranges[d] >= 2) {
+          dim = d;
+          break;
+        }
+      }
+      if (!dim) {
+        continue;
+      }
+      SmallVector<int64_t> tiles(ranges.size(), 0);
+      tiles[*dim] = (ranges[*dim] + chunks - 1) / chunks;
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(
+          rewriter, op,
+          linalg::LinalgTilingOptions().setTileSizes(tiles).setLoopType(
+              linalg::LinalgTilingLoopType::ParallelLoops));
+      if (succeeded(tiled)) {
+        rewriter.eraseOp(op);
+      }
+    }
+  }
+};
+
+} // namespace
+} // namespace infer::cpu

@@ -1,0 +1,53 @@
+// RUN: infer-opt %s --pass-pipeline='builtin.module(func.func(infer-cpu-parallel-loops{min-iterations=1024 chunks=4}))' | FileCheck %s
+
+// A large elementwise op: split along its first parallel dimension of size
+// >= 2 (dim 1, 64 -> 4 chunks of 16) into an scf.parallel.
+// CHECK-LABEL: func.func @relu
+// CHECK: scf.parallel (%[[I:.+]]) = (%c0{{.*}}) to (%c64) step (%c16{{.*}})
+// CHECK: memref.subview %{{.+}}[0, %[[I]], 0] [1, 16, 32] [1, 1, 1]
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.+}} : memref<1x16x32xf32, strided<[2048, 32, 1], offset: ?>>)
+// CHECK: scf.reduce
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @relu(%x: memref<1x64x32xf32>, %y: memref<1x64x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x64x32xf32>) outs(%y : memref<1x64x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// Too small to be worth a parallel region: unchanged.
+// CHECK-LABEL: func.func @small
+// CHECK-NOT: scf.parallel
+// CHECK: linalg.generic
+func.func @small(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// An op inside a loop stays serial.
+// CHECK-LABEL: func.func @in_loop
+// CHECK: scf.for
+// CHECK-NOT: scf.parallel
+// CHECK: linalg.generic
+func.func @in_loop(%x: memref<1x64x32xf32>, %y: memref<1x64x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%x : memref<1x64x32xf32>) outs(%y : memref<1x64x32xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      linalg.yield %a : f32
+    }
+  }
+  return
+}
