@@ -358,37 +358,6 @@ Value im2colConv(OpBuilder &b, Location loc, Value x, Value w,
   return reshapeTo(b, loc, out, yType);
 }
 
-/// `v` (integers) widened to i32 minus its zero point `zp` (none, a
-/// scalar, or per output channel along dim 0 when `perChannel`).
-Value shiftedI32(OpBuilder &b, Location loc, Value v, bool isUnsigned, Value zp,
-                 bool zpUnsigned) {
-  auto type = cast<RankedTensorType>(v.getType());
-  auto i32 = RankedTensorType::get(type.getShape(), b.getI32Type());
-  SmallVector<Value> inputs = {v};
-  if (zp) {
-    auto zpType = cast<RankedTensorType>(zp.getType());
-    if (zpType.getNumElements() > 1) {
-      SmallVector<int64_t> shape(type.getRank(), 1);
-      shape[0] = zpType.getNumElements();
-      zp = reshapeTo(b, loc, zp, RankedTensorType::get(shape, zpType.getElementType()));
-    } else {
-      zp = reshapeTo(b, loc, zp, RankedTensorType::get({}, zpType.getElementType()));
-    }
-    inputs.push_back(zp);
-  }
-  return buildElementwise(b, loc, i32, inputs,
-                          [&](OpBuilder &nb, Location l, ValueRange args) {
-                            Value x = castScalar(nb, l, args[0], nb.getI32Type(),
-                                                 isUnsigned, false);
-                            if (args.size() > 1) {
-                              x = scalar::sub(nb, l, x,
-                                              castScalar(nb, l, args[1], nb.getI32Type(),
-                                                         zpUnsigned, false));
-                            }
-                            return x;
-                          });
-}
-
 /// Conv, and ConvInteger as a Conv over i32 values minus zero points.
 template <typename Op>
 struct ConvLowering final : OpConversionPattern<Op> {
@@ -406,12 +375,13 @@ struct ConvLowering final : OpConversionPattern<Op> {
       auto zp = [&](Value original, Value lowered) {
         return isNone(original) ? Value() : lowered;
       };
-      input = shiftedI32(rewriter, loc, input, isUnsignedTensor(op.getX().getType()),
-                         zp(op.getXZeroPoint(), adaptor.getXZeroPoint()),
-                         isUnsignedTensor(op.getXZeroPoint().getType()));
-      weights = shiftedI32(rewriter, loc, weights, isUnsignedTensor(op.getW().getType()),
-                           zp(op.getWZeroPoint(), adaptor.getWZeroPoint()),
-                           isUnsignedTensor(op.getWZeroPoint().getType()));
+      // The x zero point is a scalar; w's may be per output channel.
+      input = widenMinusZp(rewriter, loc, input, isUnsignedTensor(op.getX().getType()),
+                           zp(op.getXZeroPoint(), adaptor.getXZeroPoint()),
+                           isUnsignedTensor(op.getXZeroPoint().getType()), 0);
+      weights = widenMinusZp(rewriter, loc, weights, isUnsignedTensor(op.getW().getType()),
+                             zp(op.getWZeroPoint(), adaptor.getWZeroPoint()),
+                             isUnsignedTensor(op.getWZeroPoint().getType()), 0);
     }
     auto xType = cast<RankedTensorType>(input.getType());
     auto wType = cast<RankedTensorType>(weights.getType());

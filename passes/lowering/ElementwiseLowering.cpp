@@ -119,10 +119,7 @@ Value reciprocalB(OpBuilder &b, Location l, const Scalar &s,
   return div(b, l, cst(b, l, a[0].getType(), 1), a[0], s.isUnsigned);
 }
 Value sigmoidB(OpBuilder &b, Location l, const Scalar &, ArrayRef<Value> a) {
-  Type t = a[0].getType();
-  Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, a[0]));
-  return arith::DivFOp::create(b, l, cst(b, l, t, 1),
-                               add(b, l, cst(b, l, t, 1), e));
+  return scalar::sigmoid(b, l, a[0]);
 }
 Value signB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   Type t = a[0].getType();
@@ -141,30 +138,21 @@ Value signB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   return r;
 }
 Value softplusB(OpBuilder &b, Location l, const Scalar &, ArrayRef<Value> a) {
-  return math::Log1pOp::create(b, l, math::ExpOp::create(b, l, a[0]));
+  return scalar::softplus(b, l, a[0]);
 }
 Value softsignB(OpBuilder &b, Location l, const Scalar &, ArrayRef<Value> a) {
-  Type t = a[0].getType();
-  Value d = add(b, l, cst(b, l, t, 1), math::AbsFOp::create(b, l, a[0]));
-  return arith::DivFOp::create(b, l, a[0], d);
+  return scalar::softsign(b, l, a[0]);
 }
 Value reluB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   return maxOf(b, l, a[0], cst(b, l, a[0].getType(), 0), s.isUnsigned);
 }
-Value hardSigmoidOf(OpBuilder &b, Location l, Value x, double alpha,
-                    double beta) {
-  Type t = x.getType();
-  Value v = add(b, l, mul(b, l, x, cst(b, l, t, alpha)), cst(b, l, t, beta));
-  return minOf(b, l, maxOf(b, l, v, cst(b, l, t, 0), false), cst(b, l, t, 1),
-               false);
-}
 Value hardSigmoidB(OpBuilder &b, Location l, const Scalar &s,
                    ArrayRef<Value> a) {
-  return hardSigmoidOf(b, l, a[0], attrF(s.op, "alpha", 0.2),
-                       attrF(s.op, "beta", 0.5));
+  return scalar::hardSigmoid(b, l, a[0], attrF(s.op, "alpha", 0.2),
+                             attrF(s.op, "beta", 0.5));
 }
 Value hardSwishB(OpBuilder &b, Location l, const Scalar &, ArrayRef<Value> a) {
-  return mul(b, l, a[0], hardSigmoidOf(b, l, a[0], 1.0 / 6, 0.5));
+  return mul(b, l, a[0], scalar::hardSigmoid(b, l, a[0], 1.0 / 6, 0.5));
 }
 Value mishB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   return mul(b, l, a[0], math::TanhOp::create(b, l, softplusB(b, l, s, a)));
@@ -191,10 +179,7 @@ Value isInfB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   return arith::OrIOp::create(b, l, r1, r2);
 }
 Value eluB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
-  Type t = a[0].getType();
-  Value neg = mul(b, l, cst(b, l, t, attrF(s.op, "alpha", 1.0)),
-                  expm1(b, l, a[0]));
-  return select(b, l, isNegative(b, l, a[0]), neg, a[0]);
+  return scalar::elu(b, l, a[0], attrF(s.op, "alpha", 1.0));
 }
 Value seluB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   Type t = a[0].getType();
@@ -207,9 +192,7 @@ Value seluB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
 }
 Value leakyReluB(OpBuilder &b, Location l, const Scalar &s,
                  ArrayRef<Value> a) {
-  Value scaled = mul(b, l, a[0], cst(b, l, a[0].getType(),
-                                      attrF(s.op, "alpha", 0.01)));
-  return select(b, l, isNegative(b, l, a[0]), scaled, a[0]);
+  return scalar::leakyRelu(b, l, a[0], attrF(s.op, "alpha", 0.01));
 }
 Value celuB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   Type t = a[0].getType();
@@ -222,10 +205,7 @@ Value celuB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
 }
 Value thresholdedReluB(OpBuilder &b, Location l, const Scalar &s,
                        ArrayRef<Value> a) {
-  Type t = a[0].getType();
-  Value gt = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, a[0],
-                                   cst(b, l, t, attrF(s.op, "alpha", 1.0)));
-  return select(b, l, gt, a[0], cst(b, l, t, 0));
+  return scalar::thresholdedRelu(b, l, a[0], attrF(s.op, "alpha", 1.0));
 }
 Value shrinkB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   Type t = a[0].getType();

@@ -101,6 +101,17 @@ mlir::Value buildMatmul(mlir::OpBuilder &b, mlir::Location loc,
 /// A `graph.none` value, for results that are absent.
 mlir::Value noneValue(mlir::OpBuilder &b, mlir::Location loc);
 
+/// Reshapes a 1-d per-axis quantization parameter to broadcast along `axis`
+/// of a rank `rank` tensor; scalars and 1-element tensors become rank 0.
+mlir::Value perAxis(mlir::OpBuilder &b, mlir::Location loc, mlir::Value param,
+                    int64_t axis, int64_t rank);
+
+/// (x - zero_point) widened to i32 (`zp` may be null); a 1-d zero point
+/// applies along `axis`.
+mlir::Value widenMinusZp(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                         bool xUnsigned, mlir::Value zp, bool zpUnsigned,
+                         int64_t axis);
+
 /// Index-typed arithmetic helpers for bodies.
 mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 

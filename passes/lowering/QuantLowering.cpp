@@ -22,10 +22,7 @@ using namespace mlir;
 using namespace infer::graph;
 
 namespace infer::lowering {
-namespace {
 
-/// Reshapes a 1-d per-axis parameter to broadcast along `axis` of a rank
-/// `rank` tensor; scalars and 1-element tensors stay as they are.
 Value perAxis(OpBuilder &b, Location loc, Value param, int64_t axis,
               int64_t rank) {
   auto type = cast<RankedTensorType>(param.getType());
@@ -36,6 +33,26 @@ Value perAxis(OpBuilder &b, Location loc, Value param, int64_t axis,
   shape[0] = type.getNumElements();
   return reshapeTo(b, loc, param, RankedTensorType::get(shape, type.getElementType()));
 }
+
+Value widenMinusZp(OpBuilder &b, Location loc, Value x, bool xUnsigned, Value zp,
+                   bool zpUnsigned, int64_t axis) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto type = RankedTensorType::get(xType.getShape(), b.getI32Type());
+  SmallVector<Value> inputs = {x};
+  if (zp) {
+    inputs.push_back(perAxis(b, loc, zp, axis, xType.getRank()));
+  }
+  return buildElementwise(b, loc, type, inputs, [&](OpBuilder &nb, Location l, ValueRange a) {
+    Value v = castScalar(nb, l, a[0], nb.getI32Type(), xUnsigned, false);
+    if (a.size() > 1) {
+      v = arith::SubIOp::create(nb, l, v,
+                                castScalar(nb, l, a[1], nb.getI32Type(), zpUnsigned, false));
+    }
+    return v;
+  });
+}
+
+namespace {
 
 /// round-half-even(v) (+ zp), saturated to the integer type `to`, as `to`.
 Value saturate(OpBuilder &b, Location l, Value v, Type to, bool isUnsigned) {
@@ -189,25 +206,6 @@ struct DynamicQuantizeLowering final : OpConversionPattern<DynamicQuantizeLinear
     return success();
   }
 };
-
-/// (x - zero_point) widened to i32; a 1-d zero point applies along `axis`.
-Value widenMinusZp(OpBuilder &b, Location loc, Value x, bool xUnsigned, Value zp,
-                   bool zpUnsigned, int64_t axis) {
-  auto xType = cast<RankedTensorType>(x.getType());
-  auto type = RankedTensorType::get(xType.getShape(), b.getI32Type());
-  SmallVector<Value> inputs = {x};
-  if (zp) {
-    inputs.push_back(perAxis(b, loc, zp, axis, xType.getRank()));
-  }
-  return buildElementwise(b, loc, type, inputs, [&](OpBuilder &nb, Location l, ValueRange a) {
-    Value v = castScalar(nb, l, a[0], nb.getI32Type(), xUnsigned, false);
-    if (a.size() > 1) {
-      v = arith::SubIOp::create(nb, l, v,
-                                castScalar(nb, l, a[1], nb.getI32Type(), zpUnsigned, false));
-    }
-    return v;
-  });
-}
 
 struct MatMulIntegerLowering final : OpConversionPattern<MatMulIntegerOp> {
   using OpConversionPattern::OpConversionPattern;

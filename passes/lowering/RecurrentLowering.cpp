@@ -44,57 +44,47 @@ Value constantLike(OpBuilder &b, Location l, Value like, double v) {
   return scalarConstant(b, l, like.getType(), v);
 }
 
-Value sigmoid(OpBuilder &b, Location l, Value x) {
-  Value one = constantLike(b, l, x, 1);
-  Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x));
-  return arith::DivFOp::create(b, l, one, add(b, l, one, e));
+Value sumOfTwo(OpBuilder &b, Location l, ValueRange a) {
+  return add(b, l, a[0], a[1]);
 }
 
-FailureOr<Value> activate(OpBuilder &b, Location l, const Activation &f,
-                          Value x) {
-  auto c = [&](double v) { return constantLike(b, l, x, v); };
+/// The activation `f` of `x` (a float); names were checked by isKnown.
+Value activate(OpBuilder &b, Location l, const Activation &f, Value x) {
   StringRef name = f.name;
   if (name == "Sigmoid") {
-    return sigmoid(b, l, x);
+    return scalar::sigmoid(b, l, x);
   }
   if (name == "Tanh") {
-    return Value(math::TanhOp::create(b, l, x));
+    return math::TanhOp::create(b, l, x);
   }
   if (name == "Relu") {
-    return maxOf(b, l, x, c(0), false);
+    return maxOf(b, l, x, constantLike(b, l, x, 0), false);
   }
   if (name == "Affine") {
-    return add(b, l, mul(b, l, x, c(f.alpha)), c(f.beta));
+    return add(b, l, mul(b, l, x, constantLike(b, l, x, f.alpha)),
+               constantLike(b, l, x, f.beta));
   }
   if (name == "LeakyRelu") {
-    Value neg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, c(0));
-    return Value(arith::SelectOp::create(b, l, neg, mul(b, l, x, c(f.alpha)), x));
+    return scalar::leakyRelu(b, l, x, f.alpha);
   }
   if (name == "ThresholdedRelu") {
-    Value over = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, c(f.alpha));
-    return Value(arith::SelectOp::create(b, l, over, x, c(0)));
+    return scalar::thresholdedRelu(b, l, x, f.alpha);
   }
   if (name == "ScaledTanh") {
-    return mul(b, l, c(f.alpha),
-               math::TanhOp::create(b, l, mul(b, l, x, c(f.beta))));
+    return mul(b, l, constantLike(b, l, x, f.alpha),
+               math::TanhOp::create(b, l, mul(b, l, x, constantLike(b, l, x, f.beta))));
   }
   if (name == "HardSigmoid") {
-    Value v = add(b, l, mul(b, l, x, c(f.alpha)), c(f.beta));
-    return minOf(b, l, maxOf(b, l, v, c(0), false), c(1), false);
+    return scalar::hardSigmoid(b, l, x, f.alpha, f.beta);
   }
   if (name == "Elu") {
-    Value neg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, c(0));
-    Value e = mul(b, l, c(f.alpha), sub(b, l, math::ExpOp::create(b, l, x), c(1)));
-    return Value(arith::SelectOp::create(b, l, neg, e, x));
+    return scalar::elu(b, l, x, f.alpha);
   }
   if (name == "Softsign") {
-    return Value(arith::DivFOp::create(
-        b, l, x, add(b, l, c(1), math::AbsFOp::create(b, l, x))));
+    return scalar::softsign(b, l, x);
   }
-  if (name == "Softplus") {
-    return Value(math::Log1pOp::create(b, l, math::ExpOp::create(b, l, x)));
-  }
-  return failure();
+  assert(name == "Softplus" && "activation names are checked up front");
+  return scalar::softplus(b, l, x);
 }
 
 bool isKnown(StringRef n) {
@@ -202,17 +192,11 @@ struct RecurrentBuilder {
     return minOf(nb, l, maxOf(nb, l, x, lo, false), hi, false);
   }
 
-  /// f(clip(x)) elementwise; `failed` is set when f is unknown.
+  /// f(clip(pre(inputs))) elementwise.
   Value act(const Activation &f, ValueRange inputs,
-            function_ref<Value(OpBuilder &, Location, ValueRange)> pre,
-            bool &failedFlag) {
+            function_ref<Value(OpBuilder &, Location, ValueRange)> pre) {
     return ew(inputs, [&](OpBuilder &nb, Location l, ValueRange a) {
-      FailureOr<Value> v = activate(nb, l, f, clipped(nb, l, pre(nb, l, a)));
-      if (failed(v)) {
-        failedFlag = true;
-        return a[0];
-      }
-      return *v;
+      return activate(nb, l, f, clipped(nb, l, pre(nb, l, a)));
     });
   }
 };
@@ -309,9 +293,7 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
         Value wb = rb.slice(biasAll, {d, 0}, {1, gh}, rb.type({gh}));
         rbias = rb.slice(biasAll, {d, gh}, {1, gh}, rb.type({gh}));
         xw = buildElementwise(rewriter, loc, rb.type({seq, batch, gh}), {xw, wb},
-                              [](OpBuilder &nb, Location l, ValueRange a) {
-                                return add(nb, l, a[0], a[1]);
-                              });
+                              sumOfTwo);
       }
       auto state0 = [&](Value all) {
         return all ? rb.slice(all, {d, 0, 0}, {1, batch, hidden}, rb.type({batch, hidden}))
@@ -324,7 +306,6 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
       if (c0) {
         init.push_back(c0);
       }
-      bool unknownActivation = false;
       Value c0Index = arith::ConstantIndexOp::create(rewriter, loc, 0);
       Value cSeq = arith::ConstantIndexOp::create(rewriter, loc, seq);
       Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -351,26 +332,20 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
             Value hr = buildMatmul(rewriter, l, h, rd, rb.type({batch, gh}), false, true);
             if (rbias) {
               hr = buildElementwise(rewriter, l, rb.type({batch, gh}), {hr, rbias},
-                                    [](OpBuilder &nb2, Location l2, ValueRange a) {
-                                      return add(nb2, l2, a[0], a[1]);
-                                    });
+                                    sumOfTwo);
             }
-            auto sum2 = [](OpBuilder &nb2, Location l2, ValueRange a) {
-              return add(nb2, l2, a[0], a[1]);
-            };
             Value hNew, cNew;
             if (cell == Cell::Rnn) {
-              hNew = rb.act(fs[0], {xt, hr}, sum2, unknownActivation);
+              hNew = rb.act(fs[0], {xt, hr}, sumOfTwo);
             } else if (cell == Cell::Gru) {
-              Value z = rb.act(fs[0], {rb.gate(xt, 0), rb.gate(hr, 0)}, sum2, unknownActivation);
-              Value rg = rb.act(fs[0], {rb.gate(xt, 1), rb.gate(hr, 1)}, sum2, unknownActivation);
+              Value z = rb.act(fs[0], {rb.gate(xt, 0), rb.gate(hr, 0)}, sumOfTwo);
+              Value rg = rb.act(fs[0], {rb.gate(xt, 1), rb.gate(hr, 1)}, sumOfTwo);
               Value candidate;
               if (rb.linearBeforeReset) {
                 candidate = rb.act(fs[1], {rb.gate(xt, 2), rg, rb.gate(hr, 2)},
                                    [](OpBuilder &nb2, Location l2, ValueRange a) {
                                      return add(nb2, l2, a[0], mul(nb2, l2, a[1], a[2]));
-                                   },
-                                   unknownActivation);
+                                   });
               } else {
                 Value rh = rb.ew({rg, h}, [](OpBuilder &nb2, Location l2, ValueRange a) {
                   return mul(nb2, l2, a[0], a[1]);
@@ -387,8 +362,7 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
                                    [](OpBuilder &nb2, Location l2, ValueRange a) {
                                      Value v = add(nb2, l2, a[0], a[1]);
                                      return a.size() > 2 ? add(nb2, l2, v, a[2]) : v;
-                                   },
-                                   unknownActivation);
+                                   });
               }
               hNew = rb.ew({z, candidate, h}, [](OpBuilder &nb2, Location l2, ValueRange a) {
                 Value one = constantLike(nb2, l2, a[0], 1);
@@ -412,8 +386,7 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
                                 Value v = add(nb2, l2, a[0], a[1]);
                                 return a.size() > 2 ? add(nb2, l2, v, mul(nb2, l2, a[2], a[3]))
                                                     : v;
-                              },
-                              unknownActivation);
+                              });
               };
               Value ig = gateWith(0, 0, c);
               Value fg = rb.inputForget
@@ -421,14 +394,14 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
                                  return sub(nb2, l2, constantLike(nb2, l2, a[0], 1), a[0]);
                                })
                              : gateWith(2, 2, c);
-              Value cg = rb.act(fs[1], {rb.gate(xt, 3), rb.gate(hr, 3)}, sum2, unknownActivation);
+              Value cg = rb.act(fs[1], {rb.gate(xt, 3), rb.gate(hr, 3)}, sumOfTwo);
               cNew = rb.ew({fg, c, ig, cg}, [](OpBuilder &nb2, Location l2, ValueRange a) {
                 return add(nb2, l2, mul(nb2, l2, a[0], a[1]), mul(nb2, l2, a[2], a[3]));
               });
               Value og = gateWith(1, 1, cNew);
               Value hc = rb.act(fs[2], {cNew}, [](OpBuilder &, Location, ValueRange a) {
                 return a[0];
-              }, unknownActivation);
+              });
               hNew = rb.ew({og, hc}, [](OpBuilder &nb2, Location l2, ValueRange a) {
                 return mul(nb2, l2, a[0], a[1]);
               });
@@ -470,7 +443,6 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
             }
             scf::YieldOp::create(rewriter, l, yields);
           });
-      assert(!unknownActivation && "activations were checked up front");
       auto insertDirection = [&](Value into, Value part, ArrayRef<int64_t> offsets,
                                  ArrayRef<int64_t> sizes) {
         SmallVector<int64_t> strides(offsets.size(), 1);

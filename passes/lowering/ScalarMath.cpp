@@ -3,6 +3,7 @@
 #include "passes/lowering/ScalarMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
 
@@ -47,6 +48,53 @@ Value minOf(OpBuilder &b, Location l, Value x, Value y, bool isUnsigned) {
   }
   return isUnsigned ? arith::MinUIOp::create(b, l, x, y).getResult()
                     : arith::MinSIOp::create(b, l, x, y).getResult();
+}
+
+static Value constant(OpBuilder &b, Location l, Value like, double v) {
+  return arith::ConstantOp::create(
+      b, l, b.getFloatAttr(like.getType(), v));
+}
+
+static Value below(OpBuilder &b, Location l, Value x, Value bound) {
+  return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, bound);
+}
+
+Value sigmoid(OpBuilder &b, Location l, Value x) {
+  Value one = constant(b, l, x, 1);
+  Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x));
+  return arith::DivFOp::create(b, l, one, add(b, l, one, e));
+}
+
+Value softplus(OpBuilder &b, Location l, Value x) {
+  return math::Log1pOp::create(b, l, math::ExpOp::create(b, l, x));
+}
+
+Value softsign(OpBuilder &b, Location l, Value x) {
+  Value d = add(b, l, constant(b, l, x, 1), math::AbsFOp::create(b, l, x));
+  return arith::DivFOp::create(b, l, x, d);
+}
+
+Value hardSigmoid(OpBuilder &b, Location l, Value x, double alpha, double beta) {
+  Value v = add(b, l, mul(b, l, x, constant(b, l, x, alpha)), constant(b, l, x, beta));
+  return minOf(b, l, maxOf(b, l, v, constant(b, l, x, 0), false),
+               constant(b, l, x, 1), false);
+}
+
+Value elu(OpBuilder &b, Location l, Value x, double alpha) {
+  Value expm1 = sub(b, l, math::ExpOp::create(b, l, x), constant(b, l, x, 1));
+  Value neg = mul(b, l, constant(b, l, x, alpha), expm1);
+  return arith::SelectOp::create(b, l, below(b, l, x, constant(b, l, x, 0)), neg, x);
+}
+
+Value leakyRelu(OpBuilder &b, Location l, Value x, double alpha) {
+  Value scaled = mul(b, l, x, constant(b, l, x, alpha));
+  return arith::SelectOp::create(b, l, below(b, l, x, constant(b, l, x, 0)), scaled, x);
+}
+
+Value thresholdedRelu(OpBuilder &b, Location l, Value x, double alpha) {
+  Value over = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x,
+                                     constant(b, l, x, alpha));
+  return arith::SelectOp::create(b, l, over, x, constant(b, l, x, 0));
 }
 
 } // namespace infer::lowering::scalar

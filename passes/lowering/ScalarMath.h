@@ -23,6 +23,24 @@ mlir::Value maxOf(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
 mlir::Value minOf(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
                   mlir::Value y, bool isUnsigned);
 
+// Float activation functions, shared by the elementwise ops and the
+// recurrent layers' gates.
+mlir::Value sigmoid(mlir::OpBuilder &b, mlir::Location l, mlir::Value x);
+mlir::Value softplus(mlir::OpBuilder &b, mlir::Location l, mlir::Value x);
+mlir::Value softsign(mlir::OpBuilder &b, mlir::Location l, mlir::Value x);
+/// clamp(alpha * x + beta, 0, 1)
+mlir::Value hardSigmoid(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
+                        double alpha, double beta);
+/// x < 0 ? alpha * (exp(x) - 1) : x
+mlir::Value elu(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
+                double alpha);
+/// x < 0 ? alpha * x : x
+mlir::Value leakyRelu(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
+                      double alpha);
+/// x > alpha ? x : 0
+mlir::Value thresholdedRelu(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
+                            double alpha);
+
 } // namespace infer::lowering::scalar
 
 #endif // INFER_PASSES_LOWERING_SCALARMATH_H

@@ -42,11 +42,8 @@ struct ParallelLoopsPass final
         continue;
       }
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      int64_t total = 1;
-      for (int64_t r : ranges) {
-        total = ShapedType::isDynamic(r) ? -1 : (total < 0 ? -1 : total * r);
-      }
-      if (total < minIterations) {
+      if (llvm::any_of(ranges, ShapedType::isDynamic) ||
+          ShapedType::getNumElements(ranges) < minIterations) {
         continue;
       }
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
