@@ -78,6 +78,16 @@ struct LowerGraphToLinalgPass final
         op->erase();
       }
     });
+    // The caller owns the model's inputs: bufferization must not compute
+    // results in place in them.
+    auto readOnly = BoolAttr::get(ctx, false);
+    for (auto fn : getOperation().getOps<func::FuncOp>()) {
+      if (fn.isPublic() && !fn.isExternal()) {
+        for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
+          fn.setArgAttr(i, "bufferization.writable", readOnly);
+        }
+      }
+    }
   }
 };
 

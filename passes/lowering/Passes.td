@@ -15,7 +15,9 @@ def LowerGraphToLinalgPass : Pass<"infer-lower-graph-to-linalg", "::mlir::Module
     data movement becomes `tensor`/`linalg` ops. Unsigned element types
     become signless (the patterns pick unsigned arithmetic where it
     matters). Shapes must be static; an op that cannot be lowered is an
-    error naming its ONNX node.
+    error naming its ONNX node. Public functions' arguments are marked
+    `bufferization.writable = false`: the caller owns the inputs, so no
+    result is ever computed in place in them.
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",

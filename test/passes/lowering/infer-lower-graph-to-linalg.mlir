@@ -3,7 +3,9 @@
 // Broadcasting binary op: one linalg.generic whose maps broadcast.
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[ROW:.+]] = affine_map<(d0, d1) -> (d1)>
+// The caller's inputs are never written in place.
 // CHECK-LABEL: func.func @add
+// CHECK-SAME: {bufferization.writable = false}
 // CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]}
 // CHECK: arith.addf
 // CHECK-NOT: graph.
@@ -16,7 +18,7 @@ func.func @add(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
 
 // Unsigned types become signless, with unsigned arithmetic.
 // CHECK-LABEL: func.func @udiv
-// CHECK-SAME: (%{{.+}}: tensor<4xi8>, %{{.+}}: tensor<4xi8>) -> tensor<4xi8>
+// CHECK-SAME: (%{{[^:]+}}: tensor<4xi8> {{{[^}]+}}}, %{{[^:]+}}: tensor<4xi8> {{{[^}]+}}}) -> tensor<4xi8>
 // CHECK: arith.divui
 func.func @udiv(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
   %0 = graph.div %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
