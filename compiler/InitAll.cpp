@@ -7,6 +7,9 @@
 #include "passes/graph/Passes.h"
 #include "passes/lowering/Passes.h"
 #include "targets/cpu/CpuTarget.h"
+#ifdef INFER_HAVE_HLS
+#include "targets/hls/HlsTarget.h"
+#endif
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -52,6 +55,9 @@ void registerAllPasses() {
   lowering::registerLoweringPasses();
   fusion::registerFusionPasses();
   cpu::registerCpuPipelines();
+#ifdef INFER_HAVE_HLS
+  hls::registerHlsPipelines();
+#endif
   registerPipelines();
 }
 

@@ -6,6 +6,9 @@
 #include "compiler/pipelines/Pipelines.h"
 #include "passes/lowering/Passes.h"
 #include "targets/cpu/CpuTarget.h"
+#ifdef INFER_HAVE_HLS
+#include "targets/hls/HlsTarget.h"
+#endif
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -68,10 +71,12 @@ struct DriverOptions {
                  clEnumValN(Phase::Linalg, "linalg",
                             "graph ops lowered to linalg/tensor/arith/math"),
                  clEnumValN(Phase::LLVM, "llvm",
-                            "the LLVM dialect, after bufferization"),
+                            "the target's last IR: the LLVM dialect (cpu), "
+                            "loops with HLS directives as attributes (hls)"),
                  clEnumValN(Phase::Artifact, "artifact",
-                            "the default: write <name>.o, <name>.h and "
-                            "<name>.so into the -o directory")),
+                            "the default: write the artifacts into the -o "
+                            "directory (cpu: <name>.o/.h/.so; hls: a "
+                            "project folder)")),
       cl::init(Phase::Artifact), cl::cat(phaseCat)};
   cl::opt<std::string> name{
       "name",
@@ -95,6 +100,23 @@ struct DriverOptions {
                "the count), 'none' gives single-threaded code with no "
                "runtime dependency"),
       cl::init("openmp"), cl::cat(phaseCat)};
+
+  cl::OptionCategory hlsCat{"HLS target (--target=hls)"};
+  cl::opt<double> hlsClockNs{
+      "hls-clock-ns",
+      cl::desc("Clock period in ns the directives and the estimate assume "
+               "(default 4: 250 MHz)"),
+      cl::init(4.0), cl::cat(hlsCat)};
+  cl::opt<std::string> hlsPart{
+      "hls-part",
+      cl::desc("FPGA part for run_hls.tcl (default xcu250-figd2104-2L-e, "
+               "an Alveo U250)"),
+      cl::init("xcu250-figd2104-2L-e"), cl::cat(hlsCat)};
+  cl::opt<int64_t> hlsParallelism{
+      "hls-parallelism",
+      cl::desc("Unroll pipelined loops by up to N and partition the arrays "
+               "they index, trading DSPs and LUTs for cycles (default 1)"),
+      cl::init(1), cl::cat(hlsCat)};
 
   cl::list<std::string> shapes{
       "shape",
@@ -126,13 +148,17 @@ constexpr const char *kOverview = R"(infer-compile: the infer ahead-of-time comp
 
   infer-compile model.onnx --shape input=1x3x224x224 -o out --name resnet
       compile for this CPU: out/resnet.o, out/resnet.h, out/resnet.so
+  infer-compile model.onnx --target=hls -o out --name m
+      an HLS C++ project: out/m.cpp, m.h, m_weights.h, m_tb.cpp (C
+      simulation: g++ -std=c++17 m.cpp m_tb.cpp && ./a.out DATA_DIR),
+      run_hls.tcl and report.json (estimated latency and resources)
   infer-compile model.onnx --compile-to=graph
       import the model and print its graph-level IR
 
 Phases (--compile-to): import -> graph -> linalg -> llvm -> artifact. Each
 phase is also a pass pipeline that infer-opt runs on its own (e.g.
 infer-opt --graph-opt model.mlir, --infer-lower-graph-to-linalg,
---cpu-codegen). The CUDA and HLS targets are not part of this build yet.
+--cpu-codegen, --hls-codegen). The CUDA target is not part of this build yet.
 )";
 
 /// The default artifact name: the model file's stem as a C identifier.
@@ -204,7 +230,8 @@ int runCompileDriver(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions({&options.inputCat, &options.phaseCat,
-                            &options.shapeCat, &options.outputCat});
+                            &options.shapeCat, &options.hlsCat,
+                            &options.outputCat});
   if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &llvm::errs())) {
     return 1;
   }
@@ -216,12 +243,26 @@ int runCompileDriver(int argc, char **argv) {
     return fail("the output file '" + options.output +
                 "' is the input model; refusing to overwrite it");
   }
-  if (options.target != Target::Cpu && options.compileTo > Phase::Graph) {
-    return fail("target '" +
-                std::string(options.target == Target::Cuda ? "cuda" : "hls") +
-                "' is not available in this build yet; use "
+  if (options.target == Target::Cuda && options.compileTo > Phase::Graph) {
+    return fail("target 'cuda' is not available in this build yet; use "
                 "--compile-to=import|graph");
   }
+  if (options.hlsClockNs <= 0 || options.hlsParallelism < 1) {
+    return fail("--hls-clock-ns must be positive and --hls-parallelism at "
+                "least 1");
+  }
+  bool isHls = options.target == Target::Hls;
+#ifdef INFER_HAVE_HLS
+  hls::HlsOptions hlsOptions;
+  hlsOptions.clockNs = options.hlsClockNs;
+  hlsOptions.part = options.hlsPart;
+  hlsOptions.parallelism = options.hlsParallelism;
+#else
+  if (isHls && options.compileTo > Phase::Graph) {
+    return fail("target 'hls' is not part of this build (configured with "
+                "INFER_BUILD_HLS=OFF)");
+  }
+#endif
   if (options.batch < 0) {
     return fail("--batch must be positive");
   }
@@ -283,11 +324,14 @@ int runCompileDriver(int argc, char **argv) {
       return fail("--name '" + signature.name +
                   "' is not a C identifier (letters, digits, '_')");
     }
-    if (failed(cpu::readSignature(*module, "main", signature))) {
+    if (failed(cpu::readSignature(*module, "main", signature,
+                                  isHls ? "HLS" : "CPU"))) {
       return 1;
     }
     auto fn = module->lookupSymbol<func::FuncOp>("main");
-    fn.setName(signature.name + "_main");
+    // The HLS top function is the model's name; CPU entry points are
+    // <name>_main beside the <name>_model descriptor.
+    fn.setName(isHls ? signature.name : signature.name + "_main");
     fn.setAllArgAttrs(ArrayRef<DictionaryAttr>{});
     fn.setAllResultAttrs(ArrayRef<DictionaryAttr>{});
     for (StringRef attr : {"graph.model_name", "graph.opset"}) {
@@ -298,7 +342,11 @@ int runCompileDriver(int argc, char **argv) {
       return 1;
     }
     lower.addPass(lowering::createLowerGraphToLinalgPass());
-    if (options.compileTo >= Phase::LLVM) {
+    if (options.compileTo >= Phase::LLVM && isHls) {
+#ifdef INFER_HAVE_HLS
+      hls::buildHlsCodegenPipeline(lower, hlsOptions, signature.name);
+#endif
+    } else if (options.compileTo >= Phase::LLVM) {
       cpu::CpuOptions target;
       target.targetTriple = options.targetTriple;
       target.targetCpu = options.targetCpu;
@@ -314,7 +362,7 @@ int runCompileDriver(int argc, char **argv) {
 
   if (options.compileTo == Phase::Artifact) {
     if (options.output == "-") {
-      return fail("-o DIR is required to write the CPU artifacts (or pass "
+      return fail("-o DIR is required to write the artifacts (or pass "
                   "--compile-to=graph|linalg|llvm to print IR)");
     }
     std::string dir = options.output.getValue();
@@ -322,6 +370,15 @@ int runCompileDriver(int argc, char **argv) {
       return fail("cannot create the output directory '" + dir +
                   "': " + ec.message());
     }
+#ifdef INFER_HAVE_HLS
+    if (isHls) {
+      return failed(hls::emitProject(*module, signature, hlsOptions, dir,
+                                     llvm::sys::path::filename(options.input),
+                                     &llvm::outs()))
+                 ? 1
+                 : 0;
+    }
+#endif
     cpu::CpuOptions cpuOptions;
     cpuOptions.targetTriple = options.targetTriple;
     cpuOptions.targetCpu = options.targetCpu;

@@ -34,7 +34,7 @@ struct CodegenPipelineOptions
 };
 } // namespace
 
-void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
+void buildBufferizePipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(fusion::createFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());
@@ -53,6 +53,10 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
+}
+
+void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
+  buildBufferizePipeline(pm);
   pm.addPass(createPlanWorkspacePass());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);

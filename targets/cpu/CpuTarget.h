@@ -41,9 +41,10 @@ struct CpuOptions {
 
 /// Reads names, dtypes and static shapes of the entry function `func`
 /// (graph level). Fails with an error naming the first dynamic input or
-/// unsupported type.
+/// unsupported type; `target` names the target in it.
 llvm::LogicalResult readSignature(mlir::ModuleOp module, llvm::StringRef func,
-                                  ModelSignature &signature);
+                                  ModelSignature &signature,
+                                  llvm::StringRef target = "CPU");
 
 /// Knobs of the code generation pipeline (`cpu-codegen{...}` in infer-opt).
 struct CodegenOptions {
@@ -54,6 +55,11 @@ struct CodegenOptions {
 /// The widest vector registers of the target `options` name: 512 with
 /// AVX-512, 256 with AVX, else 128.
 unsigned vectorBits(const CpuOptions &options);
+
+/// Linalg on tensors -> fused, bufferized functions whose results are
+/// out-parameters (inputs stay read-only): the start of every target's
+/// code generation.
+void buildBufferizePipeline(mlir::OpPassManager &pm);
 
 /// Tensors (graph -> linalg already done) to the LLVM dialect; the entry
 /// function takes one bare pointer per input, then per output.

@@ -31,7 +31,7 @@ static int32_t dtypeOf(Type element) {
 
 static LogicalResult readTensor(func::FuncOp fn, Type type, StringAttr name,
                                 StringRef what, unsigned index,
-                                TensorSignature &out) {
+                                StringRef target, TensorSignature &out) {
   out.name = name ? name.str() : what.str() + std::to_string(index);
   auto ranked = dyn_cast<RankedTensorType>(type);
   if (!ranked) {
@@ -42,27 +42,27 @@ static LogicalResult readTensor(func::FuncOp fn, Type type, StringAttr name,
     if (what == "output") {
       return fn.emitError()
              << "output '" << out.name << "' has a dynamic shape " << type
-             << ": it depends on values known only at run time, and the CPU "
-                "target needs shapes fixed at compile time";
+             << ": it depends on values known only at run time, and the "
+             << target << " target needs shapes fixed at compile time";
     }
     return fn.emitError() << "input '" << out.name << "' has a dynamic shape "
                           << type
-                          << "; the CPU target needs static shapes: pass "
-                             "--shape "
+                          << "; the " << target
+                          << " target needs static shapes: pass --shape "
                           << out.name << "=... or --batch N";
   }
   out.dtype = dtypeOf(ranked.getElementType());
   if (!out.dtype) {
     return fn.emitError() << what << " '" << out.name << "' has element type "
                           << ranked.getElementType()
-                          << ", which the CPU target does not support";
+                          << ", which the " << target << " target does not support";
   }
   out.shape.assign(ranked.getShape().begin(), ranked.getShape().end());
   return success();
 }
 
 LogicalResult readSignature(ModuleOp module, StringRef funcName,
-                            ModelSignature &signature) {
+                            ModelSignature &signature, StringRef target) {
   auto fn = module.lookupSymbol<func::FuncOp>(funcName);
   if (!fn) {
     return module.emitError("no function @") << funcName;
@@ -71,7 +71,7 @@ LogicalResult readSignature(ModuleOp module, StringRef funcName,
     TensorSignature t;
     if (failed(readTensor(fn, fn.getArgumentTypes()[i],
                           fn.getArgAttrOfType<StringAttr>(i, "graph.name"),
-                          "input", i, t))) {
+                          "input", i, target, t))) {
       return failure();
     }
     signature.inputs.push_back(std::move(t));
@@ -80,7 +80,7 @@ LogicalResult readSignature(ModuleOp module, StringRef funcName,
     TensorSignature t;
     if (failed(readTensor(fn, fn.getResultTypes()[i],
                           fn.getResultAttrOfType<StringAttr>(i, "graph.name"),
-                          "output", i, t))) {
+                          "output", i, target, t))) {
       return failure();
     }
     signature.outputs.push_back(std::move(t));

@@ -63,42 +63,55 @@ def run_one(args, model, work):
     return model, True, ""
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__,
+def suite_arguments(doc, timeout):
+    """The options every target suite takes; the caller adds its tools."""
+    parser = argparse.ArgumentParser(description=doc,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--infer-compile", required=True)
-    parser.add_argument("--infer-run", required=True)
     parser.add_argument("--root", required=True)
     parser.add_argument("--xfail", required=True)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--timeout", type=int, default=120)
-    parser.add_argument("--label", default="cpu")
+    parser.add_argument("--timeout", type=int, default=timeout)
     parser.add_argument("--filter", default="", help="only models matching this regex")
     parser.add_argument("--write-failures", help="write the failures in list format here")
-    args = parser.parse_args()
+    return parser
 
+
+def run_suite(args, run_one, what):
+    """Runs `run_one(args, model, work_dir)` -> (model, ok, problem) over every
+    model, checks the results against the expected-failure list and prints
+    the problems, `<label>: N of M models <what> (P%)` and `N passed, N failed`.
+    Returns the exit status."""
     models = [m for m in find_models(args.root) if re.search(args.filter, m)]
     if not models:
         print(f"error: no models under {args.root}", file=sys.stderr)
         return 2
     xfail = read_xfail(args.xfail)
-    with tempfile.TemporaryDirectory(prefix="infer-cpu-suite-") as work:
+    with tempfile.TemporaryDirectory(prefix=f"infer-{args.label}-") as work:
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
             results = list(pool.map(lambda m: run_one(args, m, work), models))
-    failures = [(model, problem) for model, ok, problem in results if not ok]
     passed, failed, expected, problems = classify(
         [(model, ok, problem, True) for model, ok, problem in results], xfail)
     for problem in problems:
         print(problem)
     if args.write_failures:
         with open(args.write_failures, "w", encoding="utf-8") as f:
-            for model, problem in failures:
-                f.write(f"{model} | {problem.replace('|', '/')} | \n")
+            for model, ok, problem in results:
+                if not ok:
+                    f.write(f"{model} | {problem.replace('|', '/')} | \n")
     total = len(models)
-    print(f"{args.label}: {passed} of {total} models compile and match their expected "
-          f"outputs ({100.0 * passed / total:.1f}%); {expected} expected failures")
+    print(f"{args.label}: {passed} of {total} models {what} "
+          f"({100.0 * passed / total:.1f}%); {expected} expected failures")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
+
+
+def main():
+    parser = suite_arguments(__doc__, timeout=120)
+    parser.add_argument("--infer-run", required=True)
+    parser.add_argument("--label", default="cpu")
+    args = parser.parse_args()
+    return run_suite(args, run_one, "compile and match their expected outputs")
 
 
 if __name__ == "__main__":
