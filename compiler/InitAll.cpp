@@ -6,6 +6,7 @@
 #include "passes/fusion/Passes.h"
 #include "passes/graph/Passes.h"
 #include "passes/lowering/Passes.h"
+#include "passes/loops/Passes.h"
 #include "targets/cpu/CpuTarget.h"
 #ifdef INFER_HAVE_HLS
 #include "targets/hls/HlsTarget.h"
@@ -54,6 +55,7 @@ void registerAllPasses() {
   graph::registerGraphPasses();
   lowering::registerLoweringPasses();
   fusion::registerFusionPasses();
+  loops::registerLoopsPasses();
   cpu::registerCpuPipelines();
 #ifdef INFER_HAVE_HLS
   hls::registerHlsPipelines();

@@ -3,6 +3,7 @@
 #include "targets/hls/HlsTarget.h"
 #include "targets/hls/Passes.h"
 #include "targets/cpu/Passes.h"
+#include "passes/loops/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -39,8 +40,11 @@ void buildHlsCodegenPipeline(OpPassManager &pm, const HlsOptions &options,
 
   // Loops: reductions outside the innermost loop, copies as loops, views
   // folded into the loads and stores so every array is a plain C array.
-  pm.addNestedPass<func::FuncOp>(createInterchangeReductionsPass());
-  pm.addNestedPass<func::FuncOp>(createReshapesToViewsPass());
+  loops::InterchangeReductionsPassOptions interchange;
+  interchange.innermost = "parallel";
+  pm.addNestedPass<func::FuncOp>(
+      loops::createInterchangeReductionsPass(interchange));
+  pm.addNestedPass<func::FuncOp>(loops::createReshapesToViewsPass());
   pm.addNestedPass<func::FuncOp>(cpu::createExpandCopiesPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());

@@ -5,33 +5,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def InterchangeReductionsPass
-    : Pass<"infer-hls-interchange-reductions", "::mlir::func::FuncOp"> {
-  let summary = "Moves reduction loops outside the innermost parallel loop";
-  let description = [{
-    A pipelined loop that accumulates into one address (the `k` loop of a
-    matmul) can start an iteration only when the previous addition is
-    done: its initiation interval is the adder's latency. Generalizes
-    linalg ops and permutes their iterators so that the last parallel
-    dimension is innermost and the reductions sit just outside it; the
-    innermost loop then writes a different element every iteration and
-    pipelines at II=1.
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
-}
-
-def ReshapesToViewsPass
-    : Pass<"infer-hls-reshapes-to-views", "::mlir::func::FuncOp"> {
-  let summary = "Rewrites static memref.reshape as collapse_shape + expand_shape";
-  let description = [{
-    `memref.reshape` takes its shape from a buffer, so nothing folds it into
-    the loads and stores that read through it. With static shapes it is a
-    collapse to one dimension followed by an expansion to the result, two
-    views that `fold-memref-alias-ops` removes, leaving plain arrays.
-  }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
-}
-
 def OutlineLayersPass : Pass<"infer-hls-outline-layers", "::mlir::ModuleOp"> {
   let summary = "Outlines the top function's loop nests into one function per layer";
   let description = [{

@@ -1,10 +1,13 @@
-// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-hls-interchange-reductions))' | FileCheck %s
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-interchange-reductions))' | FileCheck %s
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-interchange-reductions{innermost=reduction}))' | FileCheck %s --check-prefix=GPU
 
 // A matmul (m, n, k) becomes a generic in (m, k, n) order: the innermost
 // loop walks the columns of C, a different element every iteration.
 // CHECK-DAG: #[[A:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[B:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-DAG: #[[C:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// GPU-LABEL: func.func @matmul
+// GPU: linalg.matmul
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT: linalg.matmul
 // CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "reduction", "parallel"]}
@@ -15,7 +18,13 @@ func.func @matmul(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32
 
 // -----
 
-// Already innermost-parallel (a pooling window outside the columns): kept.
+// Already innermost-parallel (a pooling window outside the columns): kept;
+// with innermost=reduction the window moves inside the columns.
+// GPU-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2) -> (d0, d1 + d2)>
+// GPU-DAG: #[[WIN:.+]] = affine_map<(d0, d1, d2) -> (d2)>
+// GPU-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// GPU-LABEL: func.func @innermost_parallel
+// GPU: linalg.generic {indexing_maps = [#[[IN]], #[[WIN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
 // CHECK-LABEL: func.func @innermost_parallel
 // CHECK: iterator_types = ["parallel", "reduction", "parallel"]
 #in = affine_map<(d0, d1, d2) -> (d0, d1 + d2)>

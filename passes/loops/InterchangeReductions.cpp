@@ -1,17 +1,36 @@
 //===- InterchangeReductions.cpp - parallel loop innermost for pipelining -===//
 
-#include "targets/hls/Passes.h"
+#include "passes/loops/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 
-namespace infer::hls {
+namespace infer::loops {
 #define GEN_PASS_DEF_INTERCHANGEREDUCTIONSPASS
-#include "targets/hls/Passes.h.inc"
+#include "passes/loops/Passes.h.inc"
 
 namespace {
+
+/// The loop order with every reduction innermost, parallel dimensions in
+/// their order outside; empty when the order is already right.
+SmallVector<unsigned>
+innermostReductionOrder(ArrayRef<utils::IteratorType> iterators) {
+  SmallVector<unsigned> order;
+  for (auto kind : {utils::IteratorType::parallel,
+                    utils::IteratorType::reduction}) {
+    for (unsigned d = 0; d < iterators.size(); ++d) {
+      if (iterators[d] == kind) {
+        order.push_back(d);
+      }
+    }
+  }
+  if (llvm::equal(order, llvm::seq<unsigned>(0, iterators.size()))) {
+    return {};
+  }
+  return order;
+}
 
 /// The loop order that keeps the last parallel dimension innermost with
 /// the reductions just outside it, as a list of old dimensions; empty when
@@ -47,11 +66,24 @@ innermostParallelOrder(ArrayRef<utils::IteratorType> iterators) {
 
 struct InterchangeReductionsPass final
     : impl::InterchangeReductionsPassBase<InterchangeReductionsPass> {
+  using Base::Base;
+
+  SmallVector<unsigned> order(ArrayRef<utils::IteratorType> iterators) {
+    return innermost == "reduction" ? innermostReductionOrder(iterators)
+                                    : innermostParallelOrder(iterators);
+  }
+
   void runOnOperation() override {
+    if (innermost != "parallel" && innermost != "reduction") {
+      getOperation().emitError("innermost must be 'parallel' or "
+                               "'reduction', not '")
+          << innermost << "'";
+      return signalPassFailure();
+    }
     SmallVector<linalg::LinalgOp> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (op.getNumReductionLoops() > 0 && op.getNumParallelLoops() > 0 &&
-          !innermostParallelOrder(op.getIteratorTypesArray()).empty()) {
+          !order(op.getIteratorTypesArray()).empty()) {
         candidates.push_back(op);
       }
     });
@@ -67,12 +99,11 @@ struct InterchangeReductionsPass final
         }
         generic = *generalized;
       }
-      SmallVector<unsigned> order =
-          innermostParallelOrder(generic.getIteratorTypesArray());
-      (void)linalg::interchangeGenericOp(rewriter, generic, order);
+      (void)linalg::interchangeGenericOp(
+          rewriter, generic, order(generic.getIteratorTypesArray()));
     }
   }
 };
 
 } // namespace
-} // namespace infer::hls
+} // namespace infer::loops

@@ -1,4 +1,4 @@
-// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-hls-reshapes-to-views))' | FileCheck %s
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-reshapes-to-views))' | FileCheck %s
 
 // CHECK-LABEL: func.func @reshape
 // CHECK-NOT: memref.reshape

@@ -1,15 +1,15 @@
 //===- ReshapesToViews.cpp - static memref.reshape -> two views -----------===//
 
-#include "targets/hls/Passes.h"
+#include "passes/loops/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 
-namespace infer::hls {
+namespace infer::loops {
 #define GEN_PASS_DEF_RESHAPESTOVIEWSPASS
-#include "targets/hls/Passes.h.inc"
+#include "passes/loops/Passes.h.inc"
 
 namespace {
 
@@ -79,4 +79,4 @@ struct ReshapesToViewsPass final
 };
 
 } // namespace
-} // namespace infer::hls
+} // namespace infer::loops
