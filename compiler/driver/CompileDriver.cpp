@@ -9,6 +9,9 @@
 #ifdef INFER_HAVE_HLS
 #include "targets/hls/HlsTarget.h"
 #endif
+#ifdef INFER_HAVE_CUDA
+#include "targets/cuda/CudaTarget.h"
+#endif
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -101,6 +104,19 @@ struct DriverOptions {
                "runtime dependency"),
       cl::init("openmp"), cl::cat(phaseCat)};
 
+  cl::OptionCategory cudaCat{"CUDA target (--target=cuda)"};
+  cl::list<std::string> gpuArch{
+      "gpu-arch",
+      cl::desc("GPU architecture to compile for (repeatable; default "
+               "sm_90, H100/H200): one PTX image and, when ptxas is found "
+               "($CUDA_HOME, /usr/local/cuda or PATH), one cubin each"),
+      cl::cat(cudaCat)};
+  cl::opt<int64_t> gpuBlockSize{
+      "gpu-block-size",
+      cl::desc("Threads per block of the elementwise and reduction kernels "
+               "(default 256)"),
+      cl::init(256), cl::cat(cudaCat)};
+
   cl::OptionCategory hlsCat{"HLS target (--target=hls)"};
   cl::opt<double> hlsClockNs{
       "hls-clock-ns",
@@ -152,13 +168,17 @@ constexpr const char *kOverview = R"(infer-compile: the infer ahead-of-time comp
       an HLS C++ project: out/m.cpp, m.h, m_weights.h, m_tb.cpp (C
       simulation: g++ -std=c++17 m.cpp m_tb.cpp && ./a.out DATA_DIR),
       run_hls.tcl and report.json (estimated latency and resources)
+  infer-compile model.onnx --target=cuda --gpu-arch sm_90 --gpu-arch sm_80 -o out
+      GPU kernels: out/NAME.sm_90.ptx (and .cubin when ptxas is found) per
+      architecture, and out/NAME.schedule.json (launches, buffers, device
+      workspace size)
   infer-compile model.onnx --compile-to=graph
       import the model and print its graph-level IR
 
 Phases (--compile-to): import -> graph -> linalg -> llvm -> artifact. Each
 phase is also a pass pipeline that infer-opt runs on its own (e.g.
 infer-opt --graph-opt model.mlir, --infer-lower-graph-to-linalg,
---cpu-codegen, --hls-codegen). The CUDA target is not part of this build yet.
+--cpu-codegen, --hls-codegen, --cuda-codegen).
 )";
 
 /// The default artifact name: the model file's stem as a C identifier.
@@ -230,7 +250,8 @@ int runCompileDriver(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions({&options.inputCat, &options.phaseCat,
-                            &options.shapeCat, &options.hlsCat,
+                            &options.shapeCat, &options.cudaCat,
+                            &options.hlsCat,
                             &options.outputCat});
   if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &llvm::errs())) {
     return 1;
@@ -243,10 +264,28 @@ int runCompileDriver(int argc, char **argv) {
     return fail("the output file '" + options.output +
                 "' is the input model; refusing to overwrite it");
   }
-  if (options.target == Target::Cuda && options.compileTo > Phase::Graph) {
-    return fail("target 'cuda' is not available in this build yet; use "
-                "--compile-to=import|graph");
+  bool isCuda = options.target == Target::Cuda;
+#ifdef INFER_HAVE_CUDA
+  cuda::CudaOptions cudaOptions;
+  if (!options.gpuArch.empty()) {
+    cudaOptions.chips.assign(options.gpuArch.begin(), options.gpuArch.end());
   }
+  for (const std::string &chip : cudaOptions.chips) {
+    if (!llvm::StringRef(chip).starts_with("sm_")) {
+      return fail("--gpu-arch expects an NVIDIA architecture such as sm_90 "
+                  "or sm_80, got '" + chip + "'");
+    }
+  }
+  cudaOptions.blockSize = options.gpuBlockSize;
+  if (cudaOptions.blockSize < 1 || cudaOptions.blockSize > 1024) {
+    return fail("--gpu-block-size must be between 1 and 1024");
+  }
+#else
+  if (isCuda && options.compileTo > Phase::Graph) {
+    return fail("target 'cuda' is not part of this build (configured with "
+                "INFER_BUILD_CUDA=OFF)");
+  }
+#endif
   if (options.hlsClockNs <= 0 || options.hlsParallelism < 1) {
     return fail("--hls-clock-ns must be positive and --hls-parallelism at "
                 "least 1");
@@ -325,7 +364,7 @@ int runCompileDriver(int argc, char **argv) {
                   "' is not a C identifier (letters, digits, '_')");
     }
     if (failed(cpu::readSignature(*module, "main", signature,
-                                  isHls ? "HLS" : "CPU"))) {
+                                  isHls ? "HLS" : isCuda ? "CUDA" : "CPU"))) {
       return 1;
     }
     auto fn = module->lookupSymbol<func::FuncOp>("main");
@@ -345,6 +384,10 @@ int runCompileDriver(int argc, char **argv) {
     if (options.compileTo >= Phase::LLVM && isHls) {
 #ifdef INFER_HAVE_HLS
       hls::buildHlsCodegenPipeline(lower, hlsOptions, signature.name);
+#endif
+    } else if (options.compileTo >= Phase::LLVM && isCuda) {
+#ifdef INFER_HAVE_CUDA
+      cuda::buildCudaCodegenPipeline(lower, cudaOptions, signature.name);
 #endif
     } else if (options.compileTo >= Phase::LLVM) {
       cpu::CpuOptions target;
@@ -370,6 +413,13 @@ int runCompileDriver(int argc, char **argv) {
       return fail("cannot create the output directory '" + dir +
                   "': " + ec.message());
     }
+#ifdef INFER_HAVE_CUDA
+    if (isCuda) {
+      return failed(cuda::emitKernels(*module, signature, cudaOptions, dir))
+                 ? 1
+                 : 0;
+    }
+#endif
 #ifdef INFER_HAVE_HLS
     if (isHls) {
       return failed(hls::emitProject(*module, signature, hlsOptions, dir,

@@ -1,0 +1,112 @@
+//===- CudaPipeline.cpp - linalg on tensors -> kernels and launches -------===//
+
+#include "targets/cuda/CudaTarget.h"
+#include "targets/cuda/Passes.h"
+#include "passes/loops/Passes.h"
+#include "targets/cpu/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+
+namespace infer::cuda {
+
+namespace {
+struct CodegenPipelineOptions
+    : public PassPipelineOptions<CodegenPipelineOptions> {
+  ListOption<std::string> chips{
+      *this, "chips", llvm::cl::desc("GPU architectures (default sm_90)")};
+  Option<int64_t> blockSize{*this, "block-size",
+                            llvm::cl::desc("Threads per block"),
+                            llvm::cl::init(256)};
+  Option<std::string> name{*this, "name",
+                           llvm::cl::desc("Symbol of the GPU module"),
+                           llvm::cl::init("kernels")};
+};
+} // namespace
+
+void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
+                              StringRef name) {
+  cpu::buildBufferizePipeline(pm);
+  // One device allocation for every intermediate, planned by liveness.
+  pm.addPass(cpu::createPlanWorkspacePass());
+
+  // Loops on buffers: every parallel point a thread, reductions inside it;
+  // copies as loops; views folded into loads and stores.
+  loops::InterchangeReductionsPassOptions interchange;
+  interchange.innermost = "reduction";
+  pm.addNestedPass<func::FuncOp>(
+      loops::createInterchangeReductionsPass(interchange));
+  pm.addNestedPass<func::FuncOp>(loops::createReshapesToViewsPass());
+  pm.addNestedPass<func::FuncOp>(cpu::createExpandCopiesPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(memref::createFoldMemRefAliasOpsPass());
+  pm.addPass(createCanonicalizerPass());
+
+  // Kernels.
+  MapParallelLoopsPassOptions map;
+  map.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(createMapParallelLoopsPass(map));
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addNestedPass<func::FuncOp>(createSinkWeightsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  MergeKernelModulesPassOptions merge;
+  merge.moduleName = (name + "_kernels").str();
+  pm.addPass(createMergeKernelModulesPass(merge));
+
+  // PTX through NVVM, one image per chip. Math functions become libdevice
+  // calls (exact fp32), linked from the CUDA toolkit when it is there.
+  std::string libdevice = findLibdevice(options);
+  for (const std::string &chip : options.chips) {
+    GpuNVVMAttachTargetOptions target;
+    target.chip = chip;
+    target.features = "+ptx80";
+    target.optLevel = 3;
+    if (!libdevice.empty()) {
+      target.linkLibs.push_back(libdevice);
+    }
+    pm.addPass(createGpuNVVMAttachTarget(target));
+  }
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(arith::createArithExpandOpsPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createCanonicalizerPass());
+}
+
+void registerCudaPipelines() {
+  registerCudaPasses();
+  PassPipelineRegistration<CodegenPipelineOptions>(
+      "cuda-codegen",
+      "CUDA code generation: linalg on tensors -> one kernel per loop nest "
+      "(blocks x threads), outlined into one GPU module, PTX per chip "
+      "through NVVM; the host function keeps the launches",
+      [](OpPassManager &pm, const CodegenPipelineOptions &options) {
+        CudaOptions cuda;
+        if (!options.chips.empty()) {
+          cuda.chips.assign(options.chips.begin(), options.chips.end());
+        }
+        cuda.blockSize = options.blockSize;
+        buildCudaCodegenPipeline(pm, cuda, options.name);
+      });
+}
+
+} // namespace infer::cuda

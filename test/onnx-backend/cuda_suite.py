@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Compiles every ONNX backend model for the CUDA target and checks the PTX.
+
+For each model: `infer-compile model.onnx --target=cuda --gpu-arch sm_80
+--gpu-arch sm_90 -o DIR --name m`, which writes m.sm_80.ptx and m.sm_90.ptx
+and runs ptxas on each (-arch=sm_80, -arch=sm_90): a model passes when both
+PTX images exist, ptxas accepted both (m.<arch>.cubin written) and the
+launch schedule is there. No GPU is needed. Without ptxas the suite cannot
+validate anything and exits 77, which ctest reports as skipped.
+
+The closing lines also count the models of the CPU suite's passing set
+(every model not in --cpu-xfail) that compile here: the CUDA issue's bar is
+85% of them. Expected failures are listed as for the CPU suite.
+
+Usage: cuda_suite.py --infer-compile BIN --root DIR --xfail FILE --cpu-xfail FILE
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from cpu_suite import first_problem, run_suite, suite_arguments
+from import_suite import find_models, read_xfail
+
+ARCHS = ["sm_80", "sm_90"]
+
+
+def find_ptxas():
+    for home in [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]:
+        if home and os.access(os.path.join(home, "bin", "ptxas"), os.X_OK):
+            return os.path.join(home, "bin", "ptxas")
+    return shutil.which("ptxas")
+
+
+def run_one(args, model, work):
+    src = os.path.join(args.root, model)
+    out = os.path.join(work, re.sub(r"[^A-Za-z0-9_]", "_", model))
+    command = [args.infer_compile, os.path.join(src, "model.onnx"), "--target=cuda",
+               "-o", out, "--name", "m"]
+    for arch in ARCHS:
+        command += ["--gpu-arch", arch]
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
+        if proc.returncode != 0:
+            return model, False, "compile: " + first_problem(proc.stderr)
+        for arch in ARCHS:
+            for suffix in ["ptx", "cubin"]:
+                if not os.path.exists(os.path.join(out, f"m.{arch}.{suffix}")):
+                    return model, False, f"compile: no m.{arch}.{suffix}"
+        with open(os.path.join(out, "m.schedule.json")) as f:
+            schedule = json.load(f)
+        if not schedule["launches"]:
+            return model, False, "compile: the schedule launches no kernel"
+        return model, True, ""
+    except subprocess.TimeoutExpired:
+        return model, False, f"compile: timed out after {args.timeout}s"
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def main():
+    parser = suite_arguments(__doc__, timeout=300)
+    parser.add_argument("--cpu-xfail", required=True)
+    parser.add_argument("--label", default="cuda")
+    args = parser.parse_args()
+    if not find_ptxas():
+        print("SKIPPED: no ptxas ($CUDA_HOME/bin, /usr/local/cuda/bin or PATH): "
+              "the PTX cannot be validated")
+        return 77
+    results = []
+    status = run_suite(args, lambda a, m, w: results.append(run_one(a, m, w)) or results[-1],
+                       "compile to PTX that ptxas accepts for sm_80 and sm_90")
+    cpu_failing = read_xfail(args.cpu_xfail)
+    cpu_passing = [m for m, _, _ in results if m not in cpu_failing]
+    ok = sum(1 for m, passed, _ in results if passed and m not in cpu_failing)
+    if cpu_passing:
+        print(f"{args.label}: {ok} of the {len(cpu_passing)} models that pass on CPU "
+              f"({100.0 * ok / len(cpu_passing):.1f}%)")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
