@@ -18,7 +18,10 @@ using namespace infer::graph;
 /// Reshapes constant `input` to `resultType` when both are foldable.
 static OpFoldResult foldReshapeLike(Value input, Attribute inputAttr,
                                     Type resultType) {
-  if (input.getType() == resultType) {
+  // Equal types mean equal shapes only when they are static: a reshape of
+  // tensor<?x?xf32> to tensor<?x?xf32> may still move dimensions.
+  auto ranked = dyn_cast<RankedTensorType>(resultType);
+  if (input.getType() == resultType && ranked && ranked.hasStaticShape()) {
     return input;
   }
   auto elements = getFoldableElements(inputAttr);

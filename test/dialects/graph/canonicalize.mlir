@@ -95,3 +95,22 @@ func.func @unsqueeze_constant() -> tensor<1xi64> {
   %0 = graph.unsqueeze %a, %axes : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
   return %0 : tensor<1xi64>
 }
+
+// -----
+
+// A reshape between equal static types is an identity; between equal
+// dynamic types it may still move dimensions ([64, 1, 256] -> [64, 4, 64]),
+// so it stays.
+// CHECK-LABEL: func.func @reshape_static_identity
+// CHECK-NEXT: return %arg0
+func.func @reshape_static_identity(%x: tensor<2x3xf32>, %s: tensor<2xi64>) -> tensor<2x3xf32> {
+  %0 = graph.reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @reshape_dynamic_kept
+// CHECK: graph.reshape
+func.func @reshape_dynamic_kept(%x: tensor<?x?x?xf32>, %s: tensor<3xi64>) -> tensor<?x?x?xf32> {
+  %0 = graph.reshape %x, %s : (tensor<?x?x?xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
