@@ -415,7 +415,8 @@ int runCompileDriver(int argc, char **argv) {
     }
 #ifdef INFER_HAVE_CUDA
     if (isCuda) {
-      return failed(cuda::emitKernels(*module, signature, cudaOptions, dir))
+      return failed(cuda::emitKernels(*module, signature, cudaOptions, dir,
+                                      llvm::sys::path::filename(options.input)))
                  ? 1
                  : 0;
     }

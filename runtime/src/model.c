@@ -14,6 +14,8 @@
 
 #include "infer/runtime.h"
 
+#include "cuda.h"
+
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <errno.h>
@@ -29,6 +31,7 @@ struct infer_model {
   const infer_abi_model_t *abi;
   char *name;
   _Atomic(void *) workspace; /* a free workspace, or NULL */
+  struct infer_cuda_model *cuda; /* the device side of a CUDA model */
 };
 
 enum { WORKSPACE_ALIGNMENT = 64 };
@@ -165,7 +168,7 @@ static infer_status_t make_model(const infer_abi_model_t *abi, void *library,
         "compiler",
         abi->name ? abi->name : fallback_name, (unsigned)abi->abi_version,
         infer_runtime_version(), INFER_ABI_VERSION);
-  } else if (!abi->run) {
+  } else if (!abi->run && !(abi->abi_version >= 3 && abi->cuda)) {
     status = infer_status_make(INFER_INVALID_ARGUMENT,
                                "model '%s' has no run function",
                                abi->name ? abi->name : fallback_name);
@@ -189,6 +192,14 @@ static infer_status_t make_model(const infer_abi_model_t *abi, void *library,
       model->library = library;
       model->abi = abi;
       model->name = copy;
+    }
+  }
+  if (!status && abi->abi_version >= 3 && abi->cuda) {
+    status = infer_cuda_model_create(abi, &model->cuda);
+    if (status) {
+      free(model->name);
+      free(model);
+      model = NULL;
     }
   }
   if (status) {
@@ -300,6 +311,8 @@ void infer_model_release(infer_model_t model) {
   if (!model) {
     return;
   }
+  /* The device side reads the ABI, which lives in the library. */
+  infer_cuda_model_destroy(model->cuda);
   if (model->library) {
     dlclose(model->library);
   }
@@ -441,8 +454,9 @@ infer_status_t infer_model_run(infer_model_t model,
     }
   }
 
-  /* From ABI version 2 on, a workspace pointer follows the outputs. */
-  bool has_workspace = abi->abi_version >= 2;
+  /* From ABI version 2 on, a workspace pointer follows the outputs; CUDA
+   * models keep theirs on the device. */
+  bool has_workspace = abi->abi_version >= 2 && !model->cuda;
   size_t num_buffers = num_inputs + num_outputs + (has_workspace ? 1 : 0);
   void **buffers = malloc((num_buffers ? num_buffers : 1) * sizeof(void *));
   if (!buffers) {
@@ -482,6 +496,18 @@ infer_status_t infer_model_run(infer_model_t model,
                                model->name);
     }
     buffers[num_inputs + num_outputs] = workspace;
+  }
+  if (model->cuda) {
+    infer_status_t status =
+        infer_cuda_model_run(model->cuda, (void *const *)buffers);
+    free(buffers);
+    if (status) {
+      for (size_t i = 0; i < num_outputs; ++i) {
+        infer_tensor_release(out_outputs[i]);
+        out_outputs[i] = NULL;
+      }
+    }
+    return status;
   }
   abi->run((void *const *)buffers);
   workspace_give_back(model, workspace);

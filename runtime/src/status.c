@@ -57,6 +57,7 @@ const char *infer_status_code_name(infer_status_code_t code) {
   case INFER_OUT_OF_MEMORY: return "OUT_OF_MEMORY";
   case INFER_UNIMPLEMENTED: return "UNIMPLEMENTED";
   case INFER_INTERNAL: return "INTERNAL";
+  case INFER_UNAVAILABLE: return "UNAVAILABLE";
   }
   return "UNKNOWN";
 }

@@ -12,6 +12,11 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
+namespace llvm {
+class Constant;
+class Module;
+} // namespace llvm
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,6 +36,7 @@ struct ModelSignature {
   std::vector<TensorSignature> outputs;
   uint64_t workspaceSize = 0; // bytes; set from the planned module
   bool usesOpenMP = false;    // the code calls LLVM's OpenMP runtime
+  bool isCuda = false;        // kernels for the GPU: no CPU entry point
 };
 
 struct CpuOptions {
@@ -76,6 +82,15 @@ llvm::LogicalResult emitArtifacts(mlir::ModuleOp module,
                                   const CpuOptions &options,
                                   llvm::StringRef outputDir,
                                   llvm::StringRef sourceName);
+
+/// Writes `<dir>/<name>.o`, `.h` and (for the host) `.so` for a model whose
+/// code runs elsewhere: `addDescriptor` adds its data to the (empty) LLVM
+/// module and returns the descriptor the ABI constant points at
+/// (infer_abi_model.cuda).
+llvm::LogicalResult emitDataArtifacts(
+    const ModelSignature &signature, const CpuOptions &options,
+    llvm::StringRef outputDir, llvm::StringRef sourceName, mlir::Location loc,
+    llvm::function_ref<llvm::Constant *(llvm::Module &)> addDescriptor);
 
 } // namespace infer::cpu
 

@@ -56,7 +56,8 @@ void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
   map.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(createMapParallelLoopsPass(map));
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
-  pm.addNestedPass<func::FuncOp>(createSinkWeightsPass());
+  // Weights stay host-side globals: the kernels take them as arguments and
+  // the runtime uploads them once at load.
   pm.addPass(createGpuKernelOutliningPass());
   MergeKernelModulesPassOptions merge;
   merge.moduleName = (name + "_kernels").str();

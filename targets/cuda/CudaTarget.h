@@ -49,13 +49,16 @@ std::string findPtxas(const CudaOptions &options);
 std::string findLibdevice(const CudaOptions &options);
 
 /// Writes `<dir>/<name>.<chip>.ptx` per chip, `<name>.<chip>.cubin` when
-/// ptxas is available (which also validates the PTX), and
-/// `<name>.schedule.json` (launches, buffers, workspace size). Fails with
-/// an error naming the ONNX node of anything left on the host.
+/// ptxas is available (which also validates the PTX),
+/// `<name>.schedule.json` (launches, buffers, workspace size), and the
+/// artifact: `<name>.o`, `.h` and `.so` holding the images and launches
+/// behind the `<name>_model` ABI constant (infer_abi_model.cuda). Fails
+/// with an error naming the ONNX node of anything left on the host.
 llvm::LogicalResult emitKernels(mlir::ModuleOp module,
                                 const cpu::ModelSignature &signature,
                                 const CudaOptions &options,
-                                llvm::StringRef outputDir);
+                                llvm::StringRef outputDir,
+                                llvm::StringRef sourceName);
 
 } // namespace infer::cuda
 

@@ -28,17 +28,6 @@ def MapParallelLoopsPass
                            "::mlir::affine::AffineDialect"];
 }
 
-def SinkWeightsPass : Pass<"infer-cuda-sink-weights", "::mlir::func::FuncOp"> {
-  let summary = "Moves the weights and their views into the kernels that read them";
-  let description = [{
-    A `memref.get_global` on the host yields a host address, which a kernel
-    cannot read. This pass clones every `memref.get_global` (and the views
-    of it) that a `gpu.launch` uses into the launch body; kernel outlining
-    then copies the globals into the GPU module, where they become device
-    globals initialized by the module image.
-  }];
-}
-
 def MergeKernelModulesPass
     : Pass<"infer-cuda-merge-kernel-modules", "::mlir::ModuleOp"> {
   let summary = "Merges the outlined GPU modules into one";

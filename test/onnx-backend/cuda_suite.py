@@ -8,6 +8,12 @@ PTX images exist, ptxas accepted both (m.<arch>.cubin written) and the
 launch schedule is there. No GPU is needed. Without ptxas the suite cannot
 validate anything and exits 77, which ctest reports as skipped.
 
+With --infer-run (the `gpu` ctest label), each model that compiles also runs
+on the GPU through the runtime's CUDA backend: `infer-run m.so --test-data`
+over every test_data_set_N, compared at the CPU target's tolerances. Where
+the runtime finds no CUDA driver or no device, that suite exits 77
+(skipped), never passed.
+
 The closing lines also count the models of the CPU suite's passing set
 (every model not in --cpu-xfail) that compile here: the CUDA issue's bar is
 85% of them. Expected failures are listed as for the CPU suite.
@@ -53,6 +59,20 @@ def run_one(args, model, work):
             schedule = json.load(f)
         if not schedule["launches"]:
             return model, False, "compile: the schedule launches no kernel"
+        if args.infer_run:
+            sets = sorted(d for d in os.listdir(src) if d.startswith("test_data_set_"))
+            command = [args.infer_run, os.path.join(out, "m.so")]
+            for s in sets:
+                command += ["--test-data", os.path.join(src, s)]
+            proc = subprocess.run(command, capture_output=True, text=True,
+                                  timeout=args.timeout)
+            if proc.returncode != 0:
+                text = proc.stdout + proc.stderr
+                if "no CUDA driver" in text or "sees no device" in text:
+                    return model, False, "NO-GPU " + first_problem(text)
+                if proc.returncode < 0:
+                    return model, False, f"run: crashed with signal {-proc.returncode}"
+                return model, False, "run: " + first_problem(text)
         return model, True, ""
     except subprocess.TimeoutExpired:
         return model, False, f"compile: timed out after {args.timeout}s"
@@ -60,14 +80,38 @@ def run_one(args, model, work):
         shutil.rmtree(out, ignore_errors=True)
 
 
+def gpu_available(args):
+    """False (and says why) when the runtime finds no CUDA driver or device:
+    one model compiled and run decides it."""
+    model = next(iter(find_models(args.root)), None)
+    probe = os.path.join(args.root, "node", "test_relu")
+    if os.path.isdir(probe):
+        model = "node/test_relu"
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="infer-gpu-probe-") as work:
+        subprocess.run([args.infer_compile, os.path.join(args.root, model, "model.onnx"),
+                        "--target=cuda", "-o", work, "--name", "m"],
+                       capture_output=True, text=True, timeout=args.timeout)
+        proc = subprocess.run([args.infer_run, os.path.join(work, "m.so")],
+                              capture_output=True, text=True, timeout=args.timeout)
+    text = proc.stdout + proc.stderr
+    if "no CUDA driver" in text or "sees no device" in text:
+        print("SKIPPED: no GPU here: " + first_problem(text))
+        return False
+    return True
+
+
 def main():
     parser = suite_arguments(__doc__, timeout=300)
     parser.add_argument("--cpu-xfail", required=True)
+    parser.add_argument("--infer-run", help="also run each model on the GPU")
     parser.add_argument("--label", default="cuda")
     args = parser.parse_args()
     if not find_ptxas():
         print("SKIPPED: no ptxas ($CUDA_HOME/bin, /usr/local/cuda/bin or PATH): "
               "the PTX cannot be validated")
+        return 77
+    if args.infer_run and not gpu_available(args):
         return 77
     results = []
     status = run_suite(args, lambda a, m, w: results.append(run_one(a, m, w)) or results[-1],

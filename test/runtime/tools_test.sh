@@ -157,7 +157,7 @@ run-multiple-sets)
 run-missing-model)
   expect 1 "infer-run: error: cannot open model '$work/none.so'" -- "$run" "$work/none.so"
   expect 1 "no symbol 'nope_model'" "--name" -- "$run" "$model" --name nope
-  expect 1 "was compiled for ABI version 3" -- "$run" "$model" --name fake_future
+  expect 1 "supports versions 1 to" -- "$run" "$model" --name fake_future
   ;;
 run-help)
   expect 0 "USAGE" "--test-data DIR" "--input NAME=FILE" "--save-outputs" "EXIT STATUS" -- \

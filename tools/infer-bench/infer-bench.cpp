@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <condition_variable>
+#include <cstdlib>
 #include <ctime>
 #include <mutex>
 #include <optional>
@@ -49,6 +50,9 @@ OPTIONS
                       {"model", "threads", "warmup", "iterations",
                        "latency_ms": {"p50","p90","p99","max","mean"},
                        "throughput_per_s"}
+  --no-cuda-graph     CUDA models: launch the kernels one by one instead of
+                      replaying a captured CUDA graph (the default), to
+                      compare the two (sets INFER_CUDA_GRAPHS=0).
   --help              show this text.
 
 EXAMPLE
@@ -88,6 +92,9 @@ std::optional<Options> parseArgs(int argc, char **argv) {
           static_cast<uint64_t>(parseInteger(value, "--seed", 0, INT64_MAX));
     } else if (args.flag("--json")) {
       options.json = true;
+    } else if (args.flag("--no-cuda-graph")) {
+      // Read by the runtime's CUDA backend when the model is loaded.
+      setenv("INFER_CUDA_GRAPHS", "0", 1);
     } else if (options.modelPath.empty()) {
       options.modelPath = args.positional();
     } else {

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -59,6 +60,9 @@ OTHER OPTIONS
                       several --test-data, DIR/<data dir name>/...). Existing
                       files are kept unless --force.
   --force             overwrite files under --save-outputs.
+  --no-cuda-graph     CUDA models: launch the kernels one by one instead of
+                      replaying a captured CUDA graph (the default), to
+                      compare the two (sets INFER_CUDA_GRAPHS=0).
   --help              show this text.
 
 EXIT STATUS
@@ -104,6 +108,9 @@ std::optional<Options> parseArgs(int argc, char **argv) {
       options.atol = parseNonNegative(value, "--atol");
     } else if (args.option("--save-outputs", options.saveDir)) {
       continue;
+    } else if (args.flag("--no-cuda-graph")) {
+      // Read by the runtime's CUDA backend when the model is loaded.
+      setenv("INFER_CUDA_GRAPHS", "0", 1);
     } else if (args.flag("--force")) {
       options.force = true;
     } else if (args.option("--seed", value)) {

@@ -1,8 +1,9 @@
 /*===- abi.h - the contract between infer-compile and the runtime --*- C -*-===*
  *
- * Every model compiled for the CPU target exports one constant of type
- * infer_abi_model_t named `<name>_model` (name from `--name`), and a typed
- * entry point `<name>_main` declared in the generated header. The runtime
+ * Every model compiled for the CPU or CUDA target exports one constant of
+ * type infer_abi_model_t named `<name>_model` (name from `--name`); CPU
+ * models also a typed entry point `<name>_main` declared in the generated
+ * header. The runtime
  * reads nothing else from generated code. Layouts here only ever grow at
  * the end; `abi_version` tells which fields exist.
  *
@@ -17,7 +18,7 @@
 extern "C" {
 #endif
 
-#define INFER_ABI_VERSION 2
+#define INFER_ABI_VERSION 3
 
 /* Element types, numbered as ONNX's TensorProto.DataType. */
 typedef enum infer_dtype_e {
@@ -53,6 +54,56 @@ typedef struct infer_abi_tensor {
  * workspaces) are safe. */
 typedef void (*infer_abi_run_fn)(void *const *buffers);
 
+/* CUDA models (abi_version >= 3, `cuda` set, `run` NULL): the kernels as
+ * PTX (and cubins) per GPU architecture, and the launches of one run. */
+typedef enum infer_abi_cuda_arg_kind_e {
+  INFER_CUDA_ARG_INPUT = 0,     /* device copy of input `index` */
+  INFER_CUDA_ARG_OUTPUT = 1,    /* device buffer of output `index` */
+  INFER_CUDA_ARG_WORKSPACE = 2, /* device workspace + `value` bytes */
+  INFER_CUDA_ARG_I64 = 3,       /* the integer `value` */
+  INFER_CUDA_ARG_F32 = 4,       /* the float whose bits are `value` */
+  INFER_CUDA_ARG_F64 = 5,       /* the double whose bits are `value` */
+  INFER_CUDA_ARG_WEIGHT = 6,    /* device copy of weight `index` */
+} infer_abi_cuda_arg_kind_t;
+
+typedef struct infer_abi_cuda_arg {
+  int32_t kind; /* an infer_abi_cuda_arg_kind_t */
+  int32_t index;
+  int64_t value;
+} infer_abi_cuda_arg_t;
+
+typedef struct infer_abi_cuda_launch {
+  const char *kernel; /* entry name in the module image */
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t num_args;
+  uint32_t reserved;
+  const infer_abi_cuda_arg_t *args; /* kernel parameters, in order */
+} infer_abi_cuda_launch_t;
+
+typedef struct infer_abi_cuda_image {
+  const char *arch;     /* "sm_90" */
+  const char *ptx;      /* NUL-terminated PTX for the driver's JIT */
+  const uint8_t *cubin; /* ptxas output for `arch`, or NULL */
+  uint64_t cubin_size;
+} infer_abi_cuda_image_t;
+
+/* A constant tensor, uploaded to the device once when the model loads. */
+typedef struct infer_abi_cuda_weight {
+  const void *data;
+  uint64_t size; /* bytes */
+} infer_abi_cuda_weight_t;
+
+typedef struct infer_abi_cuda {
+  uint32_t num_images;
+  uint32_t num_launches;
+  const infer_abi_cuda_image_t *images;
+  const infer_abi_cuda_launch_t *launches;
+  uint32_t num_weights;
+  uint32_t reserved;
+  const infer_abi_cuda_weight_t *weights;
+} infer_abi_cuda_t;
+
 typedef struct infer_abi_model {
   uint32_t abi_version; /* INFER_ABI_VERSION at compile time */
   uint32_t num_inputs;
@@ -63,7 +114,10 @@ typedef struct infer_abi_model {
   const infer_abi_tensor_t *outputs;
   uint64_t workspace_size; /* bytes of scratch memory a run needs; version
                               1 models take no workspace pointer */
-  infer_abi_run_fn run;
+  infer_abi_run_fn run;       /* NULL for CUDA models */
+  const infer_abi_cuda_t *cuda; /* abi_version >= 3: the GPU kernels and
+                                   launches, or NULL for CPU models; the
+                                   workspace then lives on the device */
 } infer_abi_model_t;
 
 #ifdef __cplusplus

@@ -20,6 +20,7 @@ typedef enum infer_status_code_e {
   INFER_OUT_OF_MEMORY = 3,
   INFER_UNIMPLEMENTED = 4,
   INFER_INTERNAL = 5,
+  INFER_UNAVAILABLE = 6, /* the hardware or driver a model needs is absent */
 } infer_status_code_t;
 
 typedef struct infer_status *infer_status_t;
