@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Exports resnet18 and mobilenet_v2 (torchvision, random weights) to ONNX.
+"""Exports resnet18, mobilenet_v2 (torchvision) and a transformer encoder
+(2 layers, d_model 256, 4 heads, sequence 64) to ONNX, random weights, with
+a dynamic batch dimension.
 
 Uses Debian's PyTorch (`apt-get install python3-torch python3-torchvision`),
 so run it with the system Python: /usr/bin/python3 test/bench/export_models.py OUT
@@ -23,6 +25,17 @@ def main():
                           output_names=["logits"],
                           dynamic_axes={"input": {0: "N"}, "logits": {0: "N"}})
         print("wrote", path)
+    encoder = torch.nn.TransformerEncoder(
+        torch.nn.TransformerEncoderLayer(d_model=256, nhead=4, dim_feedforward=1024,
+                                         dropout=0.0, batch_first=True),
+        num_layers=2).eval()
+    path = os.path.join(out, "transformer_encoder.onnx")
+    # With gradients enabled the layers take their plain (exportable) path,
+    # not the fused inference kernel.
+    torch.onnx.export(encoder, torch.randn(1, 64, 256), path, opset_version=13,
+                      input_names=["input"], output_names=["hidden"],
+                      dynamic_axes={"input": {0: "N"}, "hidden": {0: "N"}})
+    print("wrote", path)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,117 @@
+/*===- gpu_runner.c - run a compiled model on raw tensors, and time it ---===*
+ *
+ * For the GPU machine, which has a C compiler and CMake but none of the
+ * compiler's dependencies (run_on_gpu.sh builds the runtime alone and this
+ * file against it). Usage:
+ *   gpu_runner MODEL.so NAME DIR ITERATIONS
+ * reads DIR/input_<i>.bin (raw elements, in the model's order, shapes and
+ * dtypes), runs once and writes DIR/result_<i>.bin, then runs ITERATIONS
+ * more times (after 10 untimed) and prints one JSON line with the median
+ * and 90th percentile latency in ms. Exit status 1 on any error.
+ *
+ *===------------------------------------------------------------------===*/
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "infer/runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int fail(infer_status_t status) {
+  fprintf(stderr, "gpu_runner: error: %s\n", infer_status_message(status));
+  infer_status_free(status);
+  return 1;
+}
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 5) {
+    fprintf(stderr, "usage: %s MODEL.so NAME DIR ITERATIONS\n", argv[0]);
+    return 2;
+  }
+  const char *dir = argv[3];
+  int iterations = atoi(argv[4]);
+  infer_model_t model = NULL;
+  infer_status_t status = infer_model_load(argv[1], argv[2], &model);
+  if (status) {
+    return fail(status);
+  }
+  size_t num_inputs = infer_model_num_inputs(model);
+  size_t num_outputs = infer_model_num_outputs(model);
+  infer_tensor_t *inputs = calloc(num_inputs + 1, sizeof(infer_tensor_t));
+  infer_tensor_t *outputs = calloc(num_outputs + 1, sizeof(infer_tensor_t));
+  char path[4096];
+  for (size_t i = 0; i < num_inputs; ++i) {
+    const infer_abi_tensor_t *in = infer_model_input(model, i);
+    status = infer_tensor_create((infer_dtype_t)in->dtype, in->rank, in->shape,
+                                 &inputs[i]);
+    if (status) {
+      return fail(status);
+    }
+    snprintf(path, sizeof(path), "%s/input_%zu.bin", dir, i);
+    FILE *f = fopen(path, "rb");
+    size_t bytes = infer_tensor_byte_size(inputs[i]);
+    if (!f || fread(infer_tensor_data(inputs[i]), 1, bytes, f) != bytes) {
+      fprintf(stderr, "gpu_runner: error: cannot read %zu bytes from %s\n",
+              bytes, path);
+      return 1;
+    }
+    fclose(f);
+  }
+  status = infer_model_run(model, inputs, num_inputs, outputs, num_outputs);
+  if (status) {
+    return fail(status);
+  }
+  for (size_t i = 0; i < num_outputs; ++i) {
+    snprintf(path, sizeof(path), "%s/result_%zu.bin", dir, i);
+    FILE *f = fopen(path, "wb");
+    size_t bytes = infer_tensor_byte_size(outputs[i]);
+    if (!f || fwrite(infer_tensor_data(outputs[i]), 1, bytes, f) != bytes) {
+      fprintf(stderr, "gpu_runner: error: cannot write %s\n", path);
+      return 1;
+    }
+    fclose(f);
+    infer_tensor_release(outputs[i]);
+  }
+  double *times = calloc((size_t)iterations + 1, sizeof(double));
+  for (int i = -10; i < iterations; ++i) {
+    double start = now_ms();
+    status = infer_model_run(model, inputs, num_inputs, outputs, num_outputs);
+    double elapsed = now_ms() - start;
+    if (status) {
+      return fail(status);
+    }
+    for (size_t o = 0; o < num_outputs; ++o) {
+      infer_tensor_release(outputs[o]);
+    }
+    if (i >= 0) {
+      times[i] = elapsed;
+    }
+  }
+  qsort(times, (size_t)iterations, sizeof(double), compare_doubles);
+  printf("{\"model\": \"%s\", \"iterations\": %d, \"median_ms\": %.4f, "
+         "\"p90_ms\": %.4f}\n",
+         argv[2], iterations, times[iterations / 2],
+         times[(iterations * 9) / 10]);
+  for (size_t i = 0; i < num_inputs; ++i) {
+    infer_tensor_release(inputs[i]);
+  }
+  infer_model_release(model);
+  free(times);
+  free(inputs);
+  free(outputs);
+  return 0;
+}
