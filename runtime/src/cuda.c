@@ -279,7 +279,10 @@ static infer_status_t set_up(struct infer_cuda_model *m) {
   CHECK("cuStreamSynchronize", m->driver.StreamSynchronize(m->stream));
 
   /* Parameter values: device addresses are fixed for the model's life, so
-   * they are computed once (and a captured graph stays valid). */
+   * they are computed once (and a captured graph stays valid). Each value
+   * sits in an 8-byte slot; the driver copies as many bytes as the kernel's
+   * parameter has, from the slot's start: on little-endian hosts those are
+   * the low bytes, i.e. the value narrowed to the parameter's width. */
   size_t p = 0;
   for (uint32_t i = 0; i < cuda->num_launches; ++i) {
     const infer_abi_cuda_launch_t *launch = &cuda->launches[i];

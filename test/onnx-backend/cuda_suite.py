@@ -4,8 +4,10 @@
 For each model: `infer-compile model.onnx --target=cuda --gpu-arch sm_80
 --gpu-arch sm_90 -o DIR --name m`, which writes m.sm_80.ptx and m.sm_90.ptx
 and runs ptxas on each (-arch=sm_80, -arch=sm_90): a model passes when both
-PTX images exist, ptxas accepted both (m.<arch>.cubin written) and the
-launch schedule is there. No GPU is needed. Without ptxas the suite cannot
+PTX images exist, ptxas accepted both (m.<arch>.cubin written), and every
+launch of the schedule names a kernel of the PTX and passes as many
+arguments, of the types, as the kernel declares (pointers for tensors and
+weights, 64-bit integers, f32/f64). No GPU is needed. Without ptxas the suite cannot
 validate anything and exits 77, which ctest reports as skipped.
 
 With --infer-run (the `gpu` ctest label), each model that compiles also runs
@@ -40,6 +42,33 @@ def find_ptxas():
     return shutil.which("ptxas")
 
 
+ENTRY = re.compile(r"\.visible \.entry (\w+)\(([^)]*)\)")
+
+
+def check_launches(ptx_text, schedule):
+    """Every launch names a kernel of the PTX and passes what its parameter
+    list declares: pointers for tensors, 64-bit integers, f32/f64 floats.
+    Returns a problem or ''."""
+    entries = {m.group(1): [p.split()[1] for p in m.group(2).split(",") if p.strip()]
+               for m in ENTRY.finditer(ptx_text)}
+    pointer = {"u64", "b64"}
+    integer = {"u8", "u16", "u32", "u64", "b8", "b16", "b32", "b64", "s8", "s16", "s32", "s64"}
+    expected = {"input": pointer, "output": pointer, "workspace": pointer, "weight": pointer,
+                "int64": integer, "f32_bits": {"f32"}, "f64_bits": {"f64"}}
+    for launch in schedule["launches"]:
+        params = entries.get(launch["kernel"])
+        if params is None:
+            return f"launch of {launch['kernel']}, which the PTX does not define"
+        if len(params) != len(launch["args"]):
+            return (f"{launch['kernel']} takes {len(params)} parameters, "
+                    f"the schedule passes {len(launch['args'])}")
+        for i, (param, arg) in enumerate(zip(params, launch["args"])):
+            kind = next(iter(arg))
+            if param.lstrip(".") not in expected[kind]:
+                return f"{launch['kernel']} parameter {i} is {param}, the schedule passes {kind}"
+    return ""
+
+
 def run_one(args, model, work):
     src = os.path.join(args.root, model)
     out = os.path.join(work, re.sub(r"[^A-Za-z0-9_]", "_", model))
@@ -59,6 +88,11 @@ def run_one(args, model, work):
             schedule = json.load(f)
         if not schedule["launches"]:
             return model, False, "compile: the schedule launches no kernel"
+        for arch in ARCHS:
+            with open(os.path.join(out, f"m.{arch}.ptx")) as f:
+                problem = check_launches(f.read(), schedule)
+            if problem:
+                return model, False, f"schedule: {problem}"
         if args.infer_run:
             sets = sorted(d for d in os.listdir(src) if d.startswith("test_data_set_"))
             command = [args.infer_run, os.path.join(out, "m.so")]

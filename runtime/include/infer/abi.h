@@ -60,7 +60,8 @@ typedef enum infer_abi_cuda_arg_kind_e {
   INFER_CUDA_ARG_INPUT = 0,     /* device copy of input `index` */
   INFER_CUDA_ARG_OUTPUT = 1,    /* device buffer of output `index` */
   INFER_CUDA_ARG_WORKSPACE = 2, /* device workspace + `value` bytes */
-  INFER_CUDA_ARG_I64 = 3,       /* the integer `value` */
+  INFER_CUDA_ARG_I64 = 3,       /* the integer `value`; a narrower kernel
+                                   parameter takes its low bytes */
   INFER_CUDA_ARG_F32 = 4,       /* the float whose bits are `value` */
   INFER_CUDA_ARG_F64 = 5,       /* the double whose bits are `value` */
   INFER_CUDA_ARG_WEIGHT = 6,    /* device copy of weight `index` */
