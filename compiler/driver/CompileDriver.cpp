@@ -169,9 +169,10 @@ constexpr const char *kOverview = R"(infer-compile: the infer ahead-of-time comp
       simulation: g++ -std=c++17 m.cpp m_tb.cpp && ./a.out DATA_DIR),
       run_hls.tcl and report.json (estimated latency and resources)
   infer-compile model.onnx --target=cuda --gpu-arch sm_90 --gpu-arch sm_80 -o out
-      GPU kernels: out/NAME.sm_90.ptx (and .cubin when ptxas is found) per
-      architecture, and out/NAME.schedule.json (launches, buffers, device
-      workspace size)
+      NVIDIA GPUs: out/NAME.o, NAME.h, NAME.so (kernels, weights and launches;
+      infer-run out/NAME.so runs them through the CUDA driver), plus
+      NAME.sm_90.ptx (and .cubin when ptxas is found) per architecture and
+      NAME.schedule.json
   infer-compile model.onnx --compile-to=graph
       import the model and print its graph-level IR
 
