@@ -77,8 +77,8 @@ void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
     pm.addPass(createGpuNVVMAttachTarget(target));
   }
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
+  // Both the loop collapsing and the strided metadata leave affine.apply.
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(arith::createArithExpandOpsPass());

@@ -32,21 +32,33 @@ using namespace mlir;
 
 namespace infer::cuda {
 
+/// `relative` under the first CUDA toolkit that has it: $CUDA_HOME,
+/// $CUDA_PATH, then /usr/local/cuda; "" when none does.
+static std::string inToolkit(StringRef relative) {
+  SmallVector<std::string> homes;
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"}) {
+    if (std::optional<std::string> home = llvm::sys::Process::GetEnv(var)) {
+      homes.push_back(*home);
+    }
+  }
+  homes.push_back("/usr/local/cuda");
+  for (const std::string &home : homes) {
+    llvm::SmallString<256> path(home);
+    llvm::sys::path::append(path, relative);
+    if (llvm::sys::fs::exists(path)) {
+      return path.str().str();
+    }
+  }
+  return "";
+}
+
 std::string findPtxas(const CudaOptions &options) {
   if (!options.ptxas.empty()) {
     return llvm::sys::fs::can_execute(options.ptxas) ? options.ptxas : "";
   }
-  for (const char *var : {"CUDA_HOME", "CUDA_PATH"}) {
-    if (std::optional<std::string> home = llvm::sys::Process::GetEnv(var)) {
-      llvm::SmallString<256> path(*home);
-      llvm::sys::path::append(path, "bin", "ptxas");
-      if (llvm::sys::fs::can_execute(path)) {
-        return path.str().str();
-      }
-    }
-  }
-  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas")) {
-    return "/usr/local/cuda/bin/ptxas";
+  std::string ptxas = inToolkit("bin/ptxas");
+  if (!ptxas.empty() && llvm::sys::fs::can_execute(ptxas)) {
+    return ptxas;
   }
   if (llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas")) {
     return *onPath;
@@ -58,21 +70,7 @@ std::string findLibdevice(const CudaOptions &options) {
   if (!options.libdevice.empty()) {
     return llvm::sys::fs::exists(options.libdevice) ? options.libdevice : "";
   }
-  SmallVector<std::string> homes;
-  for (const char *var : {"CUDA_HOME", "CUDA_PATH"}) {
-    if (std::optional<std::string> home = llvm::sys::Process::GetEnv(var)) {
-      homes.push_back(*home);
-    }
-  }
-  homes.push_back("/usr/local/cuda");
-  for (const std::string &home : homes) {
-    llvm::SmallString<256> path(home);
-    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
-    if (llvm::sys::fs::exists(path)) {
-      return path.str().str();
-    }
-  }
-  return "";
+  return inToolkit("nvvm/libdevice/libdevice.10.bc");
 }
 
 namespace {

@@ -132,6 +132,19 @@ bool canEmit(Operation *op) {
 
 namespace {
 
+/// One ARRAY_PARTITION pragma per partitioned dimension of `var`.
+void emitPartitionPragmas(raw_ostream &os, StringRef var, ArrayAttr partition,
+                          unsigned indent = 1) {
+  if (!partition) return;
+  for (auto dim : partition.getAsRange<DictionaryAttr>()) {
+    os.indent(indent * 2) << "#pragma HLS ARRAY_PARTITION variable=" << var
+                          << " " << cast<StringAttr>(dim.get("type")).getValue();
+    int64_t factor = cast<IntegerAttr>(dim.get("factor")).getInt();
+    if (factor > 0) os << " factor=" << factor;
+    os << " dim=" << cast<IntegerAttr>(dim.get("dim")).getInt() + 1 << "\n";
+  }
+}
+
 /// Prints one function body.
 class FunctionEmitter {
 public:
@@ -498,16 +511,8 @@ LogicalResult FunctionEmitter::emitOp(Operation *op, unsigned indent) {
                      16384;
     line(indent) << (large ? "static " : "") << arrayDeclarator(type, var)
                  << ";\n";
-    if (auto partition = op->getAttrOfType<ArrayAttr>(kPartitionAttr)) {
-      for (auto dim : partition.getAsRange<DictionaryAttr>()) {
-        line(indent) << "#pragma HLS ARRAY_PARTITION variable=" << var << " "
-                     << cast<StringAttr>(dim.get("type")).getValue();
-        int64_t factor = cast<IntegerAttr>(dim.get("factor")).getInt();
-        if (factor > 0) os << " factor=" << factor;
-        os << " dim=" << cast<IntegerAttr>(dim.get("dim")).getInt() + 1
-           << "\n";
-      }
-    }
+    emitPartitionPragmas(os, var, op->getAttrOfType<ArrayAttr>(kPartitionAttr),
+                         indent);
     return success();
   }
   if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
@@ -544,17 +549,6 @@ LogicalResult FunctionEmitter::emitBlock(Block &block, unsigned indent) {
     if (failed(emitOp(&op, indent))) return failure();
   }
   return success();
-}
-
-void emitPartitionPragmas(raw_ostream &os, StringRef var, ArrayAttr partition) {
-  if (!partition) return;
-  for (auto dim : partition.getAsRange<DictionaryAttr>()) {
-    os << "  #pragma HLS ARRAY_PARTITION variable=" << var << " "
-       << cast<StringAttr>(dim.get("type")).getValue();
-    int64_t factor = cast<IntegerAttr>(dim.get("factor")).getInt();
-    if (factor > 0) os << " factor=" << factor;
-    os << " dim=" << cast<IntegerAttr>(dim.get("dim")).getInt() + 1 << "\n";
-  }
 }
 
 bool writes(func::FuncOp fn, unsigned arg) {

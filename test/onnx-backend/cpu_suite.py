@@ -77,11 +77,11 @@ def suite_arguments(doc, timeout):
     return parser
 
 
-def run_suite(args, run_one, what):
+def run_suite(args, run_one, what, summary=None):
     """Runs `run_one(args, model, work_dir)` -> (model, ok, problem) over every
     model, checks the results against the expected-failure list and prints
-    the problems, `<label>: N of M models <what> (P%)` and `N passed, N failed`.
-    Returns the exit status."""
+    the problems, `<label>: N of M models <what> (P%)` and `N passed, N failed`,
+    then whatever `summary(results)` adds. Returns the exit status."""
     models = [m for m in find_models(args.root) if re.search(args.filter, m)]
     if not models:
         print(f"error: no models under {args.root}", file=sys.stderr)
@@ -103,6 +103,8 @@ def run_suite(args, run_one, what):
     print(f"{args.label}: {passed} of {total} models {what} "
           f"({100.0 * passed / total:.1f}%); {expected} expected failures")
     print(f"{passed} passed, {failed} failed")
+    if summary:
+        summary(results)
     return 0 if failed == 0 else 1
 
 

@@ -28,6 +28,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 from cpu_suite import first_problem, run_suite, suite_arguments
 from import_suite import find_models, read_xfail
@@ -121,7 +122,6 @@ def gpu_available(args):
     probe = os.path.join(args.root, "node", "test_relu")
     if os.path.isdir(probe):
         model = "node/test_relu"
-    import tempfile
     with tempfile.TemporaryDirectory(prefix="infer-gpu-probe-") as work:
         subprocess.run([args.infer_compile, os.path.join(args.root, model, "model.onnx"),
                         "--target=cuda", "-o", work, "--name", "m"],
@@ -147,16 +147,18 @@ def main():
         return 77
     if args.infer_run and not gpu_available(args):
         return 77
-    results = []
-    status = run_suite(args, lambda a, m, w: results.append(run_one(a, m, w)) or results[-1],
-                       "compile to PTX that ptxas accepts for sm_80 and sm_90")
     cpu_failing = read_xfail(args.cpu_xfail)
-    cpu_passing = [m for m, _, _ in results if m not in cpu_failing]
-    ok = sum(1 for m, passed, _ in results if passed and m not in cpu_failing)
-    if cpu_passing:
-        print(f"{args.label}: {ok} of the {len(cpu_passing)} models that pass on CPU "
-              f"({100.0 * ok / len(cpu_passing):.1f}%)")
-    return status
+
+    def cpu_share(results):
+        cpu_passing = [m for m, _, _ in results if m not in cpu_failing]
+        ok = sum(1 for m, passed, _ in results if passed and m not in cpu_failing)
+        if cpu_passing:
+            print(f"{args.label}: {ok} of the {len(cpu_passing)} models that pass on CPU "
+                  f"({100.0 * ok / len(cpu_passing):.1f}%)")
+
+    return run_suite(args, run_one,
+                     "compile to PTX that ptxas accepts for sm_80 and sm_90",
+                     summary=cpu_share)
 
 
 if __name__ == "__main__":
