@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
@@ -466,6 +467,91 @@ Value buildPool(OpBuilder &b, Location loc, Value x, RankedTensorType yType,
       .getResult(0);
 }
 
+/// MaxPool's Indices: for each output, the flat index into X (row-major,
+/// or with H and W swapped for `columnMajor`) of the first largest element
+/// of its window, skipping padding.
+Value maxPoolIndices(OpBuilder &b, Location loc, Value x, RankedTensorType type,
+                     ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                     ArrayRef<int64_t> dilations, ArrayRef<int64_t> begin,
+                     bool columnMajor) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  ArrayRef<int64_t> shape = xType.getShape();
+  int64_t s = kernel.size();
+  int64_t window = 1;
+  for (int64_t k : kernel) {
+    window *= k;
+  }
+  Type element = xType.getElementType();
+  return buildIndexed(b, loc, type, [&](OpBuilder &nb, Location l, ArrayRef<Value> out) {
+    Type i64 = nb.getI64Type();
+    Value lowest = isa<FloatType>(element)
+                       ? scalarConstant(nb, l, element, -INFINITY)
+                       : arith::ConstantOp::create(
+                             nb, l,
+                             nb.getIntegerAttr(element, APInt::getSignedMinValue(
+                                                            element.getIntOrFloatBitWidth())))
+                             .getResult();
+    auto loop = scf::ForOp::create(
+        nb, l, indexConstant(nb, l, 0), indexConstant(nb, l, window), indexConstant(nb, l, 1),
+        ValueRange{lowest, scalarConstant(nb, l, i64, 0)},
+        [&](OpBuilder &lb, Location ll, Value w, ValueRange best) {
+          // The window offset per spatial axis, then the input position.
+          SmallVector<Value> at = {out[0], out[1]};
+          Value inside = arith::ConstantIntOp::create(lb, ll, 1, 1);
+          int64_t stride = window;
+          for (int64_t d = 0; d < s; ++d) {
+            stride /= kernel[d];
+            Value k = arith::RemUIOp::create(
+                lb, ll, arith::DivUIOp::create(lb, ll, w, indexConstant(lb, ll, stride)),
+                indexConstant(lb, ll, kernel[d]));
+            Value pos = arith::AddIOp::create(
+                lb, ll,
+                arith::MulIOp::create(lb, ll, out[2 + d], indexConstant(lb, ll, strides[d])),
+                arith::MulIOp::create(lb, ll, k, indexConstant(lb, ll, dilations[d])));
+            pos = arith::SubIOp::create(lb, ll, pos, indexConstant(lb, ll, begin[d]));
+            Value ok = arith::AndIOp::create(
+                lb, ll,
+                arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sge, pos,
+                                      indexConstant(lb, ll, 0)),
+                arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::slt, pos,
+                                      indexConstant(lb, ll, shape[2 + d])));
+            inside = arith::AndIOp::create(lb, ll, inside, ok);
+            // Clamp so the read stays in bounds; `inside` discards it.
+            pos = arith::MaxSIOp::create(lb, ll, pos, indexConstant(lb, ll, 0));
+            pos = arith::MinSIOp::create(lb, ll, pos, indexConstant(lb, ll, shape[2 + d] - 1));
+            at.push_back(pos);
+          }
+          Value v = tensor::ExtractOp::create(lb, ll, x, at);
+          Value greater = isa<FloatType>(element)
+                              ? arith::CmpFOp::create(lb, ll, arith::CmpFPredicate::OGT, v,
+                                                      best[0])
+                                    .getResult()
+                              : arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sgt, v,
+                                                      best[0])
+                                    .getResult();
+          Value take = arith::AndIOp::create(lb, ll, inside, greater);
+          // Flat index: n, c, then the spatial axes (last two swapped when
+          // column-major).
+          SmallVector<int64_t> order = llvm::to_vector(llvm::seq<int64_t>(0, 2 + s));
+          if (columnMajor && s >= 2) {
+            std::swap(order[s], order[s + 1]);
+          }
+          Value flat = indexConstant(lb, ll, 0);
+          for (int64_t d : order) {
+            flat = arith::AddIOp::create(
+                lb, ll, arith::MulIOp::create(lb, ll, flat, indexConstant(lb, ll, shape[d])),
+                at[d]);
+          }
+          flat = arith::IndexCastOp::create(lb, ll, i64, flat);
+          scf::YieldOp::create(
+              lb, ll,
+              ValueRange{arith::SelectOp::create(lb, ll, take, v, best[0]).getResult(),
+                         arith::SelectOp::create(lb, ll, take, flat, best[1]).getResult()});
+        });
+    return loop.getResult(1);
+  });
+}
+
 template <typename Op, PoolKind kind>
 struct PoolLowering final : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
@@ -474,11 +560,6 @@ struct PoolLowering final : OpConversionPattern<Op> {
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(checkStaticTensors(op, rewriter))) {
       return failure();
-    }
-    if constexpr (kind == PoolKind::Max) {
-      if (!isa<NoneType>(op.getIndices().getType())) {
-        return rewriter.notifyMatchFailure(op, "MaxPool indices output");
-      }
     }
     Location loc = op.getLoc();
     auto xType = cast<RankedTensorType>(adaptor.getX().getType());
@@ -513,7 +594,13 @@ struct PoolLowering final : OpConversionPattern<Op> {
                             }
                             return arith::MaxSIOp::create(b, l, acc, v);
                           });
-      rewriter.replaceOp(op, {y, noneValue(rewriter, loc)});
+      Value indices = isa<NoneType>(op.getIndices().getType())
+                          ? noneValue(rewriter, loc)
+                          : maxPoolIndices(rewriter, loc, adaptor.getX(),
+                                           loweredTensorType(op.getIndices().getType()),
+                                           kernel, strides, dilations, begin,
+                                           op.getStorageOrder() != 0);
+      rewriter.replaceOp(op, {y, indices});
       return success();
     } else {
       Value zero = scalarConstant(rewriter, loc, element, 0);
@@ -578,13 +665,50 @@ struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
     if (failed(checkStaticTensors(op, rewriter))) {
       return failure();
     }
-    if (op.getTrainingMode() != 0) {
-      return rewriter.notifyMatchFailure(op, "training mode");
-    }
     Location loc = op.getLoc();
     auto yType = loweredTensorType(op.getY().getType());
     Type element = yType.getElementType();
     int64_t rank = yType.getRank();
+    bool training = op.getTrainingMode() != 0;
+    if (training && (rank < 2 || !isa<FloatType>(element))) {
+      return rewriter.notifyMatchFailure(op, "training mode needs float N x C x ...");
+    }
+    // Training mode normalizes with the batch's own mean and (population)
+    // variance over every axis but the channels.
+    Value mean = adaptor.getInputMean(), var = adaptor.getInputVar();
+    if (training) {
+      SmallVector<int64_t> axes = {0};
+      int64_t count = yType.getDimSize(0);
+      for (int64_t d = 2; d < rank; ++d) {
+        axes.push_back(d);
+        count *= yType.getDimSize(d);
+      }
+      auto sum = [&](Value v, bool square) {
+        return buildReduction(rewriter, loc, v, axes, /*keepDims=*/true,
+                              scalarConstant(rewriter, loc, element, 0),
+                              [square](OpBuilder &b, Location l, Value acc, Value e) {
+                                if (square) {
+                                  e = arith::MulFOp::create(b, l, e, e);
+                                }
+                                return arith::AddFOp::create(b, l, acc, e).getResult();
+                              });
+      };
+      auto divide = [&](Value v) {
+        return buildElementwise(rewriter, loc, cast<RankedTensorType>(v.getType()), {v},
+                                [&](OpBuilder &b, Location l, ValueRange a) {
+                                  return arith::DivFOp::create(
+                                             b, l, a[0], scalarConstant(b, l, element, count))
+                                      .getResult();
+                                });
+      };
+      mean = divide(sum(adaptor.getX(), false));
+      Value centered = buildElementwise(rewriter, loc, yType, {adaptor.getX(), mean},
+                                        [](OpBuilder &b, Location l, ValueRange a) {
+                                          return arith::SubFOp::create(b, l, a[0], a[1])
+                                              .getResult();
+                                        });
+      var = divide(sum(centered, true));
+    }
     auto perChannel = [&](Value v) {
       auto type = cast<RankedTensorType>(v.getType());
       SmallVector<int64_t> shape = {type.getNumElements()};
@@ -596,7 +720,7 @@ struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
     Value y = buildElementwise(
         rewriter, loc, yType,
         {adaptor.getX(), perChannel(adaptor.getScale()), perChannel(adaptor.getB()),
-         perChannel(adaptor.getInputMean()), perChannel(adaptor.getInputVar())},
+         perChannel(mean), perChannel(var)},
         [&](OpBuilder &b, Location l, ValueRange a) {
           auto cast = [&](Value v) {
             return castScalar(b, l, v, element, false, false);
@@ -611,12 +735,32 @@ struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
                                        cast(a[2]))
               .getResult();
         });
-    if (!isa<NoneType>(op.getRunningMean().getType()) ||
-        !isa<NoneType>(op.getRunningVar().getType())) {
-      return rewriter.notifyMatchFailure(op, "running statistics outputs");
+    // Running statistics: input * momentum + batch * (1 - momentum).
+    double momentum = op.getMomentum().convertToDouble();
+    SmallVector<Value> results = {y};
+    for (auto [result, input, batch] :
+         {std::make_tuple(op.getRunningMean(), adaptor.getInputMean(), mean),
+          std::make_tuple(op.getRunningVar(), adaptor.getInputVar(), var)}) {
+      if (isa<NoneType>(result.getType())) {
+        results.push_back(noneValue(rewriter, loc));
+        continue;
+      }
+      if (!training) {
+        return rewriter.notifyMatchFailure(op, "running statistics outside training mode");
+      }
+      auto type = loweredTensorType(result.getType());
+      results.push_back(buildElementwise(
+          rewriter, loc, type, {input, reshapeTo(rewriter, loc, batch, type)},
+          [&](OpBuilder &b, Location l, ValueRange a) {
+            Type t = type.getElementType();
+            return arith::AddFOp::create(
+                       b, l, arith::MulFOp::create(b, l, a[0], scalarConstant(b, l, t, momentum)),
+                       arith::MulFOp::create(b, l, castScalar(b, l, a[1], t, false, false),
+                                             scalarConstant(b, l, t, 1 - momentum)))
+                .getResult();
+          }));
     }
-    Value none = noneValue(rewriter, loc);
-    rewriter.replaceOp(op, {y, none, none});
+    rewriter.replaceOp(op, results);
     return success();
   }
 };

@@ -127,6 +127,47 @@ struct ScatterElementsLowering final : OpConversionPattern<ScatterElementsOp> {
   }
 };
 
+/// MaxUnpool: zeros of the output shape with each X element written at the
+/// flat output index its I element gives. An `output_shape` operand must be
+/// a constant equal to the output type (the shape is fixed at compile time).
+struct MaxUnpoolLowering final : OpConversionPattern<MaxUnpoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaxUnpoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    auto type = loweredTensorType(op.getOutput().getType());
+    if (!isNone(op.getOutputShape())) {
+      auto shape = constantInts(op.getOutputShape());
+      if (!shape || ArrayRef<int64_t>(*shape) != type.getShape()) {
+        return rewriter.notifyMatchFailure(op, "output_shape known only at run time");
+      }
+    }
+    Location loc = op.getLoc();
+    auto xType = cast<RankedTensorType>(adaptor.getX().getType());
+    Value x = adaptor.getX(), indices = adaptor.getI();
+    Value zeros = filledTensor(rewriter, loc, type,
+                               scalarConstant(rewriter, loc, type.getElementType(), 0));
+    int64_t total = type.getNumElements();
+    Value result = scatterLoop(
+        rewriter, loc, zeros, xType.getNumElements(), "none",
+        [&](OpBuilder &b, Location l, Value k) {
+          Value i = tensor::ExtractOp::create(b, l, indices,
+                                              delinearize(b, l, k, xType.getShape()));
+          Value flat = clampIndex(b, l, arith::IndexCastOp::create(b, l, b.getIndexType(), i),
+                                  total);
+          return delinearize(b, l, flat, type.getShape());
+        },
+        [&](OpBuilder &b, Location l, Value k) -> Value {
+          return tensor::ExtractOp::create(b, l, x, delinearize(b, l, k, xType.getShape()));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct ScatterNDLowering final : OpConversionPattern<ScatterNDOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -335,7 +376,10 @@ struct ConvTransposeLowering final : OpConversionPattern<ConvTransposeOp> {
       if (op.getOutputShape() || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
         int64_t total = strides[i] * (in - 1) + outPad[i] +
                         (kernel[i] - 1) * dilations[i] + 1 - out;
-        padBegin[i] = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+        // Halves rounded down (as ONNX's reference does), which matters
+        // when output_shape is below the natural size and total < 0.
+        int64_t half = llvm::divideFloorSigned(total, 2);
+        padBegin[i] = autoPad == "SAME_UPPER" ? half : total - half;
       } else if (autoPad == "NOTSET" && op.getPads()) {
         padBegin[i] = (*op.getPads())[i];
       }
@@ -486,7 +530,7 @@ struct TopKLowering final : OpConversionPattern<TopKOp> {
 
 void populateIndexingLoweringPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns) {
-  patterns.add<ScatterElementsLowering, ScatterNDLowering, GatherNDLowering,
+  patterns.add<ScatterElementsLowering, ScatterNDLowering, GatherNDLowering, MaxUnpoolLowering,
                OneHotLowering, CumSumLowering, ConvTransposeLowering, TopKLowering>(
       converter, patterns.getContext());
 }

@@ -52,6 +52,7 @@ struct LowerGraphToLinalgPass final
     populateResizeLoweringPatterns(converter, patterns);
     populateQuantLoweringPatterns(converter, patterns);
     populateSignalLoweringPatterns(converter, patterns);
+    populateLinearAlgebraLoweringPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

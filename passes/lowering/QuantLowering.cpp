@@ -1,7 +1,7 @@
 //===- QuantLowering.cpp - ONNX quantization ops -> linalg ----------------===//
 //
-// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger
-// and QLinearMatMul with ONNX's integer semantics: round half to even,
+// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger,
+// QLinearMatMul and QLinearConv with ONNX's integer semantics: round half to even,
 // saturate to the target type, i32 accumulation. (The int8 lowering of the
 // later quantization work replaces these with fixed-point requantization.)
 //
@@ -279,12 +279,58 @@ struct QLinearMatMulLowering final : OpConversionPattern<QLinearMatMulOp> {
   }
 };
 
+/// QLinearConv as a ConvInteger (i32 accumulation, lowered by the
+/// convolution pattern) plus the bias, requantized with per-output-channel
+/// weight scales.
+struct QLinearConvLowering final : OpConversionPattern<QLinearConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QLinearConvOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    auto yType = loweredTensorType(op.getY().getType());
+    int64_t rank = yType.getRank();
+    auto accType = RankedTensorType::get(yType.getShape(), rewriter.getI32Type());
+    // The integer convolution takes the same attributes.
+    OperationState state(loc, ConvIntegerOp::getOperationName());
+    state.addOperands({op.getX(), op.getW(), op.getXZeroPoint(), op.getWZeroPoint()});
+    state.addTypes(accType);
+    state.addAttributes(op->getAttrs());
+    Value acc = rewriter.create(state)->getResult(0);
+    SmallVector<Value> inputs = {acc, perAxis(rewriter, loc, adaptor.getXScale(), 1, rank),
+                                 perAxis(rewriter, loc, adaptor.getWScale(), 1, rank),
+                                 perAxis(rewriter, loc, adaptor.getYScale(), 1, rank),
+                                 perAxis(rewriter, loc, adaptor.getYZeroPoint(), 1, rank)};
+    bool bias = !isNone(op.getB());
+    if (bias) {
+      inputs.push_back(perAxis(rewriter, loc, adaptor.getB(), 1, rank));
+    }
+    bool yUnsigned = isUnsignedTensor(op.getY().getType());
+    Type yElem = yType.getElementType();
+    Value y = buildElementwise(
+        rewriter, loc, yType, inputs, [&](OpBuilder &nb, Location l, ValueRange v) {
+          Value sum = bias ? arith::AddIOp::create(nb, l, v[0], v[5]).getResult() : v[0];
+          Value real = arith::MulFOp::create(
+              nb, l, toF32(nb, l, sum, false),
+              arith::DivFOp::create(nb, l, arith::MulFOp::create(nb, l, v[1], v[2]), v[3]));
+          Value q = math::RoundEvenOp::create(nb, l, real);
+          q = arith::AddFOp::create(nb, l, q, toF32(nb, l, v[4], yUnsigned));
+          return saturate(nb, l, q, yElem, yUnsigned);
+        });
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateQuantLoweringPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns) {
   patterns.add<QuantizeLowering, DequantizeLowering, DynamicQuantizeLowering,
-               MatMulIntegerLowering, QLinearMatMulLowering>(converter,
+               MatMulIntegerLowering, QLinearMatMulLowering, QLinearConvLowering>(converter,
                                                              patterns.getContext());
 }
 

@@ -1,8 +1,8 @@
-//===- ResizeLowering.cpp - Resize (nearest, linear) -> linalg ------------===//
+//===- ResizeLowering.cpp - Resize and GridSample -> linalg ---------------===//
 //
 // Each output element maps back to a source coordinate per axis with the
-// op's coordinate transformation; nearest mode rounds it, linear mode blends
-// the 2^k neighbours along the k resized axes. Scales given as an operand
+// op's coordinate transformation; nearest mode rounds it, linear and cubic
+// modes blend the 2^k or 4^k neighbours along the k resized axes. Scales given as an operand
 // are read at run time, so the coordinates match ONNX even when the scale
 // is not out/in exactly.
 //
@@ -23,6 +23,84 @@ using namespace infer::graph;
 namespace infer::lowering {
 namespace {
 
+/// `f` (f32) as an index clamped to [0, size - 1].
+Value clampedIndex(OpBuilder &b, Location l, Value f, int64_t size) {
+  Value i = arith::FPToSIOp::create(b, l, b.getI64Type(), f);
+  Value c = arith::IndexCastOp::create(b, l, b.getIndexType(), i);
+  c = arith::MaxSIOp::create(b, l, c, indexConstant(b, l, 0));
+  return arith::MinSIOp::create(b, l, c, indexConstant(b, l, size - 1));
+}
+
+/// The two (index, weight) neighbours of source coordinate `c`.
+SmallVector<std::pair<Value, Value>> linearTaps(OpBuilder &b, Location l, Value c,
+                                                int64_t size) {
+  Type f32 = b.getF32Type();
+  Value one = scalarConstant(b, l, f32, 1);
+  Value fl = math::FloorOp::create(b, l, c);
+  Value w = arith::SubFOp::create(b, l, c, fl);
+  return {{clampedIndex(b, l, fl, size), arith::SubFOp::create(b, l, one, w)},
+          {clampedIndex(b, l, arith::AddFOp::create(b, l, fl, one), size), w}};
+}
+
+/// The weights of Keys' cubic kernel (coefficient `a`) for the four pixels
+/// at distances r + 1, r, 1 - r and 2 - r from a point.
+SmallVector<Value> keysWeights(OpBuilder &b, Location l, Value r, double a) {
+  Type f32 = b.getF32Type();
+  auto fc = [&](double v) { return scalarConstant(b, l, f32, v); };
+  auto add = [&](Value p, Value q) { return arith::AddFOp::create(b, l, p, q).getResult(); };
+  auto sub = [&](Value p, Value q) { return arith::SubFOp::create(b, l, p, q).getResult(); };
+  auto mul = [&](Value p, Value q) { return arith::MulFOp::create(b, l, p, q).getResult(); };
+  // Near (|s| <= 1) and far (1 < |s| < 2) parts of the kernel.
+  auto near = [&](Value s) {
+    return add(mul(mul(sub(mul(fc(a + 2), s), fc(a + 3)), s), s), fc(1));
+  };
+  auto far = [&](Value s) {
+    return sub(mul(add(mul(sub(mul(fc(a), s), fc(5 * a)), s), fc(8 * a)), s), fc(4 * a));
+  };
+  return {far(add(r, fc(1))), near(r), near(sub(fc(1), r)), far(sub(fc(2), r))};
+}
+
+/// The four (index, weight) neighbours of source coordinate `c` for cubic
+/// interpolation with coefficient `a` (Keys' kernel), as ONNX defines them:
+/// the neighbours are base-1 .. base+2 where base is the pixel left of `c`
+/// (one further left when `c` is a whole number), so the ratio c - base is in
+/// (0, 1]. Out-of-range neighbours repeat the edge pixel, or with
+/// `excludeOutside` get weight 0 and the others are renormalized.
+SmallVector<std::pair<Value, Value>> cubicTaps(OpBuilder &b, Location l, Value c,
+                                               int64_t size, double a,
+                                               bool excludeOutside) {
+  Type f32 = b.getF32Type();
+  auto fc = [&](double v) { return scalarConstant(b, l, f32, v); };
+  auto add = [&](Value p, Value q) { return arith::AddFOp::create(b, l, p, q).getResult(); };
+  auto sub = [&](Value p, Value q) { return arith::SubFOp::create(b, l, p, q).getResult(); };
+  Value fl = math::FloorOp::create(b, l, c);
+  Value whole = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, c, fl);
+  Value base = arith::SelectOp::create(b, l, whole, sub(fl, fc(1)), fl);
+  SmallVector<Value> weights = keysWeights(b, l, sub(c, base), a);
+  SmallVector<Value> positions;
+  for (int64_t k = -1; k <= 2; ++k) {
+    positions.push_back(add(base, fc(k)));
+  }
+  if (excludeOutside) {
+    Value total = fc(0);
+    for (size_t k = 0; k < weights.size(); ++k) {
+      Value inside = arith::AndIOp::create(
+          b, l, arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, positions[k], fc(0)),
+          arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLE, positions[k], fc(size - 1)));
+      weights[k] = arith::SelectOp::create(b, l, inside, weights[k], fc(0));
+      total = add(total, weights[k]);
+    }
+    for (Value &w : weights) {
+      w = arith::DivFOp::create(b, l, w, total);
+    }
+  }
+  SmallVector<std::pair<Value, Value>> taps;
+  for (auto [p, w] : llvm::zip(positions, weights)) {
+    taps.push_back({clampedIndex(b, l, p, size), w});
+  }
+  return taps;
+}
+
 struct ResizeLowering final : OpConversionPattern<ResizeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -33,9 +111,9 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
       return failure();
     }
     StringRef mode = op.getMode();
-    if (mode == "cubic") {
-      return rewriter.notifyMatchFailure(op, "cubic mode");
-    }
+    bool cubic = mode == "cubic";
+    double cubicA = op.getCubicCoeffA().convertToDouble();
+    bool excludeOutside = op.getExcludeOutside() != 0;
     if (op.getAntialias() != 0 || op.getKeepAspectRatioPolicy() != "stretch") {
       return rewriter.notifyMatchFailure(op, "antialias / aspect ratio policy");
     }
@@ -132,12 +210,6 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
             }
             coords[d] = src;
           }
-          auto toIndex = [&](Value f, int64_t dim) {
-            Value i = arith::FPToSIOp::create(b, l, b.getI64Type(), f);
-            Value c = arith::IndexCastOp::create(b, l, b.getIndexType(), i);
-            c = arith::MaxSIOp::create(b, l, c, indexConstant(b, l, 0));
-            return arith::MinSIOp::create(b, l, c, indexConstant(b, l, dim - 1)).getResult();
-          };
           Value value;
           if (mode == "nearest") {
             SmallVector<Value> at(out);
@@ -162,32 +234,38 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
                 Value goUp = arith::OrIOp::create(b, l, up, tieUp);
                 r = arith::SelectOp::create(b, l, goUp, addF(fl, fc(1)), fl);
               }
-              at[d] = toIndex(r, inType.getDimSize(d));
+              at[d] = clampedIndex(b, l, r, inType.getDimSize(d));
             }
             value = tensor::ExtractOp::create(b, l, x, at);
           } else {
-            // Linear: blend the neighbours of every resized axis.
+            // Linear or cubic: a weighted sum over the tensor product of
+            // each resized axis's taps (2 or 4 neighbours).
             SmallVector<int64_t> resized;
             for (int64_t d = 0; d < rank; ++d) {
               if (coords[d]) {
                 resized.push_back(d);
               }
             }
-            SmallVector<Value> lo(rank), hi(rank), w(rank);
+            SmallVector<SmallVector<std::pair<Value, Value>>> taps;
             for (int64_t d : resized) {
-              Value fl = math::FloorOp::create(b, l, coords[d]);
-              w[d] = subF(coords[d], fl);
-              lo[d] = toIndex(fl, inType.getDimSize(d));
-              hi[d] = toIndex(addF(fl, fc(1)), inType.getDimSize(d));
+              taps.push_back(cubic ? cubicTaps(b, l, coords[d], inType.getDimSize(d),
+                                               cubicA, excludeOutside)
+                                   : linearTaps(b, l, coords[d], inType.getDimSize(d)));
+            }
+            int64_t perAxis = cubic ? 4 : 2, corners = 1;
+            for (size_t i = 0; i < resized.size(); ++i) {
+              corners *= perAxis;
             }
             Value acc = fc(0);
-            for (int64_t corner = 0; corner < (1 << resized.size()); ++corner) {
+            for (int64_t corner = 0; corner < corners; ++corner) {
               SmallVector<Value> at(out);
               Value weight = fc(1);
-              for (auto [bit, d] : llvm::enumerate(resized)) {
-                bool upper = (corner >> bit) & 1;
-                at[d] = upper ? hi[d] : lo[d];
-                weight = mulF(weight, upper ? w[d] : subF(fc(1), w[d]));
+              int64_t rest = corner;
+              for (auto [axis, d] : llvm::enumerate(resized)) {
+                auto [index, w] = taps[axis][rest % perAxis];
+                rest /= perAxis;
+                at[d] = index;
+                weight = mulF(weight, w);
               }
               Value v = tensor::ExtractOp::create(b, l, x, at);
               if (v.getType() != f32) {
@@ -208,8 +286,8 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
   }
 };
 
-/// GridSample on 4-d inputs: bilinear or nearest sampling at the grid's
-/// normalized coordinates, with zeros, border or reflection padding.
+/// GridSample on 4-d inputs: nearest, bilinear or bicubic sampling at the
+/// grid's normalized coordinates, with zeros, border or reflection padding.
 struct GridSampleLowering final : OpConversionPattern<GridSampleOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -220,9 +298,9 @@ struct GridSampleLowering final : OpConversionPattern<GridSampleOp> {
     }
     auto xType = cast<RankedTensorType>(adaptor.getX().getType());
     StringRef mode = op.getMode();
-    bool nearest = mode == "nearest";
-    if (xType.getRank() != 4 || !(nearest || mode == "bilinear" || mode == "linear")) {
-      return rewriter.notifyMatchFailure(op, "4-d bilinear or nearest only");
+    bool nearest = mode == "nearest", bicubic = mode == "bicubic" || mode == "cubic";
+    if (xType.getRank() != 4) {
+      return rewriter.notifyMatchFailure(op, "4-d inputs only");
     }
     auto type = loweredTensorType(op.getY().getType());
     bool alignCorners = op.getAlignCorners() != 0;
@@ -237,14 +315,8 @@ struct GridSampleLowering final : OpConversionPattern<GridSampleOp> {
           auto add = [&](Value p, Value q) { return arith::AddFOp::create(b, l, p, q).getResult(); };
           auto sub = [&](Value p, Value q) { return arith::SubFOp::create(b, l, p, q).getResult(); };
           auto mul = [&](Value p, Value q) { return arith::MulFOp::create(b, l, p, q).getResult(); };
-          auto coord = [&](int64_t c, int64_t size) {
-            Value g = tensor::ExtractOp::create(
-                b, l, grid, ValueRange{o[0], o[2], o[3], indexConstant(b, l, c)});
-            g = castScalar(b, l, g, f, false, false);
-            // Unnormalize [-1, 1] to pixel coordinates.
-            Value v = alignCorners
-                          ? mul(mul(add(g, fc(1)), fc(0.5)), fc(size - 1))
-                          : mul(sub(mul(add(g, fc(1)), fc(size)), fc(1)), fc(0.5));
+          // Border and reflection padding move a coordinate into the image.
+          auto pad = [&](Value v, int64_t size) {
             if (padding == "border") {
               v = arith::MinimumFOp::create(b, l, arith::MaximumFOp::create(b, l, v, fc(0)),
                                             fc(size - 1));
@@ -268,6 +340,17 @@ struct GridSampleLowering final : OpConversionPattern<GridSampleOp> {
                                             fc(size - 1));
             }
             return v;
+          };
+          auto coord = [&](int64_t c, int64_t size) {
+            Value g = tensor::ExtractOp::create(
+                b, l, grid, ValueRange{o[0], o[2], o[3], indexConstant(b, l, c)});
+            g = castScalar(b, l, g, f, false, false);
+            // Unnormalize [-1, 1] to pixel coordinates.
+            Value v = alignCorners
+                          ? mul(mul(add(g, fc(1)), fc(0.5)), fc(size - 1))
+                          : mul(sub(mul(add(g, fc(1)), fc(size)), fc(1)), fc(0.5));
+            // Bicubic pads each of its 16 taps instead (below).
+            return bicubic ? v : pad(v, size);
           };
           Value gx = coord(0, width), gy = coord(1, height);
           // One pixel, zero outside the image (zeros padding).
@@ -296,6 +379,24 @@ struct GridSampleLowering final : OpConversionPattern<GridSampleOp> {
           Value value;
           if (nearest) {
             value = pixel(math::RoundEvenOp::create(b, l, gy), math::RoundEvenOp::create(b, l, gx));
+          } else if (bicubic) {
+            // Keys' kernel (a = -0.75) over the 4x4 pixels around (gy, gx).
+            auto taps = [&](Value c, int64_t size) {
+              SmallVector<std::pair<Value, Value>> result;
+              Value fl = math::FloorOp::create(b, l, c);
+              SmallVector<Value> weights = keysWeights(b, l, sub(c, fl), -0.75);
+              for (int64_t k = 0; k < 4; ++k) {
+                result.push_back({pad(add(fl, fc(k - 1)), size), weights[k]});
+              }
+              return result;
+            };
+            auto ys = taps(gy, height), xs = taps(gx, width);
+            value = fc(0);
+            for (auto [py, wy] : ys) {
+              for (auto [px, wx] : xs) {
+                value = add(value, mul(mul(wy, wx), pixel(py, px)));
+              }
+            }
           } else {
             Value y0 = math::FloorOp::create(b, l, gy), x0 = math::FloorOp::create(b, l, gx);
             Value wy = sub(gy, y0), wx = sub(gx, x0);

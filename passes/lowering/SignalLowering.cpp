@@ -1,11 +1,14 @@
-//===- SignalLowering.cpp - window functions and Einsum -> linalg ---------===//
+//===- SignalLowering.cpp - window functions, DFT and Einsum -> linalg ----===//
 
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
 #include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
 
@@ -60,8 +63,9 @@ struct WindowLowering final : OpConversionPattern<Op> {
   double a0, a1, a2;
 };
 
-/// Einsum without ellipsis: one linalg.generic over the equation's letters;
-/// letters missing from the output are reductions.
+/// Einsum: one linalg.generic over the equation's letters (an ellipsis
+/// becomes letters of its own; a letter repeated in a term reads a
+/// diagonal); letters missing from the output are reductions.
 struct EinsumLowering final : OpConversionPattern<EinsumOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -76,47 +80,89 @@ struct EinsumLowering final : OpConversionPattern<EinsumOp> {
         equation.push_back(c);
       }
     }
-    if (equation.find("...") != std::string::npos) {
-      return rewriter.notifyMatchFailure(op, "ellipsis");
-    }
     auto arrow = equation.find("->");
     std::string lhs = equation.substr(0, arrow);
     SmallVector<std::string> terms;
     for (StringRef term : llvm::split(lhs, ',')) {
       terms.push_back(term.str());
     }
-    if (terms.size() != adaptor.getInputs().size()) {
+    ValueRange inputs = adaptor.getInputs();
+    if (terms.size() != inputs.size()) {
       return rewriter.notifyMatchFailure(op, "term count");
+    }
+    // "..." stands for the same trailing-aligned broadcast dimensions in
+    // every term: spell them with letters the equation does not use.
+    int64_t ellipsisRank = 0;
+    SmallVector<int64_t> termEllipsis;
+    for (auto [term, input] : llvm::zip(terms, inputs)) {
+      int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+      size_t dots = term.find("...");
+      int64_t named = static_cast<int64_t>(term.size()) - (dots == std::string::npos ? 0 : 3);
+      int64_t e = dots == std::string::npos ? 0 : rank - named;
+      if (e < 0 || (dots == std::string::npos && named != rank)) {
+        return rewriter.notifyMatchFailure(op, "term does not match its operand's rank");
+      }
+      termEllipsis.push_back(e);
+      ellipsisRank = std::max(ellipsisRank, e);
+    }
+    std::string spare;
+    for (char c = 'A'; c <= 'Z' && static_cast<int64_t>(spare.size()) < ellipsisRank; ++c) {
+      if (equation.find(c) == std::string::npos) {
+        spare.push_back(c);
+      }
+    }
+    auto expand = [&](std::string term, int64_t e) {
+      size_t dots = term.find("...");
+      if (dots != std::string::npos) {
+        term.replace(dots, 3, spare.substr(spare.size() - e));
+      }
+      return term;
+    };
+    for (auto [term, e] : llvm::zip(terms, termEllipsis)) {
+      term = expand(term, e);
     }
     std::string out;
     if (arrow != std::string::npos) {
-      out = equation.substr(arrow + 2);
-    } else { // Implicit: letters appearing once, sorted.
+      out = expand(equation.substr(arrow + 2), ellipsisRank);
+    } else { // Implicit: the broadcast letters, then letters appearing once, sorted.
+      out = spare;
       for (char c = 'A'; c <= 'z'; ++c) {
-        if (std::count(lhs.begin(), lhs.end(), c) == 1) {
+        if (llvm::isAlpha(c) && std::count(lhs.begin(), lhs.end(), c) == 1) {
           out.push_back(c);
         }
       }
     }
     std::string letters = out;
-    for (char c : lhs) {
-      if (c != ',' && letters.find(c) == std::string::npos) {
-        letters.push_back(c);
+    for (const std::string &term : terms) {
+      for (char c : term) {
+        if (letters.find(c) == std::string::npos) {
+          letters.push_back(c);
+        }
+      }
+    }
+    // The extent of each letter; operands broadcast their size-1 dimensions.
+    llvm::DenseMap<char, int64_t> extent;
+    for (auto [term, input] : llvm::zip(terms, inputs)) {
+      auto shape = cast<RankedTensorType>(input.getType()).getShape();
+      for (auto [c, size] : llvm::zip(term, shape)) {
+        extent[c] = std::max(extent.lookup(c), size);
       }
     }
     MLIRContext *ctx = rewriter.getContext();
-    auto mapOf = [&](const std::string &term) {
+    auto mapOf = [&](const std::string &term, ArrayRef<int64_t> shape) {
       SmallVector<AffineExpr> exprs;
-      for (char c : term) {
-        exprs.push_back(getAffineDimExpr(letters.find(c), ctx));
+      for (auto [i, c] : llvm::enumerate(term)) {
+        bool broadcast = !shape.empty() && shape[i] == 1 && extent.lookup(c) > 1;
+        exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
+                                  : getAffineDimExpr(letters.find(c), ctx));
       }
       return AffineMap::get(letters.size(), 0, exprs, ctx);
     };
     SmallVector<AffineMap> maps;
-    for (const std::string &term : terms) {
-      maps.push_back(mapOf(term));
+    for (auto [term, input] : llvm::zip(terms, inputs)) {
+      maps.push_back(mapOf(term, cast<RankedTensorType>(input.getType()).getShape()));
     }
-    maps.push_back(mapOf(out));
+    maps.push_back(mapOf(out, {}));
     SmallVector<utils::IteratorType> iterators;
     for (size_t i = 0; i < letters.size(); ++i) {
       iterators.push_back(i < out.size() ? utils::IteratorType::parallel
@@ -128,7 +174,7 @@ struct EinsumLowering final : OpConversionPattern<EinsumOp> {
     Value init = filledTensor(rewriter, op.getLoc(), type,
                               scalarConstant(rewriter, op.getLoc(), t, 0));
     auto generic = linalg::GenericOp::create(
-        rewriter, op.getLoc(), TypeRange{type}, adaptor.getInputs(), ValueRange{init}, maps,
+        rewriter, op.getLoc(), TypeRange{type}, inputs, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           Value product = args[0];
           for (Value v : args.drop_front().drop_back()) {
@@ -145,6 +191,118 @@ struct EinsumLowering final : OpConversionPattern<EinsumOp> {
   }
 };
 
+/// DFT by its definition: each output bin sums the (zero-padded or cut)
+/// signal times e^(-+2 pi i k n / N) in f64, with k n reduced mod N so the
+/// phase stays exact. The last dimension holds (real[, imaginary]).
+struct DftLowering final : OpConversionPattern<DFTOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DFTOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    Value x = adaptor.getInput();
+    auto inType = cast<RankedTensorType>(x.getType());
+    auto type = loweredTensorType(op.getOutput().getType());
+    int64_t rank = inType.getRank();
+    int64_t axis = -2;
+    if (!isNone(op.getAxis())) {
+      auto axes = constantInts(op.getAxis());
+      if (!axes || axes->size() != 1) {
+        return rewriter.notifyMatchFailure(op, "axis known only at run time");
+      }
+      axis = (*axes)[0];
+    }
+    axis = axis < 0 ? axis + rank : axis;
+    if (axis < 0 || axis > rank - 2 || !isa<FloatType>(type.getElementType())) {
+      return rewriter.notifyMatchFailure(op, "axis out of range or not a float signal");
+    }
+    int64_t length = inType.getDimSize(axis);
+    int64_t n = length;
+    if (!isNone(op.getDftLength())) {
+      auto given = constantInts(op.getDftLength());
+      if (!given || given->size() != 1 || (*given)[0] < 1) {
+        return rewriter.notifyMatchFailure(op, "dft_length known only at run time");
+      }
+      n = (*given)[0];
+    }
+    bool inverse = op.getInverse() != 0;
+    bool complexIn = inType.getShape().back() == 2;
+    // An inverse one-sided DFT reads a half spectrum (bins 0 .. n/2) and
+    // takes the other bins as the conjugates of their mirrors: X[k] =
+    // conj(X[n - k]). Its length is the output's.
+    bool halfSpectrum = inverse && op.getOnesided() != 0;
+    if (halfSpectrum && isNone(op.getDftLength())) {
+      n = type.getDimSize(axis);
+    }
+    if (halfSpectrum && (!complexIn || length != n / 2 + 1)) {
+      return rewriter.notifyMatchFailure(op, "one-sided inverse needs n/2+1 complex bins");
+    }
+    int64_t taps = halfSpectrum ? n : std::min(length, n);
+    Type f64 = rewriter.getF64Type();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), type, [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
+          auto fc = [&](double v) { return scalarConstant(b, l, f64, v); };
+          Value k = at[axis];
+          Value bigN = indexConstant(b, l, n);
+          Value zero = fc(0);
+          auto loop = scf::ForOp::create(
+              b, l, indexConstant(b, l, 0), indexConstant(b, l, taps), indexConstant(b, l, 1),
+              ValueRange{zero, zero},
+              [&](OpBuilder &nb, Location nl, Value i, ValueRange acc) {
+                SmallVector<Value> src(at);
+                src[axis] = i;
+                Value mirrored;
+                if (halfSpectrum) {
+                  mirrored = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::uge, i,
+                                                   indexConstant(nb, nl, length));
+                  src[axis] = arith::SelectOp::create(
+                      nb, nl, mirrored, arith::SubIOp::create(nb, nl, bigN, i), i);
+                }
+                auto read = [&](int64_t part) {
+                  src.back() = indexConstant(nb, nl, part);
+                  Value v = tensor::ExtractOp::create(nb, nl, x, src);
+                  return castScalar(nb, nl, v, f64, false, false);
+                };
+                Value re = read(0);
+                Value im = complexIn ? read(1) : scalarConstant(nb, nl, f64, 0);
+                if (halfSpectrum) {
+                  im = arith::SelectOp::create(nb, nl, mirrored,
+                                               arith::NegFOp::create(nb, nl, im), im);
+                }
+                Value kn = arith::RemUIOp::create(nb, nl, arith::MulIOp::create(nb, nl, k, i),
+                                                  bigN);
+                Value phase = arith::MulFOp::create(
+                    nb, nl,
+                    arith::UIToFPOp::create(
+                        nb, nl, f64, arith::IndexCastOp::create(nb, nl, nb.getI64Type(), kn)),
+                    scalarConstant(nb, nl, f64, (inverse ? 2 : -2) * M_PI / n));
+                Value c = math::CosOp::create(nb, nl, phase);
+                Value sn = math::SinOp::create(nb, nl, phase);
+                // (re + i im)(c + i sn)
+                Value outRe = arith::SubFOp::create(nb, nl, arith::MulFOp::create(nb, nl, re, c),
+                                                    arith::MulFOp::create(nb, nl, im, sn));
+                Value outIm = arith::AddFOp::create(nb, nl, arith::MulFOp::create(nb, nl, re, sn),
+                                                    arith::MulFOp::create(nb, nl, im, c));
+                scf::YieldOp::create(
+                    nb, nl,
+                    ValueRange{arith::AddFOp::create(nb, nl, acc[0], outRe).getResult(),
+                               arith::AddFOp::create(nb, nl, acc[1], outIm).getResult()});
+              });
+          Value isIm = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, at.back(),
+                                             indexConstant(b, l, 1));
+          Value v = arith::SelectOp::create(b, l, isIm, loop.getResult(1), loop.getResult(0));
+          if (inverse) {
+            v = arith::DivFOp::create(b, l, v, fc(static_cast<double>(n)));
+          }
+          return castScalar(b, l, v, type.getElementType(), false, false);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateSignalLoweringPatterns(const TypeConverter &converter,
@@ -154,7 +312,7 @@ void populateSignalLoweringPatterns(const TypeConverter &converter,
   patterns.add<WindowLowering<HammingWindowOp>>(converter, ctx, 25.0 / 46,
                                                 21.0 / 46, 0.0);
   patterns.add<WindowLowering<BlackmanWindowOp>>(converter, ctx, 0.42, 0.5, 0.08);
-  patterns.add<EinsumLowering>(converter, ctx);
+  patterns.add<EinsumLowering, DftLowering>(converter, ctx);
 }
 
 } // namespace infer::lowering

@@ -244,11 +244,14 @@ LogicalResult upgradeNode(GraphImporter &imp, NodeState &s) {
     return success();
   }
   if (op == "DFT" && v < 20) {
+    // DFT-17's axis attribute defaults to 1; DFT-20's operand to -2.
     ensureOperand(imp, s, 2);
-    if (auto axis = attrAs<IntegerAttr>(s.attributes, "axis")) {
-      s.operands[2] = imp.i64Constant(s.loc, {axis.getInt()}, /*scalar=*/true);
+    int64_t axis = 1;
+    if (auto attr = attrAs<IntegerAttr>(s.attributes, "axis")) {
+      axis = attr.getInt();
       s.attributes.erase("axis");
     }
+    s.operands[2] = imp.i64Constant(s.loc, {axis}, /*scalar=*/true);
     return success();
   }
   if (op == "Upsample" || (op == "Resize" && v < 11)) {

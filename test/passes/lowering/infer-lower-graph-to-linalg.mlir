@@ -164,3 +164,85 @@ func.func @if(%c: tensor<i1>, %x: tensor<3xf32>) -> tensor<3xf32> {
   }
   return %r : tensor<3xf32>
 }
+
+// -----
+
+// Cubic Resize: four taps per resized axis (16 for two), the tap base one
+// further left on whole coordinates, edge pixels repeated.
+// CHECK-LABEL: func.func @resize_cubic
+// CHECK: linalg.generic
+// CHECK: math.floor
+// CHECK: arith.cmpf oeq
+// CHECK: arith.select
+// CHECK-COUNT-16: tensor.extract %{{.+}} : tensor<1x1x4x4xf32>
+func.func @resize_cubic(%x: tensor<1x1x4x4xf32>, %s: tensor<4xf32>) -> tensor<1x1x8x8xf32> {
+  %none = graph.none
+  %0 = graph.resize %x, %none, %s, %none {mode = "cubic"} : (tensor<1x1x4x4xf32>, none, tensor<4xf32>, none) -> tensor<1x1x8x8xf32>
+  return %0 : tensor<1x1x8x8xf32>
+}
+
+// -----
+
+// Det: elimination with partial pivoting on an f64 copy of the batch.
+// CHECK-LABEL: func.func @det
+// CHECK: arith.extf
+// CHECK: scf.for %{{.+}} = %c0 to %c3 step %c1 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<3x2x2xf64>, tensor<3xf64>)
+// CHECK: math.absf
+// CHECK: arith.negf
+// CHECK: arith.divf
+// CHECK: arith.truncf
+func.func @det(%x: tensor<3x2x2xf32>) -> tensor<3xf32> {
+  %0 = graph.det %x : (tensor<3x2x2xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// DFT of a real signal along axis 1: each bin sums over the signal.
+// CHECK-LABEL: func.func @dft
+// CHECK: linalg.generic
+// CHECK: scf.for %{{.+}} = %c0 to %c8{{.*}} step %c1 iter_args({{.+}}) -> (f64, f64)
+// CHECK: arith.remui
+// CHECK: math.cos
+// CHECK: math.sin
+func.func @dft(%x: tensor<1x8x1xf32>) -> tensor<1x8x2xf32> {
+  %none = graph.none
+  %axis = graph.constant dense<1> : tensor<i64>
+  %0 = graph.dft %x, %none, %axis : (tensor<1x8x1xf32>, none, tensor<i64>) -> tensor<1x8x2xf32>
+  return %0 : tensor<1x8x2xf32>
+}
+
+// -----
+
+// MaxPool's Indices: a window search per output keeping the first maximum.
+// CHECK-LABEL: func.func @maxpool_indices
+// CHECK: scf.for %{{.+}} = %c0 to %c4 step %c1 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, i64)
+// CHECK: arith.cmpf ogt
+func.func @maxpool_indices(%x: tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) {
+  %y, %i = graph.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
+  return %y, %i : tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>
+}
+
+// -----
+
+// BatchNormalization in training mode: batch statistics, running averages.
+// CHECK-LABEL: func.func @batchnorm_training
+// CHECK: linalg.generic
+// CHECK-SAME: "reduction"
+// CHECK: arith.mulf %{{.+}}, %cst
+func.func @batchnorm_training(%x: tensor<2x3x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %y, %rm, %rv = graph.batch_normalization %x, %s, %b, %m, %v {training_mode = 1 : i64} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %y, %rm, %rv : tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// Einsum with an ellipsis and a repeated letter (a batched diagonal).
+// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1) -> (d0, d1, d1)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @einsum_diagonal
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]]
+func.func @einsum_diagonal(%x: tensor<3x5x5xf32>) -> tensor<3x5xf32> {
+  %0 = graph.einsum %x {equation = "...ii->...i"} : (tensor<3x5x5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
