@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -43,6 +44,24 @@ std::string joinNames(infer_model_t model, bool inputs) {
     names += fmt::format(i ? ", '{}'" : "'{}'", t->name);
   }
   return names;
+}
+
+/// ONNX's older test data stores bfloat16 tensors as uint16 tensors of the
+/// same bits (numpy had no bfloat16). Such a tensor, in the declared shape,
+/// is retyped as bfloat16; anything else is left for checkMatches.
+void retypeLegacyBfloat16(const infer_abi_tensor_t &declared, Tensor &tensor) {
+  if (declared.dtype != INFER_DTYPE_BF16 ||
+      infer_tensor_dtype(tensor.get()) != INFER_DTYPE_U16 ||
+      formatShape(tensor.get()) != formatShape(declared.shape, declared.rank)) {
+    return;
+  }
+  infer_tensor_t retyped = nullptr;
+  check(infer_tensor_create(INFER_DTYPE_BF16, infer_tensor_rank(tensor.get()),
+                            infer_tensor_shape(tensor.get()), &retyped),
+        "bfloat16 test data");
+  std::memcpy(infer_tensor_data(retyped), infer_tensor_data(tensor.get()),
+              infer_tensor_byte_size(tensor.get()));
+  tensor.reset(retyped);
 }
 
 } // namespace
@@ -110,6 +129,7 @@ TestCase loadTestDataSet(infer_model_t model, const std::string &dir) {
           fmt::format("'{}' holds tensor '{}', but model input {} is '{}'",
                       inputFiles[i], file.name, i, declared.name));
     }
+    retypeLegacyBfloat16(declared, file.tensor);
     checkMatches(declared, "input", file.tensor.get(), inputFiles[i]);
     result.inputs.push_back(std::move(file.tensor));
   }
@@ -122,6 +142,7 @@ TestCase loadTestDataSet(infer_model_t model, const std::string &dir) {
           fmt::format("'{}' holds tensor '{}', but model output {} is '{}'",
                       path, file.name, index, declared.name));
     }
+    retypeLegacyBfloat16(declared, file.tensor);
     result.expected[index] = std::move(file.tensor);
   }
   return result;

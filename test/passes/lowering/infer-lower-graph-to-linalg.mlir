@@ -246,3 +246,18 @@ func.func @einsum_diagonal(%x: tensor<3x5x5xf32>) -> tensor<3x5xf32> {
   %0 = graph.einsum %x {equation = "...ii->...i"} : (tensor<3x5x5xf32>) -> tensor<3x5xf32>
   return %0 : tensor<3x5xf32>
 }
+
+// -----
+
+// Training-mode Dropout: a uniform draw per element from (seed, position)
+// against the run-time ratio; kept elements are scaled by 1 / (1 - ratio).
+// CHECK-LABEL: func.func @dropout_training
+// CHECK: linalg.generic
+// CHECK: arith.xori
+// CHECK: arith.shrui
+// CHECK: arith.cmpf oge
+// CHECK: arith.select
+func.func @dropout_training(%x: tensor<4xf32>, %r: tensor<f32>, %t: tensor<i1>) -> tensor<4xf32> {
+  %y, %m = graph.dropout %x, %r, %t {seed = 3 : i64} : (tensor<4xf32>, tensor<f32>, tensor<i1>) -> (tensor<4xf32>, none)
+  return %y : tensor<4xf32>
+}
