@@ -63,3 +63,36 @@ func.func @slices(%x: tensor<4x5xf32>) -> tensor<*xf32> {
   %2 = graph.concat %0, %1 {axis = 0 : i64} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
   return %2 : tensor<*xf32>
 }
+
+// -----
+
+// Scan: the body's state takes the initial state's type, its slice the scan
+// input's less the scan axis; the results follow from what the body yields
+// (the scan output stacked to the scan length).
+// CHECK-LABEL: func.func @scan
+// CHECK: graph.scan {{.+}} -> (tensor<2x3xf32>, tensor<4x2x3xf32>)
+// CHECK: ^bb0(%{{.+}}: tensor<2x3xf32>, %{{.+}}: tensor<2x3xf32>):
+// CHECK: graph.add {{.+}} -> tensor<2x3xf32>
+func.func @scan(%s: tensor<2x3xf32>, %x: tensor<4x2x3xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %r:2 = graph.scan %s, %x {num_scan_inputs = 1 : i64} : (tensor<2x3xf32>, tensor<4x2x3xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  ^bb0(%a: tensor<*xf32>, %b: tensor<*xf32>):
+    %1 = graph.add %a, %b : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+    graph.yield %1, %1 : tensor<*xf32>, tensor<*xf32>
+  }
+  return %r#0, %r#1 : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+// Loop: a loop-carried value whose shape changes between iterations is an
+// error, not a silently wrong type.
+func.func @loop_changing_shape(%m: tensor<i64>, %v: tensor<2xf32>) -> tensor<*xf32> {
+  %none = graph.none
+  // expected-error @+1 {{loop-carried value #0 changes shape from one iteration to the next}}
+  %r = graph.loop %m, %none, %v : (tensor<i64>, none, tensor<2xf32>) -> tensor<*xf32> {
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %x: tensor<*xf32>):
+    %y = graph.concat %x, %x {axis = 0 : i64} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+    graph.yield %c, %y : tensor<i1>, tensor<*xf32>
+  }
+  return %r : tensor<*xf32>
+}

@@ -261,3 +261,57 @@ func.func @dropout_training(%x: tensor<4xf32>, %r: tensor<f32>, %t: tensor<i1>) 
   %y, %m = graph.dropout %x, %r, %t {seed = 3 : i64} : (tensor<4xf32>, tensor<f32>, tensor<i1>) -> (tensor<4xf32>, none)
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// Scan: an scf.for over the scan axis carrying the state and the stacked
+// output; the body moves in between a slice extraction and an insertion.
+// CHECK-LABEL: func.func @scan
+// CHECK: scf.for %[[I:.+]] = %c0 to %c3 step %c1 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<2xf32>, tensor<3x2xf32>)
+// CHECK: tensor.extract_slice %{{.+}}[%[[I]], 0] [1, 2] [1, 1] : tensor<3x2xf32> to tensor<2xf32>
+// CHECK: arith.addf
+// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[%[[I]], 0] [1, 2] [1, 1] : tensor<2xf32> into tensor<3x2xf32>
+// CHECK: scf.yield
+func.func @scan(%s: tensor<2xf32>, %x: tensor<3x2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+  %r:2 = graph.scan %s, %x {num_scan_inputs = 1 : i64} : (tensor<2xf32>, tensor<3x2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+  ^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+    %1 = graph.add %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    graph.yield %1, %1 : tensor<2xf32>, tensor<2xf32>
+  }
+  return %r#0, %r#1 : tensor<2xf32>, tensor<3x2xf32>
+}
+
+// -----
+
+// Loop without scan outputs: an scf.while on (step < trip count) and the
+// condition, carrying the step, the condition and the values.
+// CHECK-LABEL: func.func @loop_while
+// CHECK: scf.while (%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) : (i64, i1, tensor<2xf32>) -> (i64, i1, tensor<2xf32>)
+// CHECK: arith.cmpi slt
+// CHECK: scf.condition
+// CHECK: } do {
+// CHECK: tensor.from_elements
+// CHECK: arith.mulf
+// CHECK: scf.yield
+func.func @loop_while(%m: tensor<i64>, %c: tensor<i1>, %v: tensor<2xf32>) -> tensor<2xf32> {
+  %r = graph.loop %m, %c, %v : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %x: tensor<2xf32>):
+    %y = graph.mul %x, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    graph.yield %cond, %y : tensor<i1>, tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+// A Loop whose scan output length is not a compile-time trip count stays
+// illegal.
+func.func @loop_runtime_count(%m: tensor<i64>, %v: tensor<2xf32>) -> tensor<4x2xf32> {
+  %none = graph.none
+  // expected-error @+1 {{failed to legalize operation 'graph.loop'}}
+  %r:2 = graph.loop %m, %none, %v : (tensor<i64>, none, tensor<2xf32>) -> (tensor<2xf32>, tensor<4x2xf32>) {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %x: tensor<2xf32>):
+    graph.yield %cond, %x, %x : tensor<i1>, tensor<2xf32>, tensor<2xf32>
+  }
+  return %r#1 : tensor<4x2xf32>
+}

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Loop and Scan on the CPU target, against independent expected outputs.
+
+Each model is built here, compiled with `infer-compile`, run by `infer-run`
+on inputs whose expected outputs come from onnx.reference (a separate
+implementation of every op) or, for the reversed Scan that onnx.reference
+does not implement, from numpy written out here; through ONNX test-data
+directories. Covered:
+- a Loop with a run-time trip count and a run-time condition that the body
+  updates (an scf.while), run on several inputs that stop it at different
+  steps, one of them before the first step;
+- a Loop with a constant trip count and scan outputs (an scf.for);
+- a Scan with two states, a reversed scan input along axis 1, and scan
+  outputs along axis 0 and (reversed) axis 1;
+- a Loop whose scan outputs have a run-time count must be refused at
+  compile time naming the node (its output length is not known).
+
+Usage: control_flow.py --infer-compile BIN --infer-run BIN --work DIR
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
+
+F, I64, B = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+
+
+def info(name, dtype, shape):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+def model_of(graph, opset=16):
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def while_loop():
+    """v <- v * 1.5 + i while i < M and sum(v) < limit."""
+    body = helper.make_graph(
+        [helper.make_node("Cast", ["i"], ["fi"], to=F),
+         helper.make_node("Mul", ["v", "k"], ["scaled"]),
+         helper.make_node("Add", ["scaled", "fi"], ["v_next"]),
+         helper.make_node("ReduceSum", ["v_next"], ["total"], keepdims=0),
+         helper.make_node("Less", ["total", "limit"], ["c_next"])],
+        "body",
+        [info("i", I64, []), info("c", B, []), info("v", F, [3])],
+        [info("c_next", B, []), info("v_next", F, [3])],
+        [numpy_helper.from_array(np.array([1.5], np.float32), "k")])
+    graph = helper.make_graph(
+        [helper.make_node("Loop", ["m", "cond", "v0"], ["v"], body=body, name="grow")],
+        "while_loop",
+        [info("m", I64, []), info("cond", B, []), info("v0", F, [3]),
+         info("limit", F, [])],
+        [info("v", F, [3])])
+    rng = np.random.default_rng(1)
+    cases = []
+    for m, cond, limit in [(10, True, 50.0), (4, True, 1e6), (10, False, 50.0),
+                           (0, True, 50.0)]:
+        cases.append({"m": np.array(m, np.int64), "cond": np.array(cond),
+                      "v0": rng.uniform(0.5, 1.5, 3).astype(np.float32),
+                      "limit": np.array(limit, np.float32)})
+    return model_of(graph), cases
+
+
+def counted_loop():
+    """Five steps; each emits v and i * v as scan outputs. (The condition is
+    a constant true: onnx.reference does not run a Loop without one, and its
+    scan outputs of 1-d slices: it concatenates 2-d ones instead of stacking
+    them.)"""
+    body = helper.make_graph(
+        [helper.make_node("Cast", ["i"], ["fi"], to=F),
+         helper.make_node("Add", ["v", "fi"], ["v_next"]),
+         helper.make_node("Identity", ["v_next"], ["v_scan"]),
+         helper.make_node("Mul", ["v_next", "fi"], ["scaled"]),
+         helper.make_node("Identity", ["c"], ["c_out"])],
+        "body",
+        [info("i", I64, []), info("c", B, []), info("v", F, [3])],
+        [info("c_out", B, []), info("v_next", F, [3]), info("v_scan", F, [3]),
+         info("scaled", F, [3])])
+    graph = helper.make_graph(
+        [helper.make_node("Loop", ["m", "true", "v0"], ["v", "vs", "ss"], body=body,
+                          name="count")],
+        "counted_loop",
+        [info("v0", F, [3])],
+        [info("v", F, [3]), info("vs", F, [5, 3]), info("ss", F, [5, 3])],
+        [numpy_helper.from_array(np.array(5, np.int64), "m"),
+         numpy_helper.from_array(np.array(True), "true")])
+    rng = np.random.default_rng(2)
+    return model_of(graph), [{"v0": rng.standard_normal(3).astype(np.float32)}]
+
+
+def scan():
+    """States (sum, max) over the columns of x, read right to left."""
+    body = helper.make_graph(
+        [helper.make_node("Add", ["s", "col"], ["s_next"]),
+         helper.make_node("Max", ["mx", "col"], ["mx_next"]),
+         helper.make_node("Mul", ["col", "col"], ["sq"]),
+         helper.make_node("Identity", ["s_next"], ["s_out"])],
+        "body",
+        [info("s", F, [4]), info("mx", F, [4]), info("col", F, [4])],
+        [info("s_next", F, [4]), info("mx_next", F, [4]), info("s_out", F, [4]),
+         info("sq", F, [4])])
+    graph = helper.make_graph(
+        [helper.make_node("Scan", ["s0", "m0", "x"], ["s", "m", "sums", "squares"],
+                          body=body, num_scan_inputs=1, scan_input_axes=[1],
+                          scan_input_directions=[1], scan_output_axes=[0, 1],
+                          scan_output_directions=[0, 1], name="columns")],
+        "scan",
+        [info("s0", F, [4]), info("m0", F, [4]), info("x", F, [4, 6])],
+        [info("s", F, [4]), info("m", F, [4]), info("sums", F, [6, 4]),
+         info("squares", F, [4, 6])])
+    rng = np.random.default_rng(3)
+    return model_of(graph), [{"s0": rng.standard_normal(4).astype(np.float32),
+                              "m0": np.full(4, -10, np.float32),
+                              "x": rng.standard_normal((4, 6)).astype(np.float32)}]
+
+
+def scan_expected(feeds):
+    """The scan above in numpy (onnx.reference implements only forward
+    directions): step t reads column 5 - t; `sums` stacks the running sum
+    forward along axis 0, `squares` the squared columns backward along
+    axis 1, so step t's slice lands at column 5 - t."""
+    s, mx, x = feeds["s0"].copy(), feeds["m0"].copy(), feeds["x"]
+    sums, squares = np.zeros((6, 4), np.float32), np.zeros((4, 6), np.float32)
+    for t in range(6):
+        col = x[:, 5 - t]
+        s = s + col
+        mx = np.maximum(mx, col)
+        sums[t] = s
+        squares[:, 5 - t] = col * col
+    return [s, mx, sums, squares]
+
+
+def runtime_count_loop():
+    """Scan outputs with a run-time trip count: refused at compile time."""
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["c"], ["c_out"]),
+         helper.make_node("Cast", ["i"], ["fi"], to=F)],
+        "body", [info("i", I64, []), info("c", B, [])],
+        [info("c_out", B, []), info("fi", F, [])])
+    graph = helper.make_graph(
+        [helper.make_node("Loop", ["m", ""], ["steps"], body=body, name="steps")],
+        "runtime_count", [info("m", I64, [])], [info("steps", F, [3])])
+    return model_of(graph)
+
+
+def run(command, expect_ok=True):
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    if (proc.returncode == 0) != expect_ok:
+        sys.exit(f"FAIL: {' '.join(command)} exited {proc.returncode}\n"
+                 f"{proc.stdout}{proc.stderr}")
+    return proc.stdout + proc.stderr
+
+
+def check(args, name, model, cases, expected_of=None):
+    work = os.path.join(args.work, name)
+    os.makedirs(work)
+    path = os.path.join(work, "model.onnx")
+    onnx.save(model, path)
+    run([args.infer_compile, path, "-o", os.path.join(work, "out"), "--name", name])
+    if expected_of is None:
+        expected_of = lambda feeds: ReferenceEvaluator(model).run(None, feeds)
+    command = [args.infer_run, os.path.join(work, "out", name + ".so")]
+    for k, feeds in enumerate(cases):
+        expected = expected_of(feeds)
+        data = os.path.join(work, f"test_data_set_{k}")
+        os.makedirs(data)
+        for i, graph_input in enumerate(model.graph.input):
+            tensor = numpy_helper.from_array(feeds[graph_input.name], graph_input.name)
+            with open(os.path.join(data, f"input_{i}.pb"), "wb") as f:
+                f.write(tensor.SerializeToString())
+        for i, (graph_output, value) in enumerate(zip(model.graph.output, expected)):
+            tensor = numpy_helper.from_array(np.asarray(value), graph_output.name)
+            with open(os.path.join(data, f"output_{i}.pb"), "wb") as f:
+                f.write(tensor.SerializeToString())
+        command += ["--test-data", data]
+    print(run(command), end="")
+    print(f"ok {name}: {len(cases)} input set(s) match the expected outputs")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--infer-compile", required=True)
+    parser.add_argument("--infer-run", required=True)
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    for name, build, expected_of in [("while_loop", while_loop, None),
+                                     ("counted_loop", counted_loop, None),
+                                     ("scan", scan, scan_expected)]:
+        model, cases = build()
+        check(args, name, model, cases, expected_of)
+    path = os.path.join(args.work, "runtime_count.onnx")
+    onnx.save(runtime_count_loop(), path)
+    message = run([args.infer_compile, path, "-o", os.path.join(args.work, "rc")],
+                  expect_ok=False)
+    if "node 'steps' (Loop)" not in message:
+        sys.exit(f"FAIL: the refusal does not name the Loop node:\n{message}")
+    print("ok runtime_count: refused, naming the node")
+    print("4 passed, 0 failed")
+
+
+if __name__ == "__main__":
+    main()
