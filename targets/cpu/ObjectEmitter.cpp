@@ -89,6 +89,70 @@ std::string shapeText(const std::vector<int64_t> &shape) {
   return text + "]";
 }
 
+/// Makes `<name>_main` take one bare pointer per buffer (inputs, outputs,
+/// then the workspace), as the header declares. MLIR's bare-pointer call
+/// convention cannot pass a multi-dimensional zero-sized memref, so such a
+/// function keeps memref descriptors (allocated and aligned pointer, offset,
+/// sizes, strides per buffer); it is renamed and called from a new
+/// `<name>_main` that builds the descriptors from the static shapes.
+FailureOr<llvm::Function *> bareEntry(llvm::Module &module, const ModelSignature &sig,
+                                      std::string &error) {
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  std::vector<std::vector<int64_t>> shapes;
+  for (const auto *list : {&sig.inputs, &sig.outputs}) {
+    for (const TensorSignature &t : *list) {
+      shapes.push_back(t.shape);
+    }
+  }
+  shapes.push_back({static_cast<int64_t>(sig.workspaceSize)});
+  size_t descriptorArgs = 0;
+  for (const auto &shape : shapes) {
+    descriptorArgs += 3 + 2 * shape.size();
+  }
+  llvm::Function *entry = module.getFunction(sig.name + "_main");
+  if (entry && entry->arg_size() == shapes.size()) {
+    return entry;
+  }
+  if (!entry || entry->arg_size() != descriptorArgs) {
+    error = "the entry function " + sig.name + "_main takes " +
+            (entry ? std::to_string(entry->arg_size()) : "no") + " arguments, expected " +
+            std::to_string(shapes.size()) +
+            " (pointers to inputs, outputs and the workspace) or their memref descriptors";
+    return failure();
+  }
+  entry->setName(sig.name + "_main.descriptors");
+  entry->setLinkage(llvm::GlobalValue::InternalLinkage);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                                       std::vector<llvm::Type *>(shapes.size(), ptr), false);
+  auto *bare = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                      sig.name + "_main", module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", bare));
+  std::vector<llvm::Value *> args;
+  for (auto [i, shape] : llvm::enumerate(shapes)) {
+    llvm::Value *p = bare->getArg(i);
+    args.push_back(p);
+    args.push_back(p);
+    args.push_back(llvm::ConstantInt::get(i64, 0));
+    for (int64_t size : shape) {
+      args.push_back(llvm::ConstantInt::get(i64, size));
+    }
+    int64_t stride = 1;
+    std::vector<int64_t> strides(shape.size());
+    for (size_t d = shape.size(); d-- > 0;) {
+      strides[d] = stride;
+      stride *= shape[d];
+    }
+    for (int64_t st : strides) {
+      args.push_back(llvm::ConstantInt::get(i64, st));
+    }
+  }
+  b.CreateCall(entry, args);
+  b.CreateRetVoid();
+  return bare;
+}
+
 /// Adds `<name>_run(void *const *buffers)`, which unpacks the buffers and
 /// calls `<name>_main`.
 FailureOr<llvm::Function *> addRun(llvm::Module &module,
@@ -96,17 +160,12 @@ FailureOr<llvm::Function *> addRun(llvm::Module &module,
                                    std::string &error) {
   llvm::LLVMContext &ctx = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
-  llvm::Function *entry = module.getFunction(sig.name + "_main");
-  // Inputs, outputs, then the workspace.
-  size_t numBuffers = sig.inputs.size() + sig.outputs.size() + 1;
-  if (!entry || entry->arg_size() != numBuffers) {
-    error = "the entry function " + sig.name + "_main takes " +
-            (entry ? std::to_string(entry->arg_size()) : "no") +
-            " arguments, expected " + std::to_string(numBuffers) +
-            " (pointers to inputs, outputs and the workspace); zero-sized "
-            "tensors in the signature are not supported yet";
+  FailureOr<llvm::Function *> entry = bareEntry(module, sig, error);
+  if (failed(entry)) {
     return failure();
   }
+  // Inputs, outputs, then the workspace.
+  size_t numBuffers = sig.inputs.size() + sig.outputs.size() + 1;
   // void <name>_run(void *const *buffers)
   auto *runType = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false);
   auto *run = llvm::Function::Create(runType, llvm::GlobalValue::ExternalLinkage,
@@ -117,7 +176,7 @@ FailureOr<llvm::Function *> addRun(llvm::Module &module,
     llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, run->getArg(0), i);
     args.push_back(b.CreateLoad(ptr, slot));
   }
-  b.CreateCall(entry, args);
+  b.CreateCall(*entry, args);
   b.CreateRetVoid();
   return run;
 }
