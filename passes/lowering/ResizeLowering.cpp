@@ -1,4 +1,4 @@
-//===- ResizeLowering.cpp - Resize and GridSample -> linalg ---------------===//
+//===- ResizeLowering.cpp - Resize, GridSample, RoiAlign -> linalg -------===//
 //
 // Each output element maps back to a source coordinate per axis with the
 // op's coordinate transformation; nearest mode rounds it, linear and cubic
@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -412,11 +413,192 @@ struct GridSampleLowering final : OpConversionPattern<GridSampleOp> {
   }
 };
 
+/// RoiAlign as ONNX's reference computes it: per output bin, a grid of
+/// sampling points (sampling_ratio per side, or ceil(roi size / bins) when
+/// 0, known only at run time) each bilinearly interpolated (points more
+/// than a pixel outside the map count as 0, others clamp to the edge),
+/// averaged or maxed. Arithmetic in f64.
+struct RoiAlignLowering final : OpConversionPattern<RoiAlignOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RoiAlignOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    auto xType = cast<RankedTensorType>(adaptor.getX().getType());
+    auto type = loweredTensorType(op.getY().getType());
+    if (xType.getRank() != 4 || !isa<FloatType>(type.getElementType())) {
+      return rewriter.notifyMatchFailure(op, "4-d float input only");
+    }
+    Value x = adaptor.getX(), rois = adaptor.getRois(), batches = adaptor.getBatchIndices();
+    int64_t height = xType.getDimSize(2), width = xType.getDimSize(3);
+    int64_t pooledH = type.getDimSize(2), pooledW = type.getDimSize(3);
+    bool halfPixel = op.getCoordinateTransformationMode() == "half_pixel";
+    bool average = op.getMode() == "avg";
+    int64_t ratio = op.getSamplingRatio();
+    double scale = op.getSpatialScale().convertToDouble();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), type, [&](OpBuilder &b, Location l, ArrayRef<Value> o) {
+          Type f64 = b.getF64Type(), i64 = b.getI64Type();
+          auto fc = [&](double v) { return scalarConstant(b, l, f64, v); };
+          auto add = [&](Value p, Value q) { return arith::AddFOp::create(b, l, p, q).getResult(); };
+          auto sub = [&](Value p, Value q) { return arith::SubFOp::create(b, l, p, q).getResult(); };
+          auto mul = [&](Value p, Value q) { return arith::MulFOp::create(b, l, p, q).getResult(); };
+          auto div = [&](Value p, Value q) { return arith::DivFOp::create(b, l, p, q).getResult(); };
+          auto toF = [&](Value index) {
+            return arith::SIToFPOp::create(b, l, f64,
+                                           arith::IndexCastOp::create(b, l, i64, index))
+                .getResult();
+          };
+          auto roi = [&](int64_t k) {
+            Value v = tensor::ExtractOp::create(b, l, rois,
+                                                ValueRange{o[0], indexConstant(b, l, k)});
+            return sub(mul(castScalar(b, l, v, f64, false, false), fc(scale)),
+                       fc(halfPixel ? 0.5 : 0.0));
+          };
+          Value startW = roi(0), startH = roi(1);
+          Value roiW = sub(roi(2), startW), roiH = sub(roi(3), startH);
+          if (!halfPixel) { // Malformed ROIs become 1x1.
+            roiW = arith::MaximumFOp::create(b, l, roiW, fc(1));
+            roiH = arith::MaximumFOp::create(b, l, roiH, fc(1));
+          }
+          Value binH = div(roiH, fc(pooledH)), binW = div(roiW, fc(pooledW));
+          auto gridOf = [&](Value size, int64_t bins) -> Value {
+            if (ratio > 0) {
+              return indexConstant(b, l, ratio);
+            }
+            Value n = math::CeilOp::create(b, l, div(size, fc(bins)));
+            return arith::IndexCastOp::create(b, l, b.getIndexType(),
+                                              arith::FPToSIOp::create(b, l, i64, n));
+          };
+          Value gridH = gridOf(roiH, pooledH), gridW = gridOf(roiW, pooledW);
+          Value gridHF = toF(gridH), gridWF = toF(gridW);
+          Value batch = arith::IndexCastOp::create(
+              b, l, b.getIndexType(),
+              tensor::ExtractOp::create(b, l, batches, ValueRange{o[0]}));
+          batch = arith::MaxSIOp::create(b, l, batch, indexConstant(b, l, 0));
+          batch = arith::MinSIOp::create(b, l, batch, indexConstant(b, l, xType.getDimSize(0) - 1));
+          // The bilinear sample at (y, x): the four weighted pixels.
+          auto sample = [&](OpBuilder &nb, Location nl, Value y, Value xx) {
+            auto nfc = [&](double v) { return scalarConstant(nb, nl, f64, v); };
+            Value outside = arith::OrIOp::create(
+                nb, nl,
+                arith::OrIOp::create(
+                    nb, nl, arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OLT, y, nfc(-1)),
+                    arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OGT, y, nfc(height))),
+                arith::OrIOp::create(
+                    nb, nl, arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OLT, xx, nfc(-1)),
+                    arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OGT, xx, nfc(width))));
+            SmallVector<Value, 2> lo, hi, frac;
+            for (auto [c, size] : {std::make_pair(y, height), std::make_pair(xx, width)}) {
+              Value v = arith::MaximumFOp::create(nb, nl, c, nfc(0));
+              Value low = math::FloorOp::create(nb, nl, v);
+              Value atEdge = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OGE, low,
+                                                   nfc(size - 1));
+              low = arith::SelectOp::create(nb, nl, atEdge, nfc(size - 1), low);
+              v = arith::SelectOp::create(nb, nl, atEdge, low, v);
+              Value high = arith::SelectOp::create(
+                  nb, nl, atEdge, low, arith::AddFOp::create(nb, nl, low, nfc(1)));
+              auto index = [&](Value f) {
+                return arith::IndexCastOp::create(
+                    nb, nl, nb.getIndexType(), arith::FPToSIOp::create(nb, nl, nb.getI64Type(), f))
+                    .getResult();
+              };
+              lo.push_back(index(low));
+              hi.push_back(index(high));
+              frac.push_back(arith::SubFOp::create(nb, nl, v, low));
+            }
+            auto pixel = [&](Value py, Value px) {
+              Value v = tensor::ExtractOp::create(nb, nl, x, ValueRange{batch, o[1], py, px});
+              return castScalar(nb, nl, v, f64, false, false);
+            };
+            Value ly = frac[0], lx = frac[1];
+            Value hy = arith::SubFOp::create(nb, nl, nfc(1), ly);
+            Value hx = arith::SubFOp::create(nb, nl, nfc(1), lx);
+            SmallVector<Value, 4> terms = {
+                arith::MulFOp::create(nb, nl, arith::MulFOp::create(nb, nl, hy, hx), pixel(lo[0], lo[1])),
+                arith::MulFOp::create(nb, nl, arith::MulFOp::create(nb, nl, hy, lx), pixel(lo[0], hi[1])),
+                arith::MulFOp::create(nb, nl, arith::MulFOp::create(nb, nl, ly, hx), pixel(hi[0], lo[1])),
+                arith::MulFOp::create(nb, nl, arith::MulFOp::create(nb, nl, ly, lx), pixel(hi[0], hi[1]))};
+            for (Value &t : terms) {
+              t = arith::SelectOp::create(nb, nl, outside, nfc(0), t);
+            }
+            return terms;
+          };
+          Value binY = add(startH, mul(toF(o[2]), binH));
+          Value binX = add(startW, mul(toF(o[3]), binW));
+          Value init = average ? fc(0) : fc(-INFINITY);
+          auto rows = scf::ForOp::create(
+              b, l, indexConstant(b, l, 0), gridH, indexConstant(b, l, 1), ValueRange{init},
+              [&](OpBuilder &rb, Location rl, Value iy, ValueRange rowAcc) {
+                Value y = arith::AddFOp::create(
+                    rb, rl, binY,
+                    arith::DivFOp::create(
+                        rb, rl,
+                        arith::MulFOp::create(
+                            rb, rl,
+                            arith::AddFOp::create(
+                                rb, rl,
+                                arith::SIToFPOp::create(
+                                    rb, rl, f64,
+                                    arith::IndexCastOp::create(rb, rl, rb.getI64Type(), iy)),
+                                scalarConstant(rb, rl, f64, 0.5)),
+                            binH),
+                        gridHF));
+                auto cols = scf::ForOp::create(
+                    rb, rl, indexConstant(rb, rl, 0), gridW, indexConstant(rb, rl, 1),
+                    ValueRange{rowAcc[0]},
+                    [&](OpBuilder &cb, Location cl, Value ix, ValueRange acc) {
+                      Value xx = arith::AddFOp::create(
+                          cb, cl, binX,
+                          arith::DivFOp::create(
+                              cb, cl,
+                              arith::MulFOp::create(
+                                  cb, cl,
+                                  arith::AddFOp::create(
+                                      cb, cl,
+                                      arith::SIToFPOp::create(
+                                          cb, cl, f64,
+                                          arith::IndexCastOp::create(cb, cl, cb.getI64Type(), ix)),
+                                      scalarConstant(cb, cl, f64, 0.5)),
+                                  binW),
+                              gridWF));
+                      SmallVector<Value, 4> terms = sample(cb, cl, y, xx);
+                      Value next;
+                      if (average) {
+                        next = acc[0];
+                        for (Value t : terms) {
+                          next = arith::AddFOp::create(cb, cl, next, t);
+                        }
+                      } else {
+                        Value best = terms[0];
+                        for (Value t : ArrayRef<Value>(terms).drop_front()) {
+                          best = arith::MaximumFOp::create(cb, cl, best, t);
+                        }
+                        next = arith::MaximumFOp::create(cb, cl, acc[0], best);
+                      }
+                      scf::YieldOp::create(cb, cl, next);
+                    });
+                scf::YieldOp::create(rb, rl, cols.getResult(0));
+              });
+          Value count = mul(gridHF, gridWF);
+          Value none = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, count, fc(0));
+          Value v = average
+                        ? div(rows.getResult(0), arith::MaximumFOp::create(b, l, count, fc(1)))
+                        : arith::SelectOp::create(b, l, none, fc(0), rows.getResult(0)).getResult();
+          return castScalar(b, l, v, type.getElementType(), false, false);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateResizeLoweringPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns) {
-  patterns.add<ResizeLowering, GridSampleLowering>(converter, patterns.getContext());
+  patterns.add<ResizeLowering, GridSampleLowering, RoiAlignLowering>(converter, patterns.getContext());
 }
 
 } // namespace infer::lowering

@@ -315,3 +315,18 @@ func.func @loop_runtime_count(%m: tensor<i64>, %v: tensor<2xf32>) -> tensor<4x2x
   }
   return %r#1 : tensor<4x2xf32>
 }
+
+// -----
+
+// RoiAlign: per output bin, a run-time grid of bilinear samples (two
+// nested loops whose bounds come from the ROI when sampling_ratio is 0).
+// CHECK-LABEL: func.func @roi_align
+// CHECK: linalg.generic
+// CHECK: math.ceil
+// CHECK: scf.for %{{.+}} = %c0{{.*}} to %{{.+}} step %c1{{.*}} iter_args(%{{.+}} = %{{.+}}) -> (f64)
+// CHECK: scf.for
+// CHECK: math.floor
+func.func @roi_align(%x: tensor<1x1x8x8xf32>, %rois: tensor<2x4xf32>, %b: tensor<2xi64>) -> tensor<2x1x3x3xf32> {
+  %0 = graph.roi_align %x, %rois, %b {output_height = 3 : i64, output_width = 3 : i64} : (tensor<1x1x8x8xf32>, tensor<2x4xf32>, tensor<2xi64>) -> tensor<2x1x3x3xf32>
+  return %0 : tensor<2x1x3x3xf32>
+}
