@@ -381,7 +381,11 @@ int runCompileDriver(int argc, char **argv) {
     if (failed(applyPassManagerCLOptions(lower))) {
       return 1;
     }
-    lower.addPass(lowering::createLowerGraphToLinalgPass());
+    // Run-time checks become the run's status on the CPU; the HLS and CUDA
+    // artifacts have no way to report them yet.
+    lowering::LowerGraphToLinalgPassOptions lowerOptions;
+    lowerOptions.checks = !isHls && !isCuda;
+    lower.addPass(lowering::createLowerGraphToLinalgPass(lowerOptions));
     if (options.compileTo >= Phase::LLVM && isHls) {
 #ifdef INFER_HAVE_HLS
       hls::buildHlsCodegenPipeline(lower, hlsOptions, signature.name);

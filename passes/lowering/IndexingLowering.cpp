@@ -107,6 +107,7 @@ struct ScatterElementsLowering final : OpConversionPattern<ScatterElementsOp> {
     auto indicesType = cast<RankedTensorType>(adaptor.getIndices().getType());
     int64_t axis = *normalizeAxis(op.getAxis(), dataType.getRank());
     Value indices = adaptor.getIndices(), updates = adaptor.getUpdates();
+    assertIndicesInRange(rewriter, op, indices, {dataType.getDimSize(axis)});
     Value result = scatterLoop(
         rewriter, op.getLoc(), adaptor.getData(), indicesType.getNumElements(),
         op.getReduction(),
@@ -181,8 +182,9 @@ struct ScatterNDLowering final : OpConversionPattern<ScatterNDOp> {
     auto updatesType = cast<RankedTensorType>(adaptor.getUpdates().getType());
     int64_t q = indicesType.getRank();
     int64_t depth = indicesType.getDimSize(q - 1);
-    ArrayRef<int64_t> sliceShape = dataType.getShape().drop_front(depth);
     Value indices = adaptor.getIndices(), updates = adaptor.getUpdates();
+    assertIndicesInRange(rewriter, op, indices, dataType.getShape().take_front(depth),
+                         /*perLastDim=*/true);
     Value result = scatterLoop(
         rewriter, op.getLoc(), adaptor.getData(), updatesType.getNumElements(),
         op.getReduction(),
@@ -198,7 +200,6 @@ struct ScatterNDLowering final : OpConversionPattern<ScatterNDOp> {
             dest.push_back(clampIndex(b, l, toIndex(b, l, i, idx(b, l, dim)), dim));
           }
           dest.append(u.begin() + (q - 1), u.end());
-          (void)sliceShape;
           return dest;
         },
         [&](OpBuilder &b, Location l, Value k) -> Value {
@@ -224,6 +225,8 @@ struct GatherNDLowering final : OpConversionPattern<GatherNDOp> {
     int64_t q = indicesType.getRank();
     int64_t depth = indicesType.getDimSize(q - 1);
     Value data = adaptor.getData(), indices = adaptor.getIndices();
+    assertIndicesInRange(rewriter, op, indices,
+                         dataType.getShape().slice(batch, depth), /*perLastDim=*/true);
     Value result = buildIndexed(
         rewriter, op.getLoc(), loweredTensorType(op.getOutput().getType()),
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {

@@ -1,6 +1,7 @@
 //===- LowerGraphToLinalg.cpp - the graph -> linalg conversion ------------===//
 
 #include "passes/lowering/Passes.h"
+#include "passes/lowering/LoweringUtils.h"
 #include "dialects/graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
@@ -37,8 +38,13 @@ namespace {
 
 struct LowerGraphToLinalgPass final
     : impl::LowerGraphToLinalgPassBase<LowerGraphToLinalgPass> {
+  using LowerGraphToLinalgPassBase::LowerGraphToLinalgPassBase;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    ModuleOp module = getOperation();
+    if (checks) {
+      module->setAttr(kChecksAttr, UnitAttr::get(ctx));
+    }
     GraphTypeConverter converter;
     RewritePatternSet patterns(ctx);
     populateElementwiseLoweringPatterns(converter, patterns);
@@ -60,7 +66,7 @@ struct LowerGraphToLinalgPass final
     ConversionTarget target(*ctx);
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                            arith::ArithDialect, math::MathDialect,
-                           scf::SCFDialect>();
+                           scf::SCFDialect, cf::ControlFlowDialect>();
     target.addIllegalDialect<graph::GraphDialect>();
     target.addLegalOp<graph::NoneOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
@@ -69,8 +75,10 @@ struct LowerGraphToLinalgPass final
     });
     target.addDynamicallyLegalOp<func::ReturnOp>(
         [&](func::ReturnOp op) { return converter.isLegal(op); });
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns)))) {
+    LogicalResult converted =
+        applyPartialConversion(module, target, std::move(patterns));
+    module->removeAttr(kChecksAttr);
+    if (failed(converted)) {
       return signalPassFailure();
     }
     // Absent optional values are no longer used by anything.

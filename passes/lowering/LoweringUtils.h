@@ -112,6 +112,22 @@ mlir::Value widenMinusZp(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                          bool xUnsigned, mlir::Value zp, bool zpUnsigned,
                          int64_t axis);
 
+/// The module attribute that asks the patterns for run-time checks (set by
+/// infer-lower-graph-to-linalg{checks=true} while it runs).
+inline constexpr llvm::StringLiteral kChecksAttr = "infer.lowering_checks";
+
+/// When checks are on: a `cf.assert` that every element i of the integer
+/// tensor `indices` lies in [-n, n-1], n being `bounds[0]`, or with
+/// `perLastDim` `bounds[k]` for elements at position k of the last
+/// dimension. Its message names `op`'s ONNX node. (The lowered code still
+/// clamps indices so a bad one never reads out of bounds; the CPU target
+/// turns the assert into the run's error status.)
+void assertIndicesInRange(mlir::OpBuilder &b, mlir::Operation *op, mlir::Value indices,
+                          llvm::ArrayRef<int64_t> bounds, bool perLastDim = false);
+
+/// "node 'NAME' (OpType)" from an importer location, or the op's name.
+std::string describeNode(mlir::Operation *op);
+
 /// Index-typed arithmetic helpers for bodies.
 mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 

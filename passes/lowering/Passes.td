@@ -18,11 +18,24 @@ def LowerGraphToLinalgPass : Pass<"infer-lower-graph-to-linalg", "::mlir::Module
     error naming its ONNX node. Public functions' arguments are marked
     `bufferization.writable = false`: the caller owns the inputs, so no
     result is ever computed in place in them.
+
+    With `checks` (the default), ops that index with run-time data (Gather,
+    GatherElements, GatherND, ScatterElements, ScatterND) also get a
+    `cf.assert` that every index is in range, whose message names the ONNX
+    node; the lowered code clamps indices either way, so a bad index never
+    reads or writes out of bounds. The CPU target turns the asserts into the
+    run's error status (infer-cpu-checks-to-status); the HLS and CUDA
+    targets lower without them.
   }];
+  let options = [
+    Option<"checks", "checks", "bool", /*default=*/"true",
+           "Assert at run time that data-dependent indices are in range">
+  ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-    "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect"
+    "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect",
+    "::mlir::cf::ControlFlowDialect"
   ];
 }
 

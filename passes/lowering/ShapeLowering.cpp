@@ -26,6 +26,11 @@ Value mulI(OpBuilder &b, Location l, Value x, Value y) {
 Value subI(OpBuilder &b, Location l, Value x, Value y) {
   return arith::SubIOp::create(b, l, x, y);
 }
+/// Clamps index `i` into [0, dim - 1].
+Value clampedIndex(OpBuilder &b, Location l, Value i, int64_t dim) {
+  Value lo = arith::MaxSIOp::create(b, l, i, idx(b, l, 0));
+  return arith::MinSIOp::create(b, l, lo, idx(b, l, std::max<int64_t>(dim - 1, 0)));
+}
 /// An integer tensor element as an index, negative values wrapped by `dim`.
 Value wrappedIndex(OpBuilder &b, Location l, Value v, int64_t dim) {
   Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), v);
@@ -353,13 +358,15 @@ struct GatherLowering final : StaticPattern<GatherOp> {
     int64_t axis = *normalizeAxis(op.getAxis(), dataType.getRank());
     int64_t r = indicesType.getRank();
     Value data = adaptor.getData(), indices = adaptor.getIndices();
+    int64_t n = dataType.getDimSize(axis);
+    assertIndicesInRange(rewriter, op, indices, {n});
     Value result = buildIndexed(
         rewriter, op.getLoc(), resultType(op.getOutput()),
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
           SmallVector<Value> in(out.begin(), out.begin() + axis);
           Value i = tensor::ExtractOp::create(b, l, indices,
                                               out.slice(axis, r));
-          in.push_back(wrappedIndex(b, l, i, dataType.getDimSize(axis)));
+          in.push_back(clampedIndex(b, l, wrappedIndex(b, l, i, n), n));
           in.append(out.begin() + axis + r, out.end());
           return tensor::ExtractOp::create(b, l, data, in);
         });
@@ -375,12 +382,14 @@ struct GatherElementsLowering final : StaticPattern<GatherElementsOp> {
     auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
     int64_t axis = *normalizeAxis(op.getAxis(), dataType.getRank());
     Value data = adaptor.getData(), indices = adaptor.getIndices();
+    int64_t n = dataType.getDimSize(axis);
+    assertIndicesInRange(rewriter, op, indices, {n});
     Value result = buildIndexed(
         rewriter, op.getLoc(), resultType(op.getOutput()),
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
           SmallVector<Value> in(out);
           Value i = tensor::ExtractOp::create(b, l, indices, out);
-          in[axis] = wrappedIndex(b, l, i, dataType.getDimSize(axis));
+          in[axis] = clampedIndex(b, l, wrappedIndex(b, l, i, n), n);
           return tensor::ExtractOp::create(b, l, data, in);
         });
     rewriter.replaceOp(op, result);

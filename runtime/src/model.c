@@ -509,8 +509,25 @@ infer_status_t infer_model_run(infer_model_t model,
     }
     return status;
   }
-  abi->run((void *const *)buffers);
+  int32_t failed_check = 0;
+  if (abi->abi_version >= 4) {
+    failed_check = abi->run((void *const *)buffers);
+  } else {
+    ((infer_abi_run_v1_fn)(void (*)(void))abi->run)((void *const *)buffers);
+  }
   workspace_give_back(model, workspace);
   free(buffers);
+  if (failed_check != 0) {
+    for (size_t i = 0; i < num_outputs; ++i) {
+      infer_tensor_release(out_outputs[i]);
+      out_outputs[i] = NULL;
+    }
+    bool known = failed_check > 0 && (uint32_t)failed_check <= abi->num_errors &&
+                 abi->errors && abi->errors[failed_check - 1];
+    return infer_status_make(
+        INFER_INVALID_ARGUMENT, "model '%s': the inputs failed a run-time check: %s",
+        model->name,
+        known ? abi->errors[failed_check - 1] : "(an unknown check: the artifact is damaged)");
+  }
   return NULL;
 }

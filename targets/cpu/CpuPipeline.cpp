@@ -58,6 +58,7 @@ void buildBufferizePipeline(OpPassManager &pm) {
 void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   buildBufferizePipeline(pm);
   pm.addPass(createPlanWorkspacePass());
+  pm.addPass(createChecksToStatusPass());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   // Deallocations that need a run-time alias check call a generated

@@ -37,6 +37,10 @@ struct ModelSignature {
   uint64_t workspaceSize = 0; // bytes; set from the planned module
   bool usesOpenMP = false;    // the code calls LLVM's OpenMP runtime
   bool isCuda = false;        // kernels for the GPU: no CPU entry point
+  // Run-time checks (infer-cpu-checks-to-status): the entry function takes
+  // a status argument last; status k > 0 means errors[k-1].
+  bool hasStatus = false;
+  std::vector<std::string> errors;
 };
 
 struct CpuOptions {

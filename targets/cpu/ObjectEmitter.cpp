@@ -89,16 +89,20 @@ std::string shapeText(const std::vector<int64_t> &shape) {
   return text + "]";
 }
 
-/// Makes `<name>_main` take one bare pointer per buffer (inputs, outputs,
-/// then the workspace), as the header declares. MLIR's bare-pointer call
-/// convention cannot pass a multi-dimensional zero-sized memref, so such a
-/// function keeps memref descriptors (allocated and aligned pointer, offset,
-/// sizes, strides per buffer); it is renamed and called from a new
-/// `<name>_main` that builds the descriptors from the static shapes.
+/// Emits `int32_t <name>_main(ptr...)`, one bare pointer per buffer
+/// (inputs, outputs, then the workspace) as the header declares, around the
+/// compiled function (renamed `<name>_main.impl`, internal). The wrapper
+/// passes a zeroed status word when the function takes one (run-time
+/// checks) and returns it: 0, or k > 0 for the failed check errors[k-1].
+/// MLIR's bare-pointer call convention cannot pass a multi-dimensional
+/// zero-sized memref, so such a function keeps memref descriptors
+/// (allocated and aligned pointer, offset, sizes, strides per buffer); the
+/// wrapper then builds them from the static shapes.
 FailureOr<llvm::Function *> bareEntry(llvm::Module &module, const ModelSignature &sig,
                                       std::string &error) {
   llvm::LLVMContext &ctx = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
   llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
   std::vector<std::vector<int64_t>> shapes;
   for (const auto *list : {&sig.inputs, &sig.outputs}) {
@@ -107,32 +111,46 @@ FailureOr<llvm::Function *> bareEntry(llvm::Module &module, const ModelSignature
     }
   }
   shapes.push_back({static_cast<int64_t>(sig.workspaceSize)});
+  size_t numBuffers = shapes.size();
+  if (sig.hasStatus) {
+    shapes.push_back({}); // memref<i32>
+  }
   size_t descriptorArgs = 0;
   for (const auto &shape : shapes) {
     descriptorArgs += 3 + 2 * shape.size();
   }
-  llvm::Function *entry = module.getFunction(sig.name + "_main");
-  if (entry && entry->arg_size() == shapes.size()) {
-    return entry;
-  }
-  if (!entry || entry->arg_size() != descriptorArgs) {
+  llvm::Function *impl = module.getFunction(sig.name + "_main");
+  bool bare = impl && impl->arg_size() == shapes.size();
+  if (!impl || (!bare && impl->arg_size() != descriptorArgs)) {
     error = "the entry function " + sig.name + "_main takes " +
-            (entry ? std::to_string(entry->arg_size()) : "no") + " arguments, expected " +
+            (impl ? std::to_string(impl->arg_size()) : "no") + " arguments, expected " +
             std::to_string(shapes.size()) +
-            " (pointers to inputs, outputs and the workspace) or their memref descriptors";
+            " (pointers to inputs, outputs, the workspace" +
+            (sig.hasStatus ? " and the status" : "") + ") or their memref descriptors";
     return failure();
   }
-  entry->setName(sig.name + "_main.descriptors");
-  entry->setLinkage(llvm::GlobalValue::InternalLinkage);
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
-                                       std::vector<llvm::Type *>(shapes.size(), ptr), false);
-  auto *bare = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
-                                      sig.name + "_main", module);
-  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", bare));
+  impl->setName(sig.name + "_main.impl");
+  impl->setLinkage(llvm::GlobalValue::InternalLinkage);
+  auto *type = llvm::FunctionType::get(i32, std::vector<llvm::Type *>(numBuffers, ptr), false);
+  auto *entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                       sig.name + "_main", module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
+  std::vector<llvm::Value *> pointers;
+  for (size_t i = 0; i < numBuffers; ++i) {
+    pointers.push_back(entry->getArg(i));
+  }
+  llvm::Value *status = nullptr;
+  if (sig.hasStatus) {
+    status = b.CreateAlloca(i32);
+    b.CreateStore(llvm::ConstantInt::get(i32, 0), status);
+    pointers.push_back(status);
+  }
   std::vector<llvm::Value *> args;
-  for (auto [i, shape] : llvm::enumerate(shapes)) {
-    llvm::Value *p = bare->getArg(i);
+  for (auto [p, shape] : llvm::zip(pointers, shapes)) {
     args.push_back(p);
+    if (bare) {
+      continue;
+    }
     args.push_back(p);
     args.push_back(llvm::ConstantInt::get(i64, 0));
     for (int64_t size : shape) {
@@ -148,13 +166,14 @@ FailureOr<llvm::Function *> bareEntry(llvm::Module &module, const ModelSignature
       args.push_back(llvm::ConstantInt::get(i64, st));
     }
   }
-  b.CreateCall(entry, args);
-  b.CreateRetVoid();
-  return bare;
+  b.CreateCall(impl, args);
+  b.CreateRet(status ? b.CreateLoad(i32, status)
+                     : static_cast<llvm::Value *>(llvm::ConstantInt::get(i32, 0)));
+  return entry;
 }
 
-/// Adds `<name>_run(void *const *buffers)`, which unpacks the buffers and
-/// calls `<name>_main`.
+/// Adds `int32_t <name>_run(void *const *buffers)`, which unpacks the
+/// buffers, calls `<name>_main` and returns its status.
 FailureOr<llvm::Function *> addRun(llvm::Module &module,
                                    const ModelSignature &sig,
                                    std::string &error) {
@@ -166,8 +185,7 @@ FailureOr<llvm::Function *> addRun(llvm::Module &module,
   }
   // Inputs, outputs, then the workspace.
   size_t numBuffers = sig.inputs.size() + sig.outputs.size() + 1;
-  // void <name>_run(void *const *buffers)
-  auto *runType = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false);
+  auto *runType = llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr}, false);
   auto *run = llvm::Function::Create(runType, llvm::GlobalValue::ExternalLinkage,
                                      sig.name + "_run", module);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", run));
@@ -176,8 +194,7 @@ FailureOr<llvm::Function *> addRun(llvm::Module &module,
     llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, run->getArg(0), i);
     args.push_back(b.CreateLoad(ptr, slot));
   }
-  b.CreateCall(*entry, args);
-  b.CreateRetVoid();
+  b.CreateRet(b.CreateCall(*entry, args));
   return run;
 }
 
@@ -231,16 +248,28 @@ LogicalResult addAbi(llvm::Module &module, const ModelSignature &sig,
                                     llvm::ConstantArray::get(arrayType, entries),
                                     sig.name + "." + what);
   };
+  // The messages of the run-time checks: status k means errors[k-1].
+  llvm::Constant *errors = null;
+  if (!sig.errors.empty()) {
+    std::vector<llvm::Constant *> messages;
+    for (const std::string &message : sig.errors) {
+      messages.push_back(stringConstant(message));
+    }
+    auto *arrayType = llvm::ArrayType::get(ptr, messages.size());
+    errors = new llvm::GlobalVariable(module, arrayType, true,
+                                      llvm::GlobalValue::PrivateLinkage,
+                                      llvm::ConstantArray::get(arrayType, messages),
+                                      sig.name + ".errors");
+  }
   auto *modelType = llvm::StructType::get(
-      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr});
+      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr, ptr});
   auto *model = llvm::ConstantStruct::get(
       modelType,
-      {llvm::ConstantInt::get(i32, 3), llvm::ConstantInt::get(i32, sig.inputs.size()),
-       llvm::ConstantInt::get(i32, sig.outputs.size()), llvm::ConstantInt::get(i32, 0),
-       stringConstant(sig.name), tensorArray(sig.inputs, "inputs"),
-       tensorArray(sig.outputs, "outputs"),
-       llvm::ConstantInt::get(i64, sig.workspaceSize), run,
-       cuda ? cuda : null});
+      {llvm::ConstantInt::get(i32, 4), llvm::ConstantInt::get(i32, sig.inputs.size()),
+       llvm::ConstantInt::get(i32, sig.outputs.size()),
+       llvm::ConstantInt::get(i32, sig.errors.size()), stringConstant(sig.name),
+       tensorArray(sig.inputs, "inputs"), tensorArray(sig.outputs, "outputs"),
+       llvm::ConstantInt::get(i64, sig.workspaceSize), run, cuda ? cuda : null, errors});
   new llvm::GlobalVariable(module, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            sig.name + "_model");
@@ -348,13 +377,25 @@ std::string headerText(const ModelSignature &sig, llvm::StringRef source) {
     return h;
   }
   params.push_back("void *workspace");
-  h += fmt::format("void {}_main(", sig.name);
+  if (!sig.errors.empty()) {
+    h += fmt::format("/* Returns 0, or k > 0 when a run-time check failed (the "
+                     "inputs were invalid;\n   the outputs are then "
+                     "meaningless): {}_model.errors[k-1] says which. */\n",
+                     sig.name);
+    for (size_t k = 0; k < sig.errors.size(); ++k) {
+      h += fmt::format("/*   {}: {} */\n", k + 1, sig.errors[k]);
+    }
+  } else {
+    h += "/* Returns 0 (this model has no run-time checks). */\n";
+  }
+  h += fmt::format("int32_t {}_main(", sig.name);
   for (size_t i = 0; i < params.size(); ++i) {
     h += (i ? ", " : "") + params[i];
   }
-  h += ");\n\n/* Runs with one pointer per input, then per output, then "
-       "the workspace. */\n";
-  h += fmt::format("void {}_run(void *const *buffers);\n\n", sig.name);
+  h += fmt::format(");\n\n/* Runs with one pointer per input, then per output, "
+                   "then the workspace;\n   returns what {}_main returns. */\n",
+                   sig.name);
+  h += fmt::format("int32_t {}_run(void *const *buffers);\n\n", sig.name);
   h += fmt::format("struct infer_abi_model;\nextern const struct "
                    "infer_abi_model {}_model;\n\n", sig.name);
   h += "#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
@@ -496,6 +537,12 @@ LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &signature,
                              "(infer-cpu-plan-workspace did not run)";
   }
   sig.workspaceSize = workspace.getInt();
+  if (auto errors = module->getAttrOfType<ArrayAttr>("infer.errors")) {
+    sig.hasStatus = true;
+    for (Attribute message : errors) {
+      sig.errors.push_back(cast<StringAttr>(message).str());
+    }
+  }
   registerBuiltinDialectTranslation(*module->getContext());
   registerLLVMDialectTranslation(*module->getContext());
   registerOpenMPDialectTranslation(*module->getContext());

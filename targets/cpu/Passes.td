@@ -66,6 +66,24 @@ def PlanWorkspacePass : Pass<"infer-cpu-plan-workspace", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def ChecksToStatusPass : Pass<"infer-cpu-checks-to-status", "::mlir::ModuleOp"> {
+  let summary = "Turns run-time checks (cf.assert) into the run's error status";
+  let description = [{
+    Runs on buffers, after the workspace is planned. The entry function
+    gets one more argument, `memref<i32>`, after the workspace: the run's
+    status, which the caller sets to 0. Every `cf.assert` in it becomes a
+    store of its number k (1, 2, ...) into the status when its condition
+    is false, so a failed check ends as an error the runtime reports
+    instead of a crash or a silent answer. The messages, in order, are the
+    module attribute `infer.errors` (an array of strings; present, maybe
+    empty, once the pass has run), which the artifact lists in its ABI
+    constant: status k means `errors[k-1]`.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ParallelLoopsPass : Pass<"infer-cpu-parallel-loops", "::mlir::func::FuncOp"> {
   let summary = "Splits large linalg ops on buffers into parallel chunks";
   let description = [{

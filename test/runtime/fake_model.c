@@ -18,13 +18,14 @@
 static const int64_t kMatrixShape[] = {2, 3};
 static const int64_t kVectorShape[] = {4};
 
-static void fake_add_run(void *const *buffers) {
+static int32_t fake_add_run(void *const *buffers) {
   const float *a = buffers[0];
   const float *b = buffers[1];
   float *sum = buffers[2];
   for (int i = 0; i < 6; ++i) {
     sum[i] = a[i] + b[i];
   }
+  return 0;
 }
 
 static const infer_abi_tensor_t kAddInputs[] = {
@@ -46,7 +47,7 @@ const infer_abi_model_t fake_model = {
     .run = fake_add_run,
 };
 
-static void fake_logic_run(void *const *buffers) {
+static int32_t fake_logic_run(void *const *buffers) {
   const int64_t *values = buffers[0];
   const uint8_t *mask = buffers[1];
   int64_t *masked = buffers[2];
@@ -55,6 +56,7 @@ static void fake_logic_run(void *const *buffers) {
     masked[i] = mask[i] ? values[i] : 0;
     positive[i] = values[i] > 0;
   }
+  return 0;
 }
 
 static const infer_abi_tensor_t kLogicInputs[] = {

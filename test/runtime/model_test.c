@@ -336,15 +336,31 @@ static void test_logic_model(const char *path) {
 
 /* A model linked into this program. */
 static const int64_t kScalar[1] = {1};
-static void negate_run(void *const *buffers) {
-  *(int32_t *)buffers[1] = -*(const int32_t *)buffers[0];
+/* Its one run-time check: -INT32_MIN does not fit. */
+static int32_t negate_run(void *const *buffers) {
+  int32_t x = *(const int32_t *)buffers[0];
+  if (x == INT32_MIN) {
+    return 1;
+  }
+  *(int32_t *)buffers[1] = -x;
+  return 0;
 }
+static const char *const kNegateErrors[] = {"node 'neg' (Neg): x is INT32_MIN"};
 static const infer_abi_tensor_t kNegateIn[] = {
     {"x", INFER_DTYPE_I32, 1, kScalar}};
 static const infer_abi_tensor_t kNegateOut[] = {
     {"y", INFER_DTYPE_I32, 1, kScalar}};
 static const infer_abi_model_t negate_model = {
-    INFER_ABI_VERSION, 1, 1, 0, "negate", kNegateIn, kNegateOut, 0, negate_run};
+    INFER_ABI_VERSION, 1, 1, 1, "negate", kNegateIn, kNegateOut, 0, negate_run, NULL,
+    kNegateErrors};
+
+/* An ABI version 3 model: its run function returns nothing. */
+static void legacy_run(void *const *buffers) {
+  *(int32_t *)buffers[1] = 2 * *(const int32_t *)buffers[0];
+}
+static const infer_abi_model_t legacy_model = {
+    3, 1, 1, 0, "legacy", kNegateIn, kNegateOut, 0,
+    (infer_abi_run_fn)(void (*)(void))legacy_run};
 
 static void test_from_abi(void) {
   infer_model_t model = NULL;
@@ -357,9 +373,26 @@ static void test_from_abi(void) {
   EXPECT_OK(infer_model_run(model, &input, 1, &output, 1));
   EXPECT(output && *(const int32_t *)infer_tensor_data(output) == -42);
   infer_tensor_release(output);
+  /* A failed run-time check is an error naming it, with no outputs. */
+  x = INT32_MIN;
+  output = (infer_tensor_t)&x; /* must be reset to NULL */
+  EXPECT_ERROR(infer_model_run(model, &input, 1, &output, 1), INFER_INVALID_ARGUMENT,
+               "model 'negate': the inputs failed a run-time check: node 'neg' (Neg): x is "
+               "INT32_MIN");
+  EXPECT(output == NULL);
   infer_tensor_release(input);
   infer_model_release(model);
   infer_model_release(NULL);
+
+  /* Version 3 artifacts (no status) still run. */
+  EXPECT_OK(infer_model_from_abi(&legacy_model, &model));
+  x = 21;
+  EXPECT_OK(infer_tensor_wrap(INFER_DTYPE_I32, 1, kScalar, &x, &input));
+  EXPECT_OK(infer_model_run(model, &input, 1, &output, 1));
+  EXPECT(output && *(const int32_t *)infer_tensor_data(output) == 42);
+  infer_tensor_release(output);
+  infer_tensor_release(input);
+  infer_model_release(model);
 
   infer_abi_model_t broken = negate_model;
   broken.inputs = NULL;
@@ -378,13 +411,13 @@ static void test_from_abi(void) {
  * bytes), works on it, and reads it back, so two concurrent runs sharing
  * one workspace would corrupt each other's results. */
 enum { kScratchWords = 4096, kScratchThreads = 4 };
-static void scratch_run(void *const *buffers) {
+static int32_t scratch_run(void *const *buffers) {
   const int32_t *x = buffers[0];
   int32_t *y = buffers[1];
   volatile int32_t *scratch = buffers[2];
   if (!scratch || ((uintptr_t)scratch % 64) != 0) {
     *y = -1;
-    return;
+    return 0;
   }
   for (int i = 0; i < kScratchWords; ++i) {
     scratch[i] = *x + i;
@@ -394,6 +427,7 @@ static void scratch_run(void *const *buffers) {
     sum += scratch[i] - i;
   }
   *y = (int32_t)(sum / kScratchWords);
+  return 0;
 }
 static const infer_abi_model_t scratch_model = {
     INFER_ABI_VERSION, 1, 1, 0, "scratch", kNegateIn, kNegateOut,

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define INFER_ABI_VERSION 3
+#define INFER_ABI_VERSION 4
 
 /* Element types, numbered as ONNX's TensorProto.DataType. */
 typedef enum infer_dtype_e {
@@ -51,8 +51,13 @@ typedef struct infer_abi_tensor {
  * (abi_version >= 2) one to `workspace_size` bytes of scratch memory,
  * 64-byte aligned (may be NULL when the size is 0). Outputs are written in
  * full. Reentrant: concurrent calls with different buffers (and different
- * workspaces) are safe. */
-typedef void (*infer_abi_run_fn)(void *const *buffers);
+ * workspaces) are safe.
+ * abi_version >= 4 returns 0, or k > 0 when run-time check k failed (an
+ * input held invalid data, e.g. an out-of-range index; the outputs are then
+ * meaningless): `errors[k-1]` of the model says which. Earlier versions
+ * return nothing (infer_abi_run_v1_fn). */
+typedef int32_t (*infer_abi_run_fn)(void *const *buffers);
+typedef void (*infer_abi_run_v1_fn)(void *const *buffers);
 
 /* CUDA models (abi_version >= 3, `cuda` set, `run` NULL): the kernels as
  * PTX (and cubins) per GPU architecture, and the launches of one run. */
@@ -109,7 +114,7 @@ typedef struct infer_abi_model {
   uint32_t abi_version; /* INFER_ABI_VERSION at compile time */
   uint32_t num_inputs;
   uint32_t num_outputs;
-  uint32_t reserved;
+  uint32_t num_errors; /* abi_version >= 4: entries of `errors` (0 before) */
   const char *name;
   const infer_abi_tensor_t *inputs;
   const infer_abi_tensor_t *outputs;
@@ -119,6 +124,10 @@ typedef struct infer_abi_model {
   const infer_abi_cuda_t *cuda; /* abi_version >= 3: the GPU kernels and
                                    launches, or NULL for CPU models; the
                                    workspace then lives on the device */
+  /* abi_version >= 4 (the field is absent before): what each run-time
+   * check tests, "node 'NAME' (OpType): ..."; a run's status k > 0 means
+   * errors[k-1]. NULL when num_errors is 0. */
+  const char *const *errors;
 } infer_abi_model_t;
 
 #ifdef __cplusplus

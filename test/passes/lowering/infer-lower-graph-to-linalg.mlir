@@ -330,3 +330,22 @@ func.func @roi_align(%x: tensor<1x1x8x8xf32>, %rois: tensor<2x4xf32>, %b: tensor
   %0 = graph.roi_align %x, %rois, %b {output_height = 3 : i64, output_width = 3 : i64} : (tensor<1x1x8x8xf32>, tensor<2x4xf32>, tensor<2xi64>) -> tensor<2x1x3x3xf32>
   return %0 : tensor<2x1x3x3xf32>
 }
+
+// -----
+
+// Gather with run-time indices: a check that every index is in [-n, n-1]
+// (an AND-reduction over the indices), and a clamped read either way.
+// CHECK-LABEL: func.func @gather_checked
+// CHECK-DAG: arith.cmpi sge
+// CHECK-DAG: arith.cmpi slt
+// CHECK: linalg.generic
+// CHECK-SAME: "reduction"
+// CHECK: arith.andi
+// CHECK: cf.assert %{{.+}}, "node 'gather1' (Gather): an index is out of range (ONNX allows -n to n-1 for an axis of size n)"
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
+func.func @gather_checked(%x: tensor<5x3xf32>, %i: tensor<4xi64>) -> tensor<4x3xf32> {
+  %0 = graph.gather %x, %i {axis = 0 : i64} : (tensor<5x3xf32>, tensor<4xi64>) -> tensor<4x3xf32> loc(#gather1)
+  return %0 : tensor<4x3xf32>
+}
+#gather1 = loc("gather1"("Gather"))

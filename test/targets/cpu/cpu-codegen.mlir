@@ -2,8 +2,8 @@
 // call into MLIR's runner libraries.
 // RUN: infer-opt %s --split-input-file --infer-lower-graph-to-linalg --cpu-codegen | FileCheck %s
 
-// Inputs, output, workspace.
-// CHECK: llvm.func @m_main(%{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr)
+// Inputs, output, workspace, status (the object writer wraps this).
+// CHECK: llvm.func @m_main(%{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr)
 // CHECK-NOT: memrefCopy
 // CHECK: llvm.fadd
 func.func @m_main(%a: tensor<4x4xf32>, %b: tensor<4xf32>) -> tensor<4x4xf32> {

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Run-time checks on the CPU target: bad indices are errors, not answers.
+
+A model gathers rows of its data input with a run-time index tensor
+(Gather) and scatters into a copy at run-time positions (ScatterND). With
+indices in range (negative ones included) infer-run must match
+onnx.reference; with an index out of range it must exit 1 with the
+runtime's error naming the node and the failed check, for each of the two
+ops, and the generated header must list the checks.
+
+Usage: runtime_checks.py --infer-compile BIN --infer-run BIN --work DIR
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
+
+F, I64 = TensorProto.FLOAT, TensorProto.INT64
+
+
+def build_model():
+    info = helper.make_tensor_value_info
+    graph = helper.make_graph(
+        [helper.make_node("Gather", ["data", "rows"], ["picked"], axis=0, name="pick"),
+         helper.make_node("ScatterND", ["data", "at", "updates"], ["scattered"],
+                          name="place")],
+        "checks",
+        [info("data", F, [5, 3]), info("rows", I64, [4]), info("at", I64, [2, 1]),
+         info("updates", F, [2, 3])],
+        [info("picked", F, [4, 3]), info("scattered", F, [5, 3])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)])
+    model.ir_version = 8
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def write_set(directory, model, feeds, expected=None):
+    os.makedirs(directory)
+    for i, graph_input in enumerate(model.graph.input):
+        tensor = numpy_helper.from_array(feeds[graph_input.name], graph_input.name)
+        with open(os.path.join(directory, f"input_{i}.pb"), "wb") as f:
+            f.write(tensor.SerializeToString())
+    for i, value in enumerate(expected or []):
+        tensor = numpy_helper.from_array(np.asarray(value), model.graph.output[i].name)
+        with open(os.path.join(directory, f"output_{i}.pb"), "wb") as f:
+            f.write(tensor.SerializeToString())
+
+
+def run(command):
+    return subprocess.run(command, capture_output=True, text=True, timeout=300)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--infer-compile", required=True)
+    parser.add_argument("--infer-run", required=True)
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    model = build_model()
+    path = os.path.join(args.work, "checks.onnx")
+    onnx.save(model, path)
+    out = os.path.join(args.work, "out")
+    proc = run([args.infer_compile, path, "-o", out, "--name", "checks"])
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: compile: {proc.stderr}")
+    header = open(os.path.join(out, "checks.h")).read()
+    for needle in ["int32_t checks_main(", "node 'pick' (Gather): an index is out of range",
+                   "node 'place' (ScatterND): an index is out of range"]:
+        if needle not in header:
+            sys.exit(f"FAIL: the header does not say '{needle}':\n{header}")
+    library = os.path.join(out, "checks.so")
+    rng = np.random.default_rng(5)
+    data = rng.standard_normal((5, 3)).astype(np.float32)
+    updates = rng.standard_normal((2, 3)).astype(np.float32)
+    good = {"data": data, "rows": np.array([0, 4, -1, -5], np.int64),
+            "at": np.array([[1], [-2]], np.int64), "updates": updates}
+    expected = ReferenceEvaluator(model).run(None, good)
+    write_set(os.path.join(args.work, "good"), model, good, expected)
+    proc = run([args.infer_run, library, "--test-data", os.path.join(args.work, "good")])
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: valid indices:\n{proc.stdout}{proc.stderr}")
+    print("ok valid indices (negative ones too) match onnx.reference")
+    passed = 1
+    cases = [("gather", {"rows": np.array([0, 5, 1, 2], np.int64)}, "node 'pick' (Gather)"),
+             ("gather_negative", {"rows": np.array([0, -6, 1, 2], np.int64)},
+              "node 'pick' (Gather)"),
+             ("scatter", {"at": np.array([[1], [7]], np.int64)}, "node 'place' (ScatterND)")]
+    for name, change, node in cases:
+        feeds = dict(good, **change)
+        write_set(os.path.join(args.work, name), model, feeds)
+        proc = run([args.infer_run, library, "--test-data", os.path.join(args.work, name)])
+        message = proc.stdout + proc.stderr
+        wanted = f"the inputs failed a run-time check: {node}: an index is out of range"
+        if proc.returncode != 1 or wanted not in message:
+            sys.exit(f"FAIL: {name}: expected exit 1 and '{wanted}', got exit "
+                     f"{proc.returncode}:\n{message}")
+        print(f"ok {name}: refused, naming {node}")
+        passed += 1
+    print(f"{passed} passed, 0 failed")
+
+
+if __name__ == "__main__":
+    main()
