@@ -303,10 +303,18 @@ std::string describeNode(Operation *op) {
   return "'" + op->getName().getStringRef().str() + "'";
 }
 
+bool checksEnabled(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  return module && module->hasAttr(kChecksAttr);
+}
+
+void assertAtRunTime(OpBuilder &b, Operation *op, Value flag, StringRef what) {
+  cf::AssertOp::create(b, op->getLoc(), flag, describeNode(op) + ": " + what.str());
+}
+
 void assertIndicesInRange(OpBuilder &b, Operation *op, Value indices,
                           ArrayRef<int64_t> bounds, bool perLastDim) {
-  auto module = op->getParentOfType<ModuleOp>();
-  if (!module || !module->hasAttr(kChecksAttr)) {
+  if (!checksEnabled(op)) {
     return;
   }
   Location loc = op->getLoc();
@@ -349,9 +357,8 @@ void assertIndicesInRange(OpBuilder &b, Operation *op, Value indices,
                                           return arith::AndIOp::create(nb, l, acc, v).getResult();
                                         });
   Value flag = tensor::ExtractOp::create(b, loc, ok, ValueRange{});
-  cf::AssertOp::create(b, loc, flag,
-                       describeNode(op) + ": an index is out of range (ONNX allows -n to n-1 "
-                                          "for an axis of size n)");
+  assertAtRunTime(b, op, flag,
+                  "an index is out of range (ONNX allows -n to n-1 for an axis of size n)");
 }
 
 } // namespace infer::lowering

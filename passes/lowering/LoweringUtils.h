@@ -128,6 +128,13 @@ void assertIndicesInRange(mlir::OpBuilder &b, mlir::Operation *op, mlir::Value i
 /// "node 'NAME' (OpType)" from an importer location, or the op's name.
 std::string describeNode(mlir::Operation *op);
 
+/// Whether the lowering runs with run-time checks (see kChecksAttr).
+bool checksEnabled(mlir::Operation *op);
+
+/// A `cf.assert` of the i1 `flag` with the message "<node>: <what>".
+void assertAtRunTime(mlir::OpBuilder &b, mlir::Operation *op, mlir::Value flag,
+                     llvm::StringRef what);
+
 /// Index-typed arithmetic helpers for bodies.
 mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 

@@ -47,6 +47,8 @@ void populateControlFlowLoweringPatterns(const mlir::TypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
 void populateRecurrentLoweringPatterns(const mlir::TypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
+void populateDataDependentLoweringPatterns(const mlir::TypeConverter &converter,
+                                           mlir::RewritePatternSet &patterns);
 void populateLinearAlgebraLoweringPatterns(const mlir::TypeConverter &converter,
                                            mlir::RewritePatternSet &patterns);
 void populateReductionLoweringPatterns(const mlir::TypeConverter &converter,

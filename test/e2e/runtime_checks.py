@@ -6,7 +6,10 @@ A model gathers rows of its data input with a run-time index tensor
 indices in range (negative ones included) infer-run must match
 onnx.reference; with an index out of range it must exit 1 with the
 runtime's error naming the node and the failed check, for each of the two
-ops, and the generated header must list the checks.
+ops, and the generated header must list the checks. A NonZero model (whose
+output length depends on the data and is compiled at the length the model
+declares) must match with that many non-zero elements and refuse other
+counts.
 
 Usage: runtime_checks.py --infer-compile BIN --infer-run BIN --work DIR
 """
@@ -105,7 +108,48 @@ def main():
                      f"{proc.returncode}:\n{message}")
         print(f"ok {name}: refused, naming {node}")
         passed += 1
+    passed += check_declared_length(args)
     print(f"{passed} passed, 0 failed")
+
+
+def check_declared_length(args):
+    """NonZero's output length is data dependent: the compiled model has the
+    length the model declares, and a run whose data gives another is an
+    error. Returns the number of checks passed."""
+    info = helper.make_tensor_value_info
+    graph = helper.make_graph(
+        [helper.make_node("NonZero", ["x"], ["where"], name="find")], "nonzero",
+        [info("x", F, [2, 3])], [info("where", I64, [2, 3])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    work = os.path.join(args.work, "nonzero")
+    os.makedirs(work)
+    path = os.path.join(work, "model.onnx")
+    onnx.save(model, path)
+    proc = run([args.infer_compile, path, "-o", os.path.join(work, "out"), "--name", "nz"])
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: compile NonZero: {proc.stderr}")
+    library = os.path.join(work, "out", "nz.so")
+    passed = 0
+    for name, x, ok in [("three", [[0, 2, 0], [1, 0, -3]], True),
+                        ("two", [[0, 2, 0], [0, 0, -3]], False),
+                        ("four", [[5, 2, 0], [1, 0, -3]], False)]:
+        feeds = {"x": np.array(x, np.float32)}
+        expected = ReferenceEvaluator(model).run(None, feeds) if ok else None
+        write_set(os.path.join(work, name), model, feeds, expected)
+        proc = run([args.infer_run, library, "--test-data", os.path.join(work, name)])
+        message = proc.stdout + proc.stderr
+        wanted = ("node 'find' (NonZero): the number of non-zero elements differs from "
+                  "the length the model declares for the output (3)")
+        if ok and proc.returncode != 0:
+            sys.exit(f"FAIL: NonZero {name}:\n{message}")
+        if not ok and (proc.returncode != 1 or wanted not in message):
+            sys.exit(f"FAIL: NonZero {name}: expected exit 1 and '{wanted}', got exit "
+                     f"{proc.returncode}:\n{message}")
+        print(f"ok NonZero with {name} non-zero elements: "
+              f"{'matches onnx.reference' if ok else 'refused'}")
+        passed += 1
+    return passed
 
 
 if __name__ == "__main__":

@@ -349,3 +349,18 @@ func.func @gather_checked(%x: tensor<5x3xf32>, %i: tensor<4xi64>) -> tensor<4x3x
   return %0 : tensor<4x3xf32>
 }
 #gather1 = loc("gather1"("Gather"))
+
+// -----
+
+// NonZero: a sequential walk recording coordinates up to the declared
+// length, and a check that the data gives exactly that many.
+// CHECK-LABEL: func.func @nonzero
+// CHECK: scf.for {{.+}} -> (tensor<2x3xi64>, index)
+// CHECK: arith.cmpf une
+// CHECK: scf.if
+// CHECK: tensor.insert
+// CHECK: cf.assert %{{.+}}, "'graph.non_zero': the number of non-zero elements differs from the length the model declares for the output (3)"
+func.func @nonzero(%x: tensor<2x2xf32>) -> tensor<2x3xi64> {
+  %0 = graph.non_zero %x : (tensor<2x2xf32>) -> tensor<2x3xi64>
+  return %0 : tensor<2x3xi64>
+}
