@@ -225,7 +225,7 @@ struct LoopLowering final : OpConversionPattern<LoopOp> {
     bool hasTrip = !isNone(op.getM()), hasCond = !isNone(op.getCond());
     Type i64 = rewriter.getI64Type();
     if (numScan == 0) {
-      return lowerWhile(op, adaptor, rewriter, hasTrip, hasCond);
+      return lowerWhile(op, adaptor, rewriter, hasTrip, hasCond, 0);
     }
     // Scan outputs: the count must be a constant that the body cannot cut
     // short.
@@ -239,6 +239,11 @@ struct LoopLowering final : OpConversionPattern<LoopOp> {
     auto cond = hasCond ? constantInts(op.getCond()) : std::nullopt;
     bool startsTrue = !hasCond || (cond && cond->size() == 1 && (*cond)[0] != 0);
     if (!trip || trip->size() != 1 || (*trip)[0] != length || !startsTrue || !passesCond) {
+      // The count is known only at run time: stop at the declared length
+      // and check at run time that the loop would have stopped there.
+      if (checksEnabled(op)) {
+        return lowerWhile(op, adaptor, rewriter, hasTrip, hasCond, numScan);
+      }
       return rewriter.notifyMatchFailure(
           op, "scan outputs need a constant trip count equal to their length, a "
               "true or no condition input and a body that cannot stop early");
@@ -285,8 +290,11 @@ struct LoopLowering final : OpConversionPattern<LoopOp> {
     return success();
   }
 
+  /// The scf.while form; `numScan` scan outputs are filled at the step
+  /// index, the loop stops at their declared length at the latest, and a
+  /// run-time check requires that it would have stopped there anyway.
   LogicalResult lowerWhile(LoopOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter,
-                           bool hasTrip, bool hasCond) const {
+                           bool hasTrip, bool hasCond, size_t numScan) const {
     Location loc = op.getLoc();
     Block &body = op.getBody().front();
     Type i1 = rewriter.getI1Type();
@@ -300,6 +308,15 @@ struct LoopLowering final : OpConversionPattern<LoopOp> {
     }
     SmallVector<Value> inits = {arith::ConstantIntOp::create(rewriter, loc, 0, 64), cond0};
     inits.append(adaptor.getVInitial().begin(), adaptor.getVInitial().end());
+    size_t numCarried = adaptor.getVInitial().size();
+    int64_t length = 0;
+    SmallVector<RankedTensorType> scanTypes;
+    for (size_t k = 0; k < numScan; ++k) {
+      auto type = cast<RankedTensorType>(op.getResult(numCarried + k).getType());
+      length = type.getDimSize(0);
+      scanTypes.push_back(type);
+      inits.push_back(emptyTensor(rewriter, loc, type));
+    }
     SmallVector<Type> types = llvm::to_vector(ValueRange(inits).getTypes());
     SmallVector<Location> locs(types.size(), loc);
     auto loop = scf::WhileOp::create(rewriter, loc, types, inits);
@@ -311,12 +328,19 @@ struct LoopLowering final : OpConversionPattern<LoopOp> {
                                  arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
                                                        before->getArgument(0), trip));
     }
+    if (numScan > 0) {
+      go = arith::AndIOp::create(
+          rewriter, loc, go,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, before->getArgument(0),
+                                arith::ConstantIntOp::create(rewriter, loc, length, 64)));
+    }
     scf::ConditionOp::create(rewriter, loc, go, before->getArguments());
     Block *after = rewriter.createBlock(&loop.getAfter(), {}, types, locs);
     SmallVector<Value> args = {
         asTensor(rewriter, loc, body.getArgument(0).getType(), after->getArgument(0)),
         asTensor(rewriter, loc, body.getArgument(1).getType(), after->getArgument(1))};
-    args.append(after->getArguments().begin() + 2, after->getArguments().end());
+    args.append(after->getArguments().begin() + 2,
+                after->getArguments().begin() + 2 + numCarried);
     rewriter.inlineBlockBefore(&body, after, after->end(), args);
     auto bodyYield = cast<YieldOp>(after->back());
     rewriter.setInsertionPoint(bodyYield);
@@ -330,11 +354,45 @@ struct LoopLowering final : OpConversionPattern<LoopOp> {
         arith::AddIOp::create(rewriter, loc, after->getArgument(0),
                               arith::ConstantIntOp::create(rewriter, loc, 1, 64)),
         nextCond};
-    for (Value v : bodyYield.getValues().drop_front()) {
+    ValueRange yielded = bodyYield.getValues();
+    for (Value v : yielded.slice(1, numCarried)) {
       next.push_back(v);
+    }
+    Value step = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                            after->getArgument(0));
+    for (size_t k = 0; k < numScan; ++k) {
+      RankedTensorType type = scanTypes[k];
+      SmallVector<OpFoldResult> offsets = {OpFoldResult(step)};
+      SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1)};
+      for (int64_t d = 1; d < type.getRank(); ++d) {
+        offsets.push_back(rewriter.getIndexAttr(0));
+        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+      }
+      next.push_back(tensor::InsertSliceOp::create(
+          rewriter, loc, yielded[1 + numCarried + k], after->getArgument(2 + numCarried + k),
+          offsets, sizes, SmallVector<OpFoldResult>(type.getRank(), rewriter.getIndexAttr(1))));
     }
     scf::YieldOp::create(rewriter, loc, next);
     rewriter.eraseOp(bodyYield);
+    rewriter.setInsertionPointAfter(loop);
+    if (numScan > 0) {
+      // Exactly `length` steps ran, and the loop would have stopped there.
+      Value steps = loop.getResult(0);
+      Value full = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, steps,
+                                         arith::ConstantIntOp::create(rewriter, loc, length, 64));
+      Value more = loop.getResult(1);
+      if (trip) {
+        more = arith::AndIOp::create(
+            rewriter, loc, more,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, steps, trip));
+      }
+      Value stops = arith::XOrIOp::create(rewriter, loc, more,
+                                          arith::ConstantIntOp::create(rewriter, loc, 1, 1));
+      assertAtRunTime(rewriter, op, arith::AndIOp::create(rewriter, loc, full, stops),
+                      "the loop runs a number of iterations other than the length the model "
+                      "declares for its scan outputs (" +
+                          std::to_string(length) + ")");
+    }
     rewriter.replaceOp(op, loop.getResults().drop_front(2));
     return success();
   }

@@ -12,8 +12,9 @@ directories. Covered:
 - a Loop with a constant trip count and scan outputs (an scf.for);
 - a Scan with two states, a reversed scan input along axis 1, and scan
   outputs along axis 0 and (reversed) axis 1;
-- a Loop whose scan outputs have a run-time count must be refused at
-  compile time naming the node (its output length is not known).
+- a Loop whose scan outputs have a run-time count: compiled at the length
+  the model declares, it must match when the trip count gives that length
+  and fail with the runtime's error naming the node when it does not.
 
 Usage: control_flow.py --infer-compile BIN --infer-run BIN --work DIR
 """
@@ -140,15 +141,16 @@ def scan_expected(feeds):
 
 
 def runtime_count_loop():
-    """Scan outputs with a run-time trip count: refused at compile time."""
+    """Scan outputs (the step numbers) with a run-time trip count."""
     body = helper.make_graph(
         [helper.make_node("Identity", ["c"], ["c_out"]),
          helper.make_node("Cast", ["i"], ["fi"], to=F)],
         "body", [info("i", I64, []), info("c", B, [])],
         [info("c_out", B, []), info("fi", F, [])])
     graph = helper.make_graph(
-        [helper.make_node("Loop", ["m", ""], ["steps"], body=body, name="steps")],
-        "runtime_count", [info("m", I64, [])], [info("steps", F, [3])])
+        [helper.make_node("Loop", ["m", "true"], ["steps"], body=body, name="steps")],
+        "runtime_count", [info("m", I64, [])], [info("steps", F, [3])],
+        [numpy_helper.from_array(np.array(True), "true")])
     return model_of(graph)
 
 
@@ -200,13 +202,26 @@ def main():
                                      ("scan", scan, scan_expected)]:
         model, cases = build()
         check(args, name, model, cases, expected_of)
-    path = os.path.join(args.work, "runtime_count.onnx")
-    onnx.save(runtime_count_loop(), path)
-    message = run([args.infer_compile, path, "-o", os.path.join(args.work, "rc")],
-                  expect_ok=False)
-    if "node 'steps' (Loop)" not in message:
-        sys.exit(f"FAIL: the refusal does not name the Loop node:\n{message}")
-    print("ok runtime_count: refused, naming the node")
+    # Scan outputs with a run-time count: compiled at the declared length
+    # (3), which a run must reach exactly.
+    # (onnx.reference stacks scalar slices as [3, 1]: the steps are 0, 1, 2.)
+    model = runtime_count_loop()
+    check(args, "runtime_count", model, [{"m": np.array(3, np.int64)}],
+          lambda feeds: [np.arange(3, dtype=np.float32)])
+    work = os.path.join(args.work, "runtime_count")
+    for m in (2, 4):
+        data = os.path.join(work, f"m{m}")
+        os.makedirs(data)
+        tensor = numpy_helper.from_array(np.array(m, np.int64), "m")
+        with open(os.path.join(data, "input_0.pb"), "wb") as f:
+            f.write(tensor.SerializeToString())
+        message = run([args.infer_run, os.path.join(work, "out", "runtime_count.so"),
+                       "--test-data", data], expect_ok=False)
+        wanted = ("node 'steps' (Loop): the loop runs a number of iterations other than "
+                  "the length the model declares for its scan outputs (3)")
+        if wanted not in message:
+            sys.exit(f"FAIL: runtime_count with M={m}: expected '{wanted}':\n{message}")
+    print("ok runtime_count: M=2 and M=4 refused, naming the node")
     print("4 passed, 0 failed")
 
 
