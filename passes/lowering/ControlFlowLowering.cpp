@@ -84,6 +84,26 @@ YieldOp inlineBody(ConversionPatternRewriter &rewriter, Region &body, Block *des
   return cast<YieldOp>(dest->back());
 }
 
+/// Offsets and sizes of the slice of `type` at `position` along `axis`
+/// (size 1 there, whole elsewhere), for extract_slice/insert_slice.
+void sliceAt(OpBuilder &b, RankedTensorType type, int64_t axis, Value position,
+             SmallVector<OpFoldResult> &offsets, SmallVector<OpFoldResult> &sizes) {
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    offsets.push_back(d == axis ? OpFoldResult(position) : b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(d == axis ? 1 : type.getDimSize(d)));
+  }
+}
+
+/// `slice` inserted into `dest` (of `type`) at `position` along `axis`.
+Value insertSliceAt(OpBuilder &b, Location loc, Value slice, Value dest,
+                    RankedTensorType type, int64_t axis, Value position) {
+  SmallVector<OpFoldResult> offsets, sizes;
+  sliceAt(b, type, axis, position, offsets, sizes);
+  return tensor::InsertSliceOp::create(
+      b, loc, slice, dest, offsets, sizes,
+      SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(1)));
+}
+
 /// Scan -> scf.for over the scan length. The states are loop-carried; scan
 /// input k contributes its slice at the step (or at length-1-step when
 /// reversed) along its axis; scan output k is a loop-carried tensor the
@@ -148,20 +168,12 @@ struct ScanLowering final : OpConversionPattern<ScanOp> {
     Value step = loop.getInductionVar();
     Value reversed = arith::SubIOp::create(rewriter, loc, indexConstant(rewriter, loc, length - 1),
                                            step);
-    // One slice of `type` along `axis` at `position`, as offsets/sizes.
-    auto sliceAt = [&](RankedTensorType type, int64_t axis, Value position,
-                       SmallVector<OpFoldResult> &offsets, SmallVector<OpFoldResult> &sizes) {
-      for (int64_t d = 0; d < type.getRank(); ++d) {
-        offsets.push_back(d == axis ? OpFoldResult(position) : rewriter.getIndexAttr(0));
-        sizes.push_back(rewriter.getIndexAttr(d == axis ? 1 : type.getDimSize(d)));
-      }
-    };
     SmallVector<Value> args(loop.getRegionIterArgs().take_front(numStates));
     for (size_t k = 0; k < numScanIn; ++k) {
       Value input = operands[numStates + k];
       auto type = cast<RankedTensorType>(input.getType());
       SmallVector<OpFoldResult> offsets, sizes;
-      sliceAt(type, inAxes[k], inDirs[k] ? reversed : step, offsets, sizes);
+      sliceAt(rewriter, type, inAxes[k], inDirs[k] ? reversed : step, offsets, sizes);
       auto sliceType = cast<RankedTensorType>(
           op.getBody().getArgument(numStates + k).getType());
       args.push_back(tensor::ExtractSliceOp::create(
@@ -172,12 +184,9 @@ struct ScanLowering final : OpConversionPattern<ScanOp> {
     rewriter.setInsertionPoint(bodyYield);
     SmallVector<Value> next(bodyYield.getValues().take_front(numStates));
     for (size_t k = 0; k < numScanOut; ++k) {
-      SmallVector<OpFoldResult> offsets, sizes;
-      sliceAt(outTypes[k], outAxes[k], outDirs[k] ? reversed : step, offsets, sizes);
-      next.push_back(tensor::InsertSliceOp::create(
-          rewriter, loc, bodyYield.getValues()[numStates + k],
-          loop.getRegionIterArgs()[numStates + k], offsets, sizes,
-          SmallVector<OpFoldResult>(outTypes[k].getRank(), rewriter.getIndexAttr(1))));
+      next.push_back(insertSliceAt(rewriter, loc, bodyYield.getValues()[numStates + k],
+                                   loop.getRegionIterArgs()[numStates + k], outTypes[k],
+                                   outAxes[k], outDirs[k] ? reversed : step));
     }
     scf::YieldOp::create(rewriter, loc, next);
     rewriter.eraseOp(bodyYield);
@@ -273,16 +282,9 @@ struct LoopLowering final : OpConversionPattern<LoopOp> {
     ValueRange yielded = bodyYield.getValues();
     SmallVector<Value> next(yielded.slice(1, numCarried));
     for (size_t k = 0; k < numScan; ++k) {
-      RankedTensorType type = scanTypes[k];
-      SmallVector<OpFoldResult> offsets = {OpFoldResult(step)}, sizes = {
-                                                                    rewriter.getIndexAttr(1)};
-      for (int64_t d = 1; d < type.getRank(); ++d) {
-        offsets.push_back(rewriter.getIndexAttr(0));
-        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
-      }
-      next.push_back(tensor::InsertSliceOp::create(
-          rewriter, loc, yielded[1 + numCarried + k], loop.getRegionIterArgs()[numCarried + k],
-          offsets, sizes, SmallVector<OpFoldResult>(type.getRank(), rewriter.getIndexAttr(1))));
+      next.push_back(insertSliceAt(rewriter, loc, yielded[1 + numCarried + k],
+                                   loop.getRegionIterArgs()[numCarried + k], scanTypes[k], 0,
+                                   step));
     }
     scf::YieldOp::create(rewriter, loc, next);
     rewriter.eraseOp(bodyYield);
@@ -361,16 +363,9 @@ struct LoopLowering final : OpConversionPattern<LoopOp> {
     Value step = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
                                             after->getArgument(0));
     for (size_t k = 0; k < numScan; ++k) {
-      RankedTensorType type = scanTypes[k];
-      SmallVector<OpFoldResult> offsets = {OpFoldResult(step)};
-      SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1)};
-      for (int64_t d = 1; d < type.getRank(); ++d) {
-        offsets.push_back(rewriter.getIndexAttr(0));
-        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
-      }
-      next.push_back(tensor::InsertSliceOp::create(
-          rewriter, loc, yielded[1 + numCarried + k], after->getArgument(2 + numCarried + k),
-          offsets, sizes, SmallVector<OpFoldResult>(type.getRank(), rewriter.getIndexAttr(1))));
+      next.push_back(insertSliceAt(rewriter, loc, yielded[1 + numCarried + k],
+                                   after->getArgument(2 + numCarried + k), scanTypes[k], 0,
+                                   step));
     }
     scf::YieldOp::create(rewriter, loc, next);
     rewriter.eraseOp(bodyYield);

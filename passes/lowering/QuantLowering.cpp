@@ -70,6 +70,18 @@ Value toF32(OpBuilder &b, Location l, Value v, bool isUnsigned) {
   return castScalar(b, l, v, b.getF32Type(), isUnsigned, false);
 }
 
+/// The QLinear output of i32 accumulator `acc`: round-half-even(acc *
+/// aScale * bScale / yScale) + yZeroPoint, saturated to `yElem`.
+Value requantize(OpBuilder &b, Location l, Value acc, Value aScale, Value bScale,
+                 Value yScale, Value yZeroPoint, Type yElem, bool yUnsigned) {
+  Value real = arith::MulFOp::create(
+      b, l, toF32(b, l, acc, false),
+      arith::DivFOp::create(b, l, arith::MulFOp::create(b, l, aScale, bScale), yScale));
+  Value q = math::RoundEvenOp::create(b, l, real);
+  q = arith::AddFOp::create(b, l, q, toF32(b, l, yZeroPoint, yUnsigned));
+  return saturate(b, l, q, yElem, yUnsigned);
+}
+
 struct QuantizeLowering final : OpConversionPattern<QuantizeLinearOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -267,12 +279,7 @@ struct QLinearMatMulLowering final : OpConversionPattern<QLinearMatMulOp> {
         {acc, scalar(adaptor.getAScale()), scalar(adaptor.getBScale()),
          scalar(adaptor.getYScale()), scalar(adaptor.getYZeroPoint())},
         [&](OpBuilder &nb, Location l, ValueRange v) {
-          Value real = arith::MulFOp::create(
-              nb, l, toF32(nb, l, v[0], false),
-              arith::DivFOp::create(nb, l, arith::MulFOp::create(nb, l, v[1], v[2]), v[3]));
-          Value q = math::RoundEvenOp::create(nb, l, real);
-          q = arith::AddFOp::create(nb, l, q, toF32(nb, l, v[4], yUnsigned));
-          return saturate(nb, l, q, yElem, yUnsigned);
+          return requantize(nb, l, v[0], v[1], v[2], v[3], v[4], yElem, yUnsigned);
         });
     rewriter.replaceOp(op, y);
     return success();
@@ -313,12 +320,7 @@ struct QLinearConvLowering final : OpConversionPattern<QLinearConvOp> {
     Value y = buildElementwise(
         rewriter, loc, yType, inputs, [&](OpBuilder &nb, Location l, ValueRange v) {
           Value sum = bias ? arith::AddIOp::create(nb, l, v[0], v[5]).getResult() : v[0];
-          Value real = arith::MulFOp::create(
-              nb, l, toF32(nb, l, sum, false),
-              arith::DivFOp::create(nb, l, arith::MulFOp::create(nb, l, v[1], v[2]), v[3]));
-          Value q = math::RoundEvenOp::create(nb, l, real);
-          q = arith::AddFOp::create(nb, l, q, toF32(nb, l, v[4], yUnsigned));
-          return saturate(nb, l, q, yElem, yUnsigned);
+          return requantize(nb, l, sum, v[1], v[2], v[3], v[4], yElem, yUnsigned);
         });
     rewriter.replaceOp(op, y);
     return success();

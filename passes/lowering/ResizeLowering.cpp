@@ -529,41 +529,26 @@ struct RoiAlignLowering final : OpConversionPattern<RoiAlignOp> {
           Value binY = add(startH, mul(toF(o[2]), binH));
           Value binX = add(startW, mul(toF(o[3]), binW));
           Value init = average ? fc(0) : fc(-INFINITY);
+          // Sampling point k of a bin: start + (k + 0.5) * bin / grid.
+          auto point = [&](OpBuilder &nb, Location nl, Value start, Value k, Value bin,
+                           Value grid) -> Value {
+            Value kf = arith::SIToFPOp::create(
+                nb, nl, f64, arith::IndexCastOp::create(nb, nl, nb.getI64Type(), k));
+            Value offset = arith::MulFOp::create(
+                nb, nl, arith::AddFOp::create(nb, nl, kf, scalarConstant(nb, nl, f64, 0.5)),
+                bin);
+            return arith::AddFOp::create(nb, nl, start,
+                                         arith::DivFOp::create(nb, nl, offset, grid));
+          };
           auto rows = scf::ForOp::create(
               b, l, indexConstant(b, l, 0), gridH, indexConstant(b, l, 1), ValueRange{init},
               [&](OpBuilder &rb, Location rl, Value iy, ValueRange rowAcc) {
-                Value y = arith::AddFOp::create(
-                    rb, rl, binY,
-                    arith::DivFOp::create(
-                        rb, rl,
-                        arith::MulFOp::create(
-                            rb, rl,
-                            arith::AddFOp::create(
-                                rb, rl,
-                                arith::SIToFPOp::create(
-                                    rb, rl, f64,
-                                    arith::IndexCastOp::create(rb, rl, rb.getI64Type(), iy)),
-                                scalarConstant(rb, rl, f64, 0.5)),
-                            binH),
-                        gridHF));
+                Value y = point(rb, rl, binY, iy, binH, gridHF);
                 auto cols = scf::ForOp::create(
                     rb, rl, indexConstant(rb, rl, 0), gridW, indexConstant(rb, rl, 1),
                     ValueRange{rowAcc[0]},
                     [&](OpBuilder &cb, Location cl, Value ix, ValueRange acc) {
-                      Value xx = arith::AddFOp::create(
-                          cb, cl, binX,
-                          arith::DivFOp::create(
-                              cb, cl,
-                              arith::MulFOp::create(
-                                  cb, cl,
-                                  arith::AddFOp::create(
-                                      cb, cl,
-                                      arith::SIToFPOp::create(
-                                          cb, cl, f64,
-                                          arith::IndexCastOp::create(cb, cl, cb.getI64Type(), ix)),
-                                      scalarConstant(cb, cl, f64, 0.5)),
-                                  binW),
-                              gridWF));
+                      Value xx = point(cb, cl, binX, ix, binW, gridWF);
                       SmallVector<Value, 4> terms = sample(cb, cl, y, xx);
                       Value next;
                       if (average) {
