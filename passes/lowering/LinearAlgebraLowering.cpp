@@ -21,17 +21,6 @@ using namespace infer::graph;
 namespace infer::lowering {
 namespace {
 
-/// `scf.for %i = lo to hi` carrying `init`; `body` returns the next values.
-ValueRange forLoop(OpBuilder &b, Location l, Value lo, Value hi, ValueRange init,
-                   function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
-                       body) {
-  return scf::ForOp::create(b, l, lo, hi, indexConstant(b, l, 1), init,
-                            [&](OpBuilder &nb, Location nl, Value i, ValueRange args) {
-                              scf::YieldOp::create(nb, nl, body(nb, nl, i, args));
-                            })
-      .getResults();
-}
-
 struct DetLowering final : OpConversionPattern<DetOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <cmath>
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -301,6 +302,16 @@ std::string describeNode(Operation *op) {
     return text;
   }
   return "'" + op->getName().getStringRef().str() + "'";
+}
+
+ValueRange forLoop(OpBuilder &b, Location l, Value lo, Value hi, ValueRange init,
+                   function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
+                       body) {
+  return scf::ForOp::create(b, l, lo, hi, indexConstant(b, l, 1), init,
+                            [&](OpBuilder &nb, Location nl, Value i, ValueRange args) {
+                              scf::YieldOp::create(nb, nl, body(nb, nl, i, args));
+                            })
+      .getResults();
 }
 
 bool checksEnabled(Operation *op) {

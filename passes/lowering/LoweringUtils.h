@@ -135,6 +135,14 @@ bool checksEnabled(mlir::Operation *op);
 void assertAtRunTime(mlir::OpBuilder &b, mlir::Operation *op, mlir::Value flag,
                      llvm::StringRef what);
 
+/// `scf.for %i = lo to hi` carrying `init`; `body` returns the next values.
+mlir::ValueRange
+forLoop(mlir::OpBuilder &b, mlir::Location l, mlir::Value lo, mlir::Value hi,
+        mlir::ValueRange init,
+        llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::OpBuilder &, mlir::Location,
+                                                          mlir::Value, mlir::ValueRange)>
+            body);
+
 /// Index-typed arithmetic helpers for bodies.
 mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 

@@ -109,7 +109,65 @@ def main():
         print(f"ok {name}: refused, naming {node}")
         passed += 1
     passed += check_declared_length(args)
+    passed += check_nms(args)
     print(f"{passed} passed, 0 failed")
+
+
+def nms_model(rows):
+    info = helper.make_tensor_value_info
+    graph = helper.make_graph(
+        [helper.make_node("NonMaxSuppression", ["boxes", "scores", "max_out", "iou", "min_score"],
+                          ["selected"], name="nms")],
+        "nms",
+        [info("boxes", F, [2, 24, 4]), info("scores", F, [2, 3, 24])],
+        [info("selected", I64, [rows, 3])],
+        [numpy_helper.from_array(np.array([24], np.int64), "max_out"),
+         numpy_helper.from_array(np.array([0.4], np.float32), "iou"),
+         numpy_helper.from_array(np.array([0.2], np.float32), "min_score")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)])
+    model.ir_version = 8
+    return model
+
+
+def check_nms(args):
+    """NonMaxSuppression on random overlapping boxes (2 batches, 3 classes,
+    24 boxes, corners in either order, repeated scores), against
+    onnx.reference; the model declares the count the reference selects, and
+    other scores that select another count are refused."""
+    rng = np.random.default_rng(9)
+    corner = rng.uniform(0, 3, (2, 24, 2)).astype(np.float32)
+    size = rng.uniform(1, 3, (2, 24, 2)).astype(np.float32)
+    boxes = np.concatenate([corner, corner + size], axis=2)
+    boxes[:, ::3] = boxes[:, ::3][..., [2, 3, 0, 1]]  # flipped corners
+    scores = np.round(rng.uniform(0, 1, (2, 3, 24)), 1).astype(np.float32)
+    feeds = {"boxes": boxes, "scores": scores}
+    expected = ReferenceEvaluator(nms_model(0)).run(None, feeds)[0]
+    model = nms_model(len(expected))
+    work = os.path.join(args.work, "nms")
+    os.makedirs(work)
+    path = os.path.join(work, "model.onnx")
+    onnx.save(model, path)
+    proc = run([args.infer_compile, path, "-o", os.path.join(work, "out"), "--name", "nms"])
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: compile NonMaxSuppression: {proc.stderr}")
+    library = os.path.join(work, "out", "nms.so")
+    write_set(os.path.join(work, "same"), model, feeds, [expected])
+    proc = run([args.infer_run, library, "--test-data", os.path.join(work, "same")])
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: NonMaxSuppression:\n{proc.stdout}{proc.stderr}")
+    print(f"ok NonMaxSuppression selects the {len(expected)} boxes onnx.reference selects")
+    fewer = dict(feeds, scores=np.where(scores > 0.85, scores, 0).astype(np.float32))
+    if len(ReferenceEvaluator(model).run(None, fewer)[0]) == len(expected):
+        sys.exit("FAIL: the test's second input selects as many boxes (change the seed)")
+    write_set(os.path.join(work, "fewer"), model, fewer)
+    proc = run([args.infer_run, library, "--test-data", os.path.join(work, "fewer")])
+    wanted = ("node 'nms' (NonMaxSuppression): the number of selected boxes differs from "
+              f"the length the model declares for the output ({len(expected)})")
+    if proc.returncode != 1 or wanted not in proc.stdout + proc.stderr:
+        sys.exit(f"FAIL: NonMaxSuppression with other scores: expected '{wanted}':\n"
+                 f"{proc.stdout}{proc.stderr}")
+    print("ok NonMaxSuppression selecting another count is refused")
+    return 2
 
 
 def check_declared_length(args):

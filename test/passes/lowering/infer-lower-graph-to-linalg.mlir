@@ -370,3 +370,19 @@ func.func @nonzero(%x: tensor<2x2xf32>) -> tensor<2x3xi64> {
   %0 = graph.non_zero %x : (tensor<2x2xf32>) -> tensor<2x3xi64>
   return %0 : tensor<2x3xi64>
 }
+
+// -----
+
+// NonMaxSuppression: per (batch, class), repeated best-candidate searches,
+// an IoU test against the kept boxes, and the declared row count checked.
+// CHECK-LABEL: func.func @nms
+// CHECK: scf.for
+// CHECK: arith.cmpf ogt
+// CHECK: arith.divf
+// CHECK: scf.if
+// CHECK: cf.assert %{{.+}}, "'graph.non_max_suppression': the number of selected boxes differs from the length the model declares for the output (2)"
+func.func @nms(%b: tensor<1x4x4xf32>, %s: tensor<1x1x4xf32>, %m: tensor<1xi64>, %t: tensor<1xf32>) -> tensor<2x3xi64> {
+  %none = graph.none
+  %0 = graph.non_max_suppression %b, %s, %m, %t, %none : (tensor<1x4x4xf32>, tensor<1x1x4xf32>, tensor<1xi64>, tensor<1xf32>, none) -> tensor<2x3xi64>
+  return %0 : tensor<2x3xi64>
+}
