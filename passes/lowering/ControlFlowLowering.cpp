@@ -104,6 +104,18 @@ Value insertSliceAt(OpBuilder &b, Location loc, Value slice, Value dest,
       SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(1)));
 }
 
+/// Appends to `inits` an empty tensor per result `first`.. of `op` (scan
+/// outputs the loop fills), and returns their lowered types.
+SmallVector<RankedTensorType> scanOutputInits(OpBuilder &b, Operation *op, size_t first,
+                                              SmallVectorImpl<Value> &inits) {
+  SmallVector<RankedTensorType> types;
+  for (Value result : op->getResults().drop_front(first)) {
+    types.push_back(loweredTensorType(result.getType()));
+    inits.push_back(emptyTensor(b, op->getLoc(), types.back()));
+  }
+  return types;
+}
+
 /// Scan -> scf.for over the scan length. The states are loop-carried; scan
 /// input k contributes its slice at the step (or at length-1-step when
 /// reversed) along its axis; scan output k is a loop-carried tensor the
@@ -153,12 +165,9 @@ struct ScanLowering final : OpConversionPattern<ScanOp> {
       length = n;
     }
     SmallVector<Value> inits(operands.take_front(numStates));
-    SmallVector<RankedTensorType> outTypes;
+    SmallVector<RankedTensorType> outTypes = scanOutputInits(rewriter, op, numStates, inits);
     for (size_t k = 0; k < numScanOut; ++k) {
-      auto type = loweredTensorType(op.getResult(numStates + k).getType());
-      outAxes[k] = outAxes[k] < 0 ? outAxes[k] + type.getRank() : outAxes[k];
-      outTypes.push_back(type);
-      inits.push_back(emptyTensor(rewriter, loc, type));
+      outAxes[k] = outAxes[k] < 0 ? outAxes[k] + outTypes[k].getRank() : outAxes[k];
     }
     auto loop = scf::ForOp::create(rewriter, loc, indexConstant(rewriter, loc, 0),
                                    indexConstant(rewriter, loc, length),
@@ -258,12 +267,7 @@ struct LoopLowering final : OpConversionPattern<LoopOp> {
               "true or no condition input and a body that cannot stop early");
     }
     SmallVector<Value> inits(adaptor.getVInitial());
-    SmallVector<RankedTensorType> scanTypes;
-    for (size_t k = 0; k < numScan; ++k) {
-      auto type = cast<RankedTensorType>(op.getResult(numCarried + k).getType());
-      scanTypes.push_back(type);
-      inits.push_back(emptyTensor(rewriter, loc, type));
-    }
+    SmallVector<RankedTensorType> scanTypes = scanOutputInits(rewriter, op, numCarried, inits);
     auto loop = scf::ForOp::create(rewriter, loc, indexConstant(rewriter, loc, 0),
                                    indexConstant(rewriter, loc, length),
                                    indexConstant(rewriter, loc, 1), inits);
@@ -311,14 +315,8 @@ struct LoopLowering final : OpConversionPattern<LoopOp> {
     SmallVector<Value> inits = {arith::ConstantIntOp::create(rewriter, loc, 0, 64), cond0};
     inits.append(adaptor.getVInitial().begin(), adaptor.getVInitial().end());
     size_t numCarried = adaptor.getVInitial().size();
-    int64_t length = 0;
-    SmallVector<RankedTensorType> scanTypes;
-    for (size_t k = 0; k < numScan; ++k) {
-      auto type = cast<RankedTensorType>(op.getResult(numCarried + k).getType());
-      length = type.getDimSize(0);
-      scanTypes.push_back(type);
-      inits.push_back(emptyTensor(rewriter, loc, type));
-    }
+    SmallVector<RankedTensorType> scanTypes = scanOutputInits(rewriter, op, numCarried, inits);
+    int64_t length = scanTypes.empty() ? 0 : scanTypes.front().getDimSize(0);
     SmallVector<Type> types = llvm::to_vector(ValueRange(inits).getTypes());
     SmallVector<Location> locs(types.size(), loc);
     auto loop = scf::WhileOp::create(rewriter, loc, types, inits);

@@ -74,18 +74,31 @@ void assertCount(OpBuilder &b, Operation *op, Value kept, int64_t declared, Stri
                       .str());
 }
 
-/// NonZero: the coordinates of the non-zero elements, row-major order.
-struct NonZeroLowering final : OpConversionPattern<NonZeroOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// A pattern for an op of static tensors whose output length the data
+/// decides: it applies only when the lowering emits run-time checks.
+template <typename Op>
+struct CheckedPattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(NonZeroOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
     if (failed(checkStaticTensors(op, rewriter))) {
       return failure();
     }
     if (!checksEnabled(op)) {
       return rewriter.notifyMatchFailure(op, "needs run-time checks (a data-dependent length)");
     }
+    return lower(op, adaptor, rewriter);
+  }
+  virtual LogicalResult lower(Op op, typename Op::Adaptor adaptor,
+                              ConversionPatternRewriter &rewriter) const = 0;
+};
+
+/// NonZero: the coordinates of the non-zero elements, row-major order.
+struct NonZeroLowering final : CheckedPattern<NonZeroOp> {
+  using CheckedPattern::CheckedPattern;
+  LogicalResult lower(NonZeroOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value x = adaptor.getX();
     auto xType = cast<RankedTensorType>(x.getType());
@@ -122,17 +135,10 @@ struct NonZeroLowering final : OpConversionPattern<NonZeroOp> {
 
 /// Compress: the slices along `axis` (of the flattened input without one)
 /// whose condition element is true.
-struct CompressLowering final : OpConversionPattern<CompressOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(CompressOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
-      return failure();
-    }
-    if (!checksEnabled(op)) {
-      return rewriter.notifyMatchFailure(op, "needs run-time checks (a data-dependent length)");
-    }
+struct CompressLowering final : CheckedPattern<CompressOp> {
+  using CheckedPattern::CheckedPattern;
+  LogicalResult lower(CompressOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput(), cond = adaptor.getCondition();
     auto type = loweredTensorType(op.getOutput().getType());
@@ -219,17 +225,10 @@ Value suppresses(OpBuilder &b, Location l, function_ref<Value(Value, int64_t)> c
 /// (ties: lower index first), each kept unless it overlaps a kept box of
 /// its class by IoU > iou_threshold, at most max_output_boxes_per_class
 /// (0 when absent). The declared number of rows of the output is checked.
-struct NonMaxSuppressionLowering final : OpConversionPattern<NonMaxSuppressionOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(NonMaxSuppressionOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
-      return failure();
-    }
-    if (!checksEnabled(op)) {
-      return rewriter.notifyMatchFailure(op, "needs run-time checks (a data-dependent length)");
-    }
+struct NonMaxSuppressionLowering final : CheckedPattern<NonMaxSuppressionOp> {
+  using CheckedPattern::CheckedPattern;
+  LogicalResult lower(NonMaxSuppressionOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value boxes = adaptor.getBoxes(), scores = adaptor.getScores();
     auto scoresType = cast<RankedTensorType>(scores.getType());

@@ -25,20 +25,6 @@ namespace {
 
 Value idx(OpBuilder &b, Location l, int64_t v) { return indexConstant(b, l, v); }
 
-/// An integer element as an index; negative values wrapped by `dim`.
-Value toIndex(OpBuilder &b, Location l, Value v, Value dim) {
-  Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), v);
-  Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, idx(b, l, 0));
-  return arith::SelectOp::create(b, l, neg, arith::AddIOp::create(b, l, i, dim), i);
-}
-
-/// Clamps an index into [0, dim - 1] so a bad index never reads or writes
-/// out of bounds.
-Value clampIndex(OpBuilder &b, Location l, Value i, int64_t dim) {
-  Value lo = arith::MaxSIOp::create(b, l, i, idx(b, l, 0));
-  return arith::MinSIOp::create(b, l, lo, idx(b, l, std::max<int64_t>(dim - 1, 0)));
-}
-
 SmallVector<Value> delinearize(OpBuilder &b, Location l, Value flat,
                                ArrayRef<int64_t> shape) {
   SmallVector<Value> coords(shape.size());
@@ -115,7 +101,7 @@ struct ScatterElementsLowering final : OpConversionPattern<ScatterElementsOp> {
           SmallVector<Value> at = delinearize(b, l, k, indicesType.getShape());
           Value i = tensor::ExtractOp::create(b, l, indices, at);
           at[axis] = clampIndex(
-              b, l, toIndex(b, l, i, idx(b, l, dataType.getDimSize(axis))),
+              b, l, wrapIndex(b, l, i, dataType.getDimSize(axis)),
               dataType.getDimSize(axis));
           return at;
         },
@@ -197,7 +183,7 @@ struct ScatterNDLowering final : OpConversionPattern<ScatterNDOp> {
             pick.push_back(idx(b, l, j));
             Value i = tensor::ExtractOp::create(b, l, indices, pick);
             int64_t dim = dataType.getDimSize(j);
-            dest.push_back(clampIndex(b, l, toIndex(b, l, i, idx(b, l, dim)), dim));
+            dest.push_back(clampIndex(b, l, wrapIndex(b, l, i, dim), dim));
           }
           dest.append(u.begin() + (q - 1), u.end());
           return dest;
@@ -238,7 +224,7 @@ struct GatherNDLowering final : OpConversionPattern<GatherNDOp> {
             at.push_back(idx(b, l, j));
             Value i = tensor::ExtractOp::create(b, l, indices, at);
             int64_t dim = dataType.getDimSize(batch + j);
-            src.push_back(clampIndex(b, l, toIndex(b, l, i, idx(b, l, dim)), dim));
+            src.push_back(clampIndex(b, l, wrapIndex(b, l, i, dim), dim));
           }
           src.append(out.begin() + (q - 1), out.end());
           return tensor::ExtractOp::create(b, l, data, src);
@@ -268,7 +254,7 @@ struct OneHotLowering final : OpConversionPattern<OneHotOp> {
           Value i = isa<FloatType>(v.getType())
                         ? arith::FPToSIOp::create(b, l, b.getI64Type(), v).getResult()
                         : v;
-          Value index = toIndex(b, l, i, idx(b, l, depth));
+          Value index = wrapIndex(b, l, i, depth);
           Value hot = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, index, out[axis]);
           Value off = tensor::ExtractOp::create(b, l, values, ValueRange{idx(b, l, 0)});
           Value on = tensor::ExtractOp::create(b, l, values, ValueRange{idx(b, l, 1)});

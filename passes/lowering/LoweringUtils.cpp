@@ -304,6 +304,18 @@ std::string describeNode(Operation *op) {
   return "'" + op->getName().getStringRef().str() + "'";
 }
 
+Value wrapIndex(OpBuilder &b, Location l, Value v, int64_t dim) {
+  Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), v);
+  Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, indexConstant(b, l, 0));
+  return arith::SelectOp::create(
+      b, l, neg, arith::AddIOp::create(b, l, i, indexConstant(b, l, dim)), i);
+}
+
+Value clampIndex(OpBuilder &b, Location l, Value i, int64_t dim) {
+  Value lo = arith::MaxSIOp::create(b, l, i, indexConstant(b, l, 0));
+  return arith::MinSIOp::create(b, l, lo, indexConstant(b, l, std::max<int64_t>(dim - 1, 0)));
+}
+
 ValueRange forLoop(OpBuilder &b, Location l, Value lo, Value hi, ValueRange init,
                    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
                        body) {

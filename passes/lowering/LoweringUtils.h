@@ -143,6 +143,14 @@ forLoop(mlir::OpBuilder &b, mlir::Location l, mlir::Value lo, mlir::Value hi,
                                                           mlir::Value, mlir::ValueRange)>
             body);
 
+/// Integer element `v` as an index, negative values wrapped by `dim` (ONNX's
+/// -n..n-1 indexing).
+mlir::Value wrapIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value v, int64_t dim);
+
+/// Clamps index `i` into [0, dim - 1], so a bad index never reads or writes
+/// out of bounds.
+mlir::Value clampIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value i, int64_t dim);
+
 /// Index-typed arithmetic helpers for bodies.
 mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 

@@ -27,9 +27,7 @@ namespace {
 /// `f` (f32) as an index clamped to [0, size - 1].
 Value clampedIndex(OpBuilder &b, Location l, Value f, int64_t size) {
   Value i = arith::FPToSIOp::create(b, l, b.getI64Type(), f);
-  Value c = arith::IndexCastOp::create(b, l, b.getIndexType(), i);
-  c = arith::MaxSIOp::create(b, l, c, indexConstant(b, l, 0));
-  return arith::MinSIOp::create(b, l, c, indexConstant(b, l, size - 1));
+  return clampIndex(b, l, arith::IndexCastOp::create(b, l, b.getIndexType(), i), size);
 }
 
 /// The two (index, weight) neighbours of source coordinate `c`.

@@ -26,18 +26,6 @@ Value mulI(OpBuilder &b, Location l, Value x, Value y) {
 Value subI(OpBuilder &b, Location l, Value x, Value y) {
   return arith::SubIOp::create(b, l, x, y);
 }
-/// Clamps index `i` into [0, dim - 1].
-Value clampedIndex(OpBuilder &b, Location l, Value i, int64_t dim) {
-  Value lo = arith::MaxSIOp::create(b, l, i, idx(b, l, 0));
-  return arith::MinSIOp::create(b, l, lo, idx(b, l, std::max<int64_t>(dim - 1, 0)));
-}
-/// An integer tensor element as an index, negative values wrapped by `dim`.
-Value wrappedIndex(OpBuilder &b, Location l, Value v, int64_t dim) {
-  Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), v);
-  Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i,
-                                    idx(b, l, 0));
-  return arith::SelectOp::create(b, l, neg, addI(b, l, i, idx(b, l, dim)), i);
-}
 
 template <typename Op>
 struct StaticPattern : OpConversionPattern<Op> {
@@ -366,7 +354,7 @@ struct GatherLowering final : StaticPattern<GatherOp> {
           SmallVector<Value> in(out.begin(), out.begin() + axis);
           Value i = tensor::ExtractOp::create(b, l, indices,
                                               out.slice(axis, r));
-          in.push_back(clampedIndex(b, l, wrappedIndex(b, l, i, n), n));
+          in.push_back(clampIndex(b, l, wrapIndex(b, l, i, n), n));
           in.append(out.begin() + axis + r, out.end());
           return tensor::ExtractOp::create(b, l, data, in);
         });
@@ -389,7 +377,7 @@ struct GatherElementsLowering final : StaticPattern<GatherElementsOp> {
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
           SmallVector<Value> in(out);
           Value i = tensor::ExtractOp::create(b, l, indices, out);
-          in[axis] = clampedIndex(b, l, wrappedIndex(b, l, i, n), n);
+          in[axis] = clampIndex(b, l, wrapIndex(b, l, i, n), n);
           return tensor::ExtractOp::create(b, l, data, in);
         });
     rewriter.replaceOp(op, result);

@@ -29,6 +29,8 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
+from test_data import write_set
+
 F, I64, B = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
 
 
@@ -174,15 +176,7 @@ def check(args, name, model, cases, expected_of=None):
     for k, feeds in enumerate(cases):
         expected = expected_of(feeds)
         data = os.path.join(work, f"test_data_set_{k}")
-        os.makedirs(data)
-        for i, graph_input in enumerate(model.graph.input):
-            tensor = numpy_helper.from_array(feeds[graph_input.name], graph_input.name)
-            with open(os.path.join(data, f"input_{i}.pb"), "wb") as f:
-                f.write(tensor.SerializeToString())
-        for i, (graph_output, value) in enumerate(zip(model.graph.output, expected)):
-            tensor = numpy_helper.from_array(np.asarray(value), graph_output.name)
-            with open(os.path.join(data, f"output_{i}.pb"), "wb") as f:
-                f.write(tensor.SerializeToString())
+        write_set(data, model, feeds, expected)
         command += ["--test-data", data]
     print(run(command), end="")
     print(f"ok {name}: {len(cases)} input set(s) match the expected outputs")
@@ -211,10 +205,7 @@ def main():
     work = os.path.join(args.work, "runtime_count")
     for m in (2, 4):
         data = os.path.join(work, f"m{m}")
-        os.makedirs(data)
-        tensor = numpy_helper.from_array(np.array(m, np.int64), "m")
-        with open(os.path.join(data, "input_0.pb"), "wb") as f:
-            f.write(tensor.SerializeToString())
+        write_set(data, model, {"m": np.array(m, np.int64)})
         message = run([args.infer_run, os.path.join(work, "out", "runtime_count.so"),
                        "--test-data", data], expect_ok=False)
         wanted = ("node 'steps' (Loop): the loop runs a number of iterations other than "

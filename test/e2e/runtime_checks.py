@@ -24,6 +24,8 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
+from test_data import write_set
+
 F, I64 = TensorProto.FLOAT, TensorProto.INT64
 
 
@@ -41,18 +43,6 @@ def build_model():
     model.ir_version = 8
     onnx.checker.check_model(model, full_check=True)
     return model
-
-
-def write_set(directory, model, feeds, expected=None):
-    os.makedirs(directory)
-    for i, graph_input in enumerate(model.graph.input):
-        tensor = numpy_helper.from_array(feeds[graph_input.name], graph_input.name)
-        with open(os.path.join(directory, f"input_{i}.pb"), "wb") as f:
-            f.write(tensor.SerializeToString())
-    for i, value in enumerate(expected or []):
-        tensor = numpy_helper.from_array(np.asarray(value), model.graph.output[i].name)
-        with open(os.path.join(directory, f"output_{i}.pb"), "wb") as f:
-            f.write(tensor.SerializeToString())
 
 
 def run(command):
