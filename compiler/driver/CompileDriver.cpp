@@ -143,6 +143,14 @@ struct DriverOptions {
       "batch",
       cl::desc("Set every dynamic leading (batch) input dimension to N"),
       cl::init(0), cl::cat(shapeCat)};
+  cl::list<std::string> shapeProfiles{
+      "shape-profile",
+      cl::desc("Range of a dynamic input's shape for the generic variant "
+               "(CPU): --shape-profile name=MIN:OPT:MAX, e.g. "
+               "input=1x3x224x224:8x3x224x224:64x3x224x224 (repeatable); a "
+               "run outside it is refused. Without --shape/--batch/a "
+               "profile, `?` dims take any size from 1 up"),
+      cl::cat(shapeCat)};
 
   cl::opt<std::string> output{
       "o",
@@ -364,8 +372,13 @@ int runCompileDriver(int argc, char **argv) {
       return fail("--name '" + signature.name +
                   "' is not a C identifier (letters, digits, '_')");
     }
+    // The CPU target compiles `?` dims to a generic variant; HLS and CUDA
+    // need them fixed.
     if (failed(cpu::readSignature(*module, "main", signature,
-                                  isHls ? "HLS" : isCuda ? "CUDA" : "CPU"))) {
+                                  isHls ? "HLS" : isCuda ? "CUDA" : "CPU",
+                                  /*allowDynamic=*/!isHls && !isCuda)) ||
+        failed(cpu::applyShapeProfiles(*module, llvm::to_vector(options.shapeProfiles),
+                                       signature))) {
       return 1;
     }
     auto fn = module->lookupSymbol<func::FuncOp>("main");
@@ -401,6 +414,7 @@ int runCompileDriver(int argc, char **argv) {
       cpu::CodegenOptions codegen;
       codegen.vectorBits = cpu::vectorBits(target);
       codegen.openmp = options.parallel == "openmp";
+      codegen.dynamicShapes = signature.dynamic;
       cpu::buildCpuCodegenPipeline(lower, codegen);
     }
     if (failed(lower.run(*module))) {

@@ -72,7 +72,25 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
   iterators.push_back(IteratorType::reduction);
   iterators.push_back(IteratorType::parallel);
   Type element = resultType.getElementType();
-  Value init = filledTensor(b, loc, resultType, scalarConstant(b, loc, element, 0));
+  // Dynamic result dims: batch dims from an operand dynamic there, m from
+  // the lhs, n from the rhs.
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t i = 0; i < batch; ++i) {
+    OpFoldResult size = b.getIndexAttr(resultType.getDimSize(i));
+    if (resultType.isDynamicDim(i)) {
+      for (auto [v, type] : {std::pair(lhs, aType), std::pair(rhs, bType)}) {
+        int64_t p = i - (batch - (type.getRank() - 2));
+        if (p >= 0 && type.isDynamicDim(p)) {
+          size = dimSize(b, loc, v, p);
+          break;
+        }
+      }
+    }
+    sizes.push_back(size);
+  }
+  sizes.push_back(dimSize(b, loc, lhs, aType.getRank() - (transA ? 1 : 2)));
+  sizes.push_back(dimSize(b, loc, rhs, bType.getRank() - (transB ? 2 : 1)));
+  Value init = filledTensor(b, loc, resultType, scalarConstant(b, loc, element, 0), sizes);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init},
       maps, iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
@@ -90,19 +108,39 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
 
 namespace {
 
+/// Whether every dynamic batch dim of a matmul result of `type` has an
+/// operand dynamic at its (right-aligned) batch position.
+bool batchDimsSized(RankedTensorType type, ArrayRef<RankedTensorType> operands) {
+  int64_t batch = type.getRank() - 2;
+  for (int64_t i = 0; i < batch; ++i) {
+    if (type.isDynamicDim(i) && llvm::none_of(operands, [&](RankedTensorType t) {
+          int64_t p = i - (batch - (t.getRank() - 2));
+          return p >= 0 && t.isDynamicDim(p);
+        })) {
+      return false;
+    }
+  }
+  return true;
+}
+
 struct MatMulLowering final : OpConversionPattern<MatMulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
     Location loc = op.getLoc();
     Value a = adaptor.getA(), b = adaptor.getB();
     auto aType = cast<RankedTensorType>(a.getType());
     auto bType = cast<RankedTensorType>(b.getType());
-    auto resultType = loweredTensorType(op.getY().getType());
+    auto resultType = loweredAnyShapeType(op.getY().getType());
+    if (!resultType.hasStaticShape() &&
+        (aType.getRank() < 2 || bType.getRank() < 2 ||
+         !batchDimsSized(resultType, {aType, bType}))) {
+      return rewriter.notifyMatchFailure(op, "dynamic dims with a vector operand");
+    }
     // numpy: 1-d operands become matrices, and the extra dim is dropped.
     if (aType.getRank() == 1) {
       a = reshapeTo(rewriter, loc, a,
@@ -138,11 +176,11 @@ struct GemmLowering final : OpConversionPattern<GemmOp> {
   LogicalResult
   matchAndRewrite(GemmOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
     Location loc = op.getLoc();
-    auto resultType = loweredTensorType(op.getY().getType());
+    auto resultType = loweredAnyShapeType(op.getY().getType());
     Type element = resultType.getElementType();
     Value product = buildMatmul(rewriter, loc, adaptor.getA(), adaptor.getB(),
                                 resultType, op.getTransA(), op.getTransB());
@@ -158,7 +196,7 @@ struct GemmLowering final : OpConversionPattern<GemmOp> {
       return success();
     }
     Value result = buildElementwise(
-        rewriter, loc, resultType, inputs,
+        rewriter, loc, cast<RankedTensorType>(product.getType()), inputs,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value v = alpha == 1 ? args[0]
                                : mul(b, l, args[0], scalarConstant(b, l, element, alpha));
@@ -279,7 +317,8 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w,
   SmallVector<IteratorType> iterators(3, IteratorType::parallel);
   iterators.append(1 + s, IteratorType::reduction);
   iterators.append(s, IteratorType::parallel);
-  Value init = filledTensor(b, loc, oType, scalarConstant(b, loc, element, 0));
+  Value init = filledTensor(b, loc, oType, scalarConstant(b, loc, element, 0),
+                           batchSizes(b, loc, oType, x));
   Value out = linalg::GenericOp::create(
                   b, loc, TypeRange{oType}, ValueRange{x, w}, ValueRange{init},
                   maps, iterators,
@@ -337,7 +376,7 @@ Value im2colConv(OpBuilder &b, Location loc, Value x, Value w,
       xExprs.push_back(d(3 + s + i) * strides[i] + d(3 + i) * dilations[i]);
     }
     auto fullType = RankedTensorType::get(colShape, element);
-    Value empty = tensor::EmptyOp::create(b, loc, colShape, element);
+    Value empty = emptyTensor(b, loc, fullType, batchSizes(b, loc, fullType, x));
     SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, xExprs, ctx),
                                    AffineMap::getMultiDimIdentityMap(dims, ctx)};
     SmallVector<IteratorType> iterators(dims, IteratorType::parallel);
@@ -367,8 +406,11 @@ struct ConvLowering final : OpConversionPattern<Op> {
   LogicalResult
   matchAndRewrite(Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
+    }
+    if (!onlyBatchDynamic(op)) {
+      return rewriter.notifyMatchFailure(op, "dynamic dims other than the batch");
     }
     Location loc = op.getLoc();
     Value input = adaptor.getX(), weights = adaptor.getW();
@@ -386,7 +428,7 @@ struct ConvLowering final : OpConversionPattern<Op> {
     }
     auto xType = cast<RankedTensorType>(input.getType());
     auto wType = cast<RankedTensorType>(weights.getType());
-    auto yType = loweredTensorType(op.getY().getType());
+    auto yType = loweredAnyShapeType(op.getY().getType());
     Type element = yType.getElementType();
     int64_t s = xType.getRank() - 2;
     int64_t group = op.getGroup();
@@ -457,7 +499,7 @@ Value buildPool(OpBuilder &b, Location loc, Value x, RankedTensorType yType,
   SmallVector<IteratorType> iterators(2, IteratorType::parallel);
   iterators.append(s, IteratorType::reduction);
   iterators.append(s, IteratorType::parallel);
-  Value acc = filledTensor(b, loc, yType, init);
+  Value acc = filledTensor(b, loc, yType, init, batchSizes(b, loc, yType, x));
   return linalg::GenericOp::create(
              b, loc, TypeRange{yType}, ValueRange{x, window}, ValueRange{acc},
              maps, iterators,
@@ -558,12 +600,15 @@ struct PoolLowering final : OpConversionPattern<Op> {
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
+    }
+    if (!onlyBatchDynamic(op)) {
+      return rewriter.notifyMatchFailure(op, "dynamic dims other than the batch");
     }
     Location loc = op.getLoc();
     auto xType = cast<RankedTensorType>(adaptor.getX().getType());
-    auto yType = loweredTensorType(op.getY().getType());
+    auto yType = loweredAnyShapeType(op.getY().getType());
     Type element = yType.getElementType();
     int64_t s = xType.getRank() - 2;
     ArrayRef<int64_t> kernel = op.getKernelShape();
@@ -594,6 +639,9 @@ struct PoolLowering final : OpConversionPattern<Op> {
                             }
                             return arith::MaxSIOp::create(b, l, acc, v);
                           });
+      if (!isa<NoneType>(op.getIndices().getType()) && !yType.hasStaticShape()) {
+        return rewriter.notifyMatchFailure(op, "Indices with a dynamic batch");
+      }
       Value indices = isa<NoneType>(op.getIndices().getType())
                           ? noneValue(rewriter, loc)
                           : maxPoolIndices(rewriter, loc, adaptor.getX(),
@@ -630,7 +678,8 @@ struct PoolLowering final : OpConversionPattern<Op> {
         // Divisors: window elements inside the input (and inside the pads
         // when count_include_pad), computed by pooling a tensor of ones.
         Value ones = filledTensor(rewriter, loc, xType,
-                                  scalarConstant(rewriter, loc, element, 1));
+                                  scalarConstant(rewriter, loc, element, 1),
+                                  ValueRange{adaptor.getX()});
         Value padOnes = padSpatial(
             rewriter, loc, ones, begin, end,
             SmallVector<int64_t>(xType.getShape().drop_front(2)), kernel,
@@ -662,11 +711,12 @@ struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
   LogicalResult
   matchAndRewrite(BatchNormalizationOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    // Inference mode is elementwise: any dynamic dims of X.
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/op.getTrainingMode() == 0))) {
       return failure();
     }
     Location loc = op.getLoc();
-    auto yType = loweredTensorType(op.getY().getType());
+    auto yType = loweredAnyShapeType(op.getY().getType());
     Type element = yType.getElementType();
     int64_t rank = yType.getRank();
     bool training = op.getTrainingMode() != 0;

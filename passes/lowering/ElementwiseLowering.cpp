@@ -443,11 +443,11 @@ struct ElementwiseLowering final : ConversionPattern {
     if (it == bodies().end() || op->getNumResults() != 1) {
       return failure();
     }
-    if (failed(checkStaticTensors(op, rewriter))) {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
     Body body = it->second;
-    auto resultType = loweredTensorType(op->getResult(0).getType());
+    auto resultType = loweredAnyShapeType(op->getResult(0).getType());
     SmallVector<Value> inputs;
     SmallVector<int> slot; // operand index -> generic argument (or -1)
     for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
@@ -457,6 +457,10 @@ struct ElementwiseLowering final : ConversionPattern {
       }
       slot.push_back(inputs.size());
       inputs.push_back(operands[i]);
+    }
+    if (!hasBroadcastSizes(resultType, inputs)) {
+      return rewriter.notifyMatchFailure(
+          op, "a dynamic result dim that no operand's dynamic dim sizes");
     }
     Scalar scalar{op, resultType.getElementType(),
                   isUnsignedTensor(op->getOperand(name == "graph.where" ? 1 : 0)
@@ -470,7 +474,8 @@ struct ElementwiseLowering final : ConversionPattern {
             full.push_back(s < 0 ? Value() : args[s]);
           }
           return body(b, loc, scalar, full);
-        });
+        },
+        op);
     rewriter.replaceOp(op, result);
     return success();
   }

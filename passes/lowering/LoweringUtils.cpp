@@ -5,6 +5,7 @@
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -29,6 +30,14 @@ RankedTensorType loweredTensorType(Type type) {
   if (!ranked || !ranked.hasStaticShape()) {
     return nullptr;
   }
+  return loweredAnyShapeType(type);
+}
+
+RankedTensorType loweredAnyShapeType(Type type) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked) {
+    return nullptr;
+  }
   Type element = ranked.getElementType();
   if (!isa<IntegerType, FloatType>(element)) {
     return nullptr;
@@ -45,21 +54,82 @@ bool isUnsignedTensor(Type type) {
 
 LogicalResult checkStaticTensors(Operation *op,
                                  ConversionPatternRewriter &rewriter) {
+  return checkTensors(op, rewriter, /*allowDynamic=*/false);
+}
+
+LogicalResult checkTensors(Operation *op, ConversionPatternRewriter &rewriter,
+                           bool allowDynamic) {
   for (Type type : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
                                       llvm::to_vector(op->getResultTypes()))) {
     if (isa<NoneType>(type)) {
       continue;
     }
-    if (!loweredTensorType(type)) {
+    if (!(allowDynamic ? loweredAnyShapeType(type) : loweredTensorType(type))) {
       return rewriter.notifyMatchFailure(
-          op, "needs statically shaped tensors of numbers");
+          op, allowDynamic ? "needs ranked tensors of numbers"
+                           : "needs statically shaped tensors of numbers");
     }
   }
   return success();
 }
 
+OpFoldResult dimSize(OpBuilder &b, Location loc, Value tensor, int64_t d) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (!type.isDynamicDim(d)) {
+    return b.getIndexAttr(type.getDimSize(d));
+  }
+  return tensor::DimOp::create(b, loc, tensor, d).getResult();
+}
+
+SmallVector<OpFoldResult> broadcastSizes(OpBuilder &b, Location loc,
+                                         RankedTensorType type,
+                                         ValueRange inputs) {
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    OpFoldResult size = b.getIndexAttr(type.getDimSize(d));
+    if (type.isDynamicDim(d)) {
+      size = OpFoldResult();
+      for (Value input : inputs) {
+        auto inType = dyn_cast<RankedTensorType>(input.getType());
+        int64_t p = inType ? d - (rank - inType.getRank()) : -1;
+        if (p >= 0 && inType.isDynamicDim(p)) {
+          size = dimSize(b, loc, input, p);
+          break;
+        }
+      }
+      assert(size && "a dynamic result dim with no dynamic input dim");
+    }
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type) {
+  assert(type.hasStaticShape() && "a dynamic tensor needs its sizes");
   return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+}
+
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                  ArrayRef<OpFoldResult> sizes) {
+  if (type.hasStaticShape()) {
+    return emptyTensor(b, loc, type);
+  }
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (type.isDynamicDim(d)) {
+      dynamic.push_back(getValueOrCreateConstantIndexOp(b, loc, sizes[d]));
+    }
+  }
+  return tensor::EmptyOp::create(b, loc, type, dynamic);
+}
+
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                  ValueRange like) {
+  if (type.hasStaticShape()) {
+    return emptyTensor(b, loc, type);
+  }
+  return emptyTensor(b, loc, type, broadcastSizes(b, loc, type, like));
 }
 
 Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
@@ -74,8 +144,14 @@ Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
 }
 
 Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
-                   Value value) {
-  return linalg::FillOp::create(b, loc, value, emptyTensor(b, loc, type))
+                   Value value, ValueRange like) {
+  return linalg::FillOp::create(b, loc, value, emptyTensor(b, loc, type, like))
+      .getResult(0);
+}
+
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                   Value value, ArrayRef<OpFoldResult> sizes) {
+  return linalg::FillOp::create(b, loc, value, emptyTensor(b, loc, type, sizes))
       .getResult(0);
 }
 
@@ -95,8 +171,26 @@ AffineMap broadcastMap(MLIRContext *ctx, RankedTensorType inputType,
   return AffineMap::get(rank, 0, exprs, ctx);
 }
 
+bool hasBroadcastSizes(RankedTensorType type, ValueRange inputs) {
+  int64_t rank = type.getRank();
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!type.isDynamicDim(d)) {
+      continue;
+    }
+    bool found = llvm::any_of(inputs, [&](Value input) {
+      auto inType = dyn_cast<RankedTensorType>(input.getType());
+      int64_t p = inType ? d - (rank - inType.getRank()) : -1;
+      return p >= 0 && inType.isDynamicDim(p);
+    });
+    if (!found) {
+      return false;
+    }
+  }
+  return true;
+}
+
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
-                       ValueRange inputs, ScalarBody body) {
+                       ValueRange inputs, ScalarBody body, Operation *checked) {
   MLIRContext *ctx = b.getContext();
   SmallVector<AffineMap> maps;
   for (Value input : inputs) {
@@ -106,9 +200,43 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
   maps.push_back(AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx));
   SmallVector<utils::IteratorType> iterators(resultType.getRank(),
                                              utils::IteratorType::parallel);
+  SmallVector<OpFoldResult> sizes = broadcastSizes(b, loc, resultType, inputs);
+  // A dynamic input dim is read as if it had the result's size: with
+  // checks, a run whose sizes differ (a dynamic dim of 1 that would
+  // broadcast, or mismatched operands) is refused instead of read out of
+  // bounds.
+  if (checked && checksEnabled(checked)) {
+    int64_t rank = resultType.getRank();
+    for (auto [i, input] : llvm::enumerate(inputs)) {
+      auto inType = cast<RankedTensorType>(input.getType());
+      for (int64_t p = 0; p < inType.getRank(); ++p) {
+        int64_t d = p + rank - inType.getRank();
+        if (!inType.isDynamicDim(p) || isa<AffineConstantExpr>(maps[i].getResult(p))) {
+          continue;
+        }
+        // The first input dynamic at this position sized the result.
+        bool isSource = llvm::none_of(inputs.take_front(i), [&](Value other) {
+          auto otherType = cast<RankedTensorType>(other.getType());
+          int64_t q = d - (rank - otherType.getRank());
+          return q >= 0 && otherType.isDynamicDim(q);
+        });
+        if (isSource && resultType.isDynamicDim(d)) {
+          continue;
+        }
+        Value have = tensor::DimOp::create(b, loc, input, p);
+        Value want = getValueOrCreateConstantIndexOp(b, loc, sizes[d]);
+        Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, have, want);
+        assertAtRunTime(b, checked, same,
+                        "dimension " + std::to_string(p) + " of operand " +
+                            std::to_string(i) +
+                            " does not match the other operands' (at run time; "
+                            "a dynamic dimension of size 1 does not broadcast)");
+      }
+    }
+  }
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, inputs,
-      ValueRange{emptyTensor(b, loc, resultType)}, maps, iterators,
+      ValueRange{emptyTensor(b, loc, resultType, sizes)}, maps, iterators,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
         Value result = body(nested, nestedLoc, args.drop_back());
         linalg::YieldOp::create(nested, nestedLoc, result);
@@ -172,9 +300,55 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value,
     return value;
   }
   auto shapeType = RankedTensorType::get({type.getRank()}, b.getI64Type());
-  Value shape = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(shapeType, type.getShape()));
+  if (type.hasStaticShape()) {
+    Value shape = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(shapeType, type.getShape()));
+    return tensor::ReshapeOp::create(b, loc, type, value, shape);
+  }
+  // One dynamic dim: the element count over the static dims' product.
+  assert(type.getNumDynamicDims() == 1 && "reshape to several dynamic dims");
+  auto from = cast<RankedTensorType>(value.getType());
+  Value count = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d = 0; d < from.getRank(); ++d) {
+    count = arith::MulIOp::create(
+        b, loc, count, getValueOrCreateConstantIndexOp(b, loc, dimSize(b, loc, value, d)));
+  }
+  int64_t known = 1;
+  for (int64_t size : type.getShape()) {
+    known *= ShapedType::isDynamic(size) ? 1 : size;
+  }
+  Value dynamic = arith::DivUIOp::create(b, loc, count,
+                                         arith::ConstantIndexOp::create(b, loc, known));
+  SmallVector<Value> dims;
+  for (int64_t size : type.getShape()) {
+    dims.push_back(ShapedType::isDynamic(size)
+                       ? arith::IndexCastOp::create(b, loc, b.getI64Type(), dynamic).getResult()
+                       : arith::ConstantIntOp::create(b, loc, size, 64).getResult());
+  }
+  Value shape = tensor::FromElementsOp::create(b, loc, shapeType, dims);
   return tensor::ReshapeOp::create(b, loc, type, value, shape);
+}
+
+SmallVector<OpFoldResult> batchSizes(OpBuilder &b, Location loc,
+                                     RankedTensorType type, Value source) {
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    sizes.push_back(d == 0 && type.isDynamicDim(0) ? dimSize(b, loc, source, 0)
+                                                   : b.getIndexAttr(type.getDimSize(d)));
+  }
+  return sizes;
+}
+
+bool onlyBatchDynamic(Operation *op) {
+  for (Type type : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
+                                      llvm::to_vector(op->getResultTypes()))) {
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    if (ranked && ranked.getRank() > 0 && !ranked.getShape().drop_front().empty() &&
+        llvm::any_of(ranked.getShape().drop_front(), ShapedType::isDynamic)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 } // namespace infer::lowering
@@ -279,7 +453,15 @@ Value buildReduction(
   }
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
                                  AffineMap::get(rank, 0, outExprs, ctx)};
-  Value acc = filledTensor(b, loc, resultType, init);
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!llvm::is_contained(axes, d)) {
+      sizes.push_back(dimSize(b, loc, input, d));
+    } else if (keepDims) {
+      sizes.push_back(b.getIndexAttr(1));
+    }
+  }
+  Value acc = filledTensor(b, loc, resultType, init, sizes);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, ValueRange{input}, ValueRange{acc}, maps,
       iterators, [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {

@@ -14,6 +14,10 @@ namespace infer::lowering {
 /// null when it is not a statically shaped tensor of a supported type.
 mlir::RankedTensorType loweredTensorType(mlir::Type type);
 
+/// Like loweredTensorType, with dynamic dims allowed (the generic variant of
+/// a model with `?` dims).
+mlir::RankedTensorType loweredAnyShapeType(mlir::Type type);
+
 /// True when the element type of `type` (a graph tensor) is unsigned.
 bool isUnsignedTensor(mlir::Type type);
 
@@ -22,16 +26,55 @@ bool isUnsignedTensor(mlir::Type type);
 llvm::LogicalResult checkStaticTensors(mlir::Operation *op,
                                        mlir::ConversionPatternRewriter &rewriter);
 
+/// Like checkStaticTensors; `allowDynamic` also accepts `?` dims, for
+/// patterns that size their results at run time.
+llvm::LogicalResult checkTensors(mlir::Operation *op,
+                                 mlir::ConversionPatternRewriter &rewriter,
+                                 bool allowDynamic);
+
+/// A `tensor.empty` of a statically shaped `type`.
 mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::RankedTensorType type);
+
+/// A `tensor.empty` of `type`, its dynamic dims sized by `sizes` (one entry
+/// per dim; static entries are ignored).
+mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::RankedTensorType type,
+                        llvm::ArrayRef<mlir::OpFoldResult> sizes);
+
+/// A `tensor.empty` of `type` whose dynamic dims take their sizes from
+/// `like` (see broadcastSizes).
+mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::RankedTensorType type, mlir::ValueRange like);
+
+/// The size of dim `d` of `tensor`: an attribute when static, else a
+/// `tensor.dim`.
+mlir::OpFoldResult dimSize(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value tensor, int64_t d);
+
+/// The sizes of a result of `type` that `inputs` broadcast to (numpy,
+/// right-aligned): a dynamic dim takes the size of the first input with a
+/// dynamic dim at that position (hasBroadcastSizes says there is one).
+llvm::SmallVector<mlir::OpFoldResult>
+broadcastSizes(mlir::OpBuilder &b, mlir::Location loc,
+               mlir::RankedTensorType type, mlir::ValueRange inputs);
+
+/// Whether every dynamic dim of `type` has an input with a dynamic dim at
+/// its (right-aligned) position.
+bool hasBroadcastSizes(mlir::RankedTensorType type, mlir::ValueRange inputs);
 
 /// A scalar constant of `type` (float, integer or index).
 mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Type type, double value);
 
-/// A tensor of `type` filled with `value`.
+/// A tensor of `type` filled with `value`; dynamic dims sized from `like`
+/// (see broadcastSizes) or `sizes`.
 mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
-                         mlir::RankedTensorType type, mlir::Value value);
+                         mlir::RankedTensorType type, mlir::Value value,
+                         mlir::ValueRange like = {});
+mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::RankedTensorType type, mlir::Value value,
+                         llvm::ArrayRef<mlir::OpFoldResult> sizes);
 
 /// The indexing map reading `inputType` broadcast numpy-style to a result
 /// of `resultRank` dimensions.
@@ -43,10 +86,13 @@ using ScalarBody = llvm::function_ref<mlir::Value(
     mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
 
 /// A `linalg.generic` computing `body` of the elements of `inputs`, each
-/// broadcast to `resultType`.
+/// broadcast to `resultType`. Dynamic result dims take their sizes from the
+/// inputs; with `checked` (the op being lowered, when run-time checks are
+/// on) a run whose dynamic input dims disagree fails a check naming it.
 mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::RankedTensorType resultType,
-                             mlir::ValueRange inputs, ScalarBody body);
+                             mlir::ValueRange inputs, ScalarBody body,
+                             mlir::Operation *checked = nullptr);
 
 /// The integer values of a graph value that is a constant (after folding).
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
@@ -56,7 +102,18 @@ std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                        mlir::Type to, bool fromUnsigned, bool toUnsigned);
 
-/// Reshapes `value` to `type` (same number of elements).
+/// The sizes of `type` whose only dynamic dim is the leading (batch) one,
+/// taken from dim 0 of `source`.
+llvm::SmallVector<mlir::OpFoldResult> batchSizes(mlir::OpBuilder &b, mlir::Location loc,
+                                                 mlir::RankedTensorType type,
+                                                 mlir::Value source);
+
+/// True when no tensor of `op` has a dynamic dim but its leading one: what
+/// the window ops (Conv, pooling) support in the generic variant.
+bool onlyBatchDynamic(mlir::Operation *op);
+
+/// Reshapes `value` to `type` (same number of elements; at most one dynamic
+/// dim, sized from the element count).
 mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       mlir::RankedTensorType type);
 

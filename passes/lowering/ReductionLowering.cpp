@@ -7,6 +7,7 @@
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -71,18 +72,21 @@ struct ReduceLowering final : OpConversionPattern<Op> {
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
     Location loc = op.getLoc();
     Value input = adaptor.getData();
     auto inType = cast<RankedTensorType>(input.getType());
-    auto outType = loweredTensorType(op.getReduced().getType());
+    auto outType = loweredAnyShapeType(op.getReduced().getType());
     Type t = inType.getElementType();
     bool u = isUnsignedTensor(op.getData().getType());
     bool noop;
     auto axes = reduceAxes(op, op.getAxes(), inType.getRank(),
                            op.getNoopWithEmptyAxes() != 0, noop);
+    if (failed(axes) && !(inType.hasStaticShape() && outType.hasStaticShape())) {
+      return rewriter.notifyMatchFailure(op, "run-time axes with dynamic dims");
+    }
     if (failed(axes)) {
       // Axes known only at run time: with keepdims the static result shape
       // names them (reducing a size-1 dimension changes nothing).
@@ -131,10 +135,16 @@ struct ReduceLowering final : OpConversionPattern<Op> {
           default: return add(b, l, acc, x);
           }
         });
-    int64_t count = 1;
+    // The number of reduced elements (for Mean), known at run time when a
+    // reduced dim is dynamic.
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
     for (int64_t a : *axes) {
-      count *= inType.getDimSize(a);
+      count = arith::MulIOp::create(
+          rewriter, loc, count,
+          getValueOrCreateConstantIndexOp(rewriter, loc, dimSize(rewriter, loc, input, a)));
     }
+    count = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count);
+    count = castScalar(rewriter, loc, count, t, false, false);
     auto rType = cast<RankedTensorType>(r.getType());
     if (kind == Reduce::Mean || kind == Reduce::L2 || kind == Reduce::LogSum ||
         kind == Reduce::LogSumExp) {
@@ -142,8 +152,8 @@ struct ReduceLowering final : OpConversionPattern<Op> {
           rewriter, loc, rType, {r}, [&](OpBuilder &b, Location l, ValueRange a) -> Value {
             Value v = a[0];
             if (kind == Reduce::Mean) {
-              return isF(v) ? arith::DivFOp::create(b, l, v, scalarConstant(b, l, t, count)).getResult()
-                            : arith::DivSIOp::create(b, l, v, scalarConstant(b, l, t, count)).getResult();
+              return isF(v) ? arith::DivFOp::create(b, l, v, count).getResult()
+                            : arith::DivSIOp::create(b, l, v, count).getResult();
             }
             if (kind == Reduce::L2) {
               if (!isF(v)) {
@@ -235,7 +245,7 @@ struct SoftmaxLowering final : OpConversionPattern<Op> {
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/kind != SoftmaxKind::Hardmax))) {
       return failure();
     }
     Location loc = op.getLoc();
@@ -293,8 +303,11 @@ struct GlobalPoolLowering final : OpConversionPattern<Op> {
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
+    }
+    if (!onlyBatchDynamic(op)) {
+      return rewriter.notifyMatchFailure(op, "dynamic dims other than the batch");
     }
     Location loc = op.getLoc();
     Value x = adaptor.getX();
@@ -387,13 +400,20 @@ struct LayerNormLowering final : OpConversionPattern<LayerNormalizationOp> {
   LogicalResult
   matchAndRewrite(LayerNormalizationOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
     Location loc = op.getLoc();
-    auto type = loweredTensorType(op.getY().getType());
+    auto type = loweredAnyShapeType(op.getY().getType());
     int64_t axis = *normalizeAxis(op.getAxis(), type.getRank());
     auto axes = llvm::to_vector(llvm::seq<int64_t>(axis, type.getRank()));
+    // The generic variant: dynamic dims only before the normalized ones.
+    if (!type.hasStaticShape() &&
+        (llvm::any_of(type.getShape().drop_front(axis), ShapedType::isDynamic) ||
+         !isa<NoneType>(op.getMean().getType()) ||
+         !isa<NoneType>(op.getInvStdDev().getType()))) {
+      return rewriter.notifyMatchFailure(op, "dynamic normalized dims or statistics");
+    }
     Value mean, invStd;
     Value n = normalize(rewriter, loc, adaptor.getX(), axes,
                         op.getEpsilon().convertToDouble(), &mean, &invStd);

@@ -35,14 +35,17 @@ struct StaticPattern : OpConversionPattern<Op> {
   LogicalResult
   matchAndRewrite(Op op, Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    if (failed(checkTensors(op, rewriter, supportsDynamic(op)))) {
       return failure();
     }
     return lower(op, adaptor, rewriter);
   }
   virtual LogicalResult lower(Op op, Adaptor adaptor,
                               ConversionPatternRewriter &rewriter) const = 0;
-  RankedTensorType resultType(Value v) const { return loweredTensorType(v.getType()); }
+  /// Whether `lower` handles the dynamic dims `op` has (the generic
+  /// variant); patterns that size results at run time override it.
+  virtual bool supportsDynamic(Op op) const { return false; }
+  RankedTensorType resultType(Value v) const { return loweredAnyShapeType(v.getType()); }
 };
 
 struct ConstantLowering final : OpConversionPattern<ConstantOp> {
@@ -73,7 +76,7 @@ struct IdentityLowering final : OpConversionPattern<IdentityOp> {
   LogicalResult
   matchAndRewrite(IdentityOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!loweredTensorType(op.getType())) {
+    if (!loweredAnyShapeType(op.getType())) {
       return failure();
     }
     rewriter.replaceOp(op, adaptor.getInput());
@@ -198,6 +201,11 @@ struct ReshapeLikeLowering final : StaticPattern<Op> {
                                      this->resultType(op->getResult(0))));
     return success();
   }
+  /// One dynamic result dim follows from the element count.
+  bool supportsDynamic(Op op) const override {
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    return type && type.getNumDynamicDims() <= 1;
+  }
 };
 
 struct TransposeLowering final : StaticPattern<TransposeOp> {
@@ -210,11 +218,18 @@ struct TransposeLowering final : StaticPattern<TransposeOp> {
     for (int64_t i = 0; i < rank; ++i) {
       perm.push_back(op.getPerm() ? (*op.getPerm())[i] : rank - 1 - i);
     }
-    Value init = emptyTensor(rewriter, op.getLoc(), type);
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t p : perm) {
+      sizes.push_back(dimSize(rewriter, op.getLoc(), adaptor.getData(), p));
+    }
+    Value init = emptyTensor(rewriter, op.getLoc(), type, sizes);
     auto transpose = linalg::TransposeOp::create(
         rewriter, op.getLoc(), adaptor.getData(), init, perm);
     rewriter.replaceOp(op, transpose->getResult(0));
     return success();
+  }
+  bool supportsDynamic(TransposeOp) const override {
+    return true;
   }
 };
 

@@ -15,6 +15,7 @@
 #include "infer/runtime.h"
 
 #include "cuda.h"
+#include "dynamic.h"
 
 #include <dlfcn.h>
 #include <stdatomic.h>
@@ -119,7 +120,7 @@ static void append_names(text_t *text, const infer_abi_tensor_t *tensors,
 
 static infer_status_t check_abi_tensors(const char *kind,
                                         const infer_abi_tensor_t *tensors,
-                                        uint32_t count) {
+                                        uint32_t count, bool dynamic) {
   if (count > 0 && !tensors) {
     return infer_status_make(INFER_INVALID_ARGUMENT,
                              "model declares %u %ss but no %s table",
@@ -142,11 +143,11 @@ static infer_status_t check_abi_tensors(const char *kind,
                                kind, t->name, (int)t->rank);
     }
     for (int32_t d = 0; d < t->rank; ++d) {
-      if (t->shape[d] < 0) {
+      if (t->shape[d] < 0 && !(dynamic && t->shape[d] == -1)) {
         return infer_status_make(
             INFER_INVALID_ARGUMENT,
             "model %s '%s' has a dynamic or negative dimension %d (%lld); "
-            "this runtime runs static shapes only",
+            "only models with run_dynamic (ABI 5) may have dynamic (-1) dims",
             kind, t->name, (int)d, (long long)t->shape[d]);
       }
     }
@@ -168,16 +169,19 @@ static infer_status_t make_model(const infer_abi_model_t *abi, void *library,
         "compiler",
         abi->name ? abi->name : fallback_name, (unsigned)abi->abi_version,
         infer_runtime_version(), INFER_ABI_VERSION);
-  } else if (!abi->run && !(abi->abi_version >= 3 && abi->cuda)) {
+  } else if (!abi->run && !(abi->abi_version >= 3 && abi->cuda) &&
+             !infer_abi_is_dynamic(abi)) {
     status = infer_status_make(INFER_INVALID_ARGUMENT,
                                "model '%s' has no run function",
                                abi->name ? abi->name : fallback_name);
   }
   if (!status) {
-    status = check_abi_tensors("input", abi->inputs, abi->num_inputs);
+    status = check_abi_tensors("input", abi->inputs, abi->num_inputs,
+                               infer_abi_is_dynamic(abi));
   }
   if (!status) {
-    status = check_abi_tensors("output", abi->outputs, abi->num_outputs);
+    status = check_abi_tensors("output", abi->outputs, abi->num_outputs,
+                               infer_abi_is_dynamic(abi));
   }
   struct infer_model *model = NULL;
   if (!status) {
@@ -392,6 +396,19 @@ infer_status_t infer_model_find_output(infer_model_t model, const char *name,
                      model->abi->num_outputs, name, out_index);
 }
 
+int infer_model_is_dynamic(infer_model_t model) {
+  return model && infer_abi_is_dynamic(model->abi);
+}
+
+infer_status_t infer_model_input_range(infer_model_t model, size_t index,
+                                       int64_t *out_min, int64_t *out_opt,
+                                       int64_t *out_max) {
+  if (!model) {
+    return infer_status_make(INFER_INVALID_ARGUMENT, "model is NULL");
+  }
+  return infer_dynamic_range(model->abi, index, out_min, out_opt, out_max);
+}
+
 /*===-- Running ---------------------------------------------------------===*/
 
 /* Checks one input tensor against its declaration. */
@@ -447,11 +464,27 @@ infer_status_t infer_model_run(infer_model_t model,
     return infer_status_make(INFER_INVALID_ARGUMENT,
                              "inputs or out_outputs is NULL");
   }
+  bool dynamic = infer_abi_is_dynamic(abi);
   for (size_t i = 0; i < num_inputs; ++i) {
-    infer_status_t status = check_input(&abi->inputs[i], i, inputs[i]);
+    infer_status_t status = dynamic ? infer_dynamic_check_input(abi, i, inputs[i])
+                                    : check_input(&abi->inputs[i], i, inputs[i]);
     if (status) {
       return status;
     }
+  }
+  if (dynamic) {
+    void *workspace = workspace_take(model);
+    if (!workspace && abi->workspace_size > 0) {
+      return infer_status_make(INFER_OUT_OF_MEMORY,
+                               "out of memory for the %llu-byte workspace of "
+                               "model '%s'",
+                               (unsigned long long)abi->workspace_size,
+                               model->name);
+    }
+    infer_status_t status =
+        infer_dynamic_run(abi, model->name, inputs, workspace, out_outputs);
+    workspace_give_back(model, workspace);
+    return status;
   }
 
   /* From ABI version 2 on, a workspace pointer follows the outputs; CUDA
@@ -522,12 +555,7 @@ infer_status_t infer_model_run(infer_model_t model,
       infer_tensor_release(out_outputs[i]);
       out_outputs[i] = NULL;
     }
-    bool known = failed_check > 0 && (uint32_t)failed_check <= abi->num_errors &&
-                 abi->errors && abi->errors[failed_check - 1];
-    return infer_status_make(
-        INFER_INVALID_ARGUMENT, "model '%s': the inputs failed a run-time check: %s",
-        model->name,
-        known ? abi->errors[failed_check - 1] : "(an unknown check: the artifact is damaged)");
+    return infer_check_failure(abi, model->name, failed_check);
   }
   return NULL;
 }

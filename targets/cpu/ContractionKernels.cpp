@@ -18,8 +18,9 @@
 //
 // NR is two vector registers wide and MR rows keep 2*MR accumulators plus
 // the B row and a broadcast within the register file (16 on AVX2: MR=6;
-// 32 on AVX-512: MR=8). Shapes are static, so the M remainder is a tile of
-// fewer rows and the N remainder uses masked loads and stores.
+// 32 on AVX-512: MR=8). M, N and K are static, so the M remainder is a
+// tile of fewer rows and the N remainder uses masked loads and stores; batch
+// loops may run to a size known at run time (dynamic batch).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +52,7 @@ struct Contraction {
 
 bool innermostUnitStride(Value value) {
   auto type = dyn_cast<MemRefType>(value.getType());
-  if (!type || !type.hasStaticShape() || type.getRank() == 0) {
+  if (!type || type.getRank() == 0) {
     return false;
   }
   SmallVector<int64_t> strides;
@@ -72,7 +73,7 @@ std::optional<Contraction> match(linalg::LinalgOp op) {
   }
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type || !type.hasStaticShape() || !type.getElementType().isF32()) {
+    if (!type || !type.getElementType().isF32()) {
       return std::nullopt;
     }
     for (AffineExpr expr : op.getMatchingIndexingMap(&operand).getResults()) {
@@ -117,6 +118,13 @@ std::optional<Contraction> match(linalg::LinalgOp op) {
     return std::nullopt;
   }
   c.m = ms.front();
+  // Only batch loops may run to a size known at run time (the generic
+  // variant of a model with a dynamic batch).
+  for (unsigned d : {c.m, c.n, c.k}) {
+    if (ShapedType::isDynamic(c.ranges[d])) {
+      return std::nullopt;
+    }
+  }
   OpOperand *rhs = op.getDpsInputOperand(1);
   OpOperand *out = op.getDpsInitOperand(0);
   if (!lastResultIsDim(op.getMatchingIndexingMap(rhs), c.n) ||
@@ -171,11 +179,29 @@ private:
     return result;
   }
 
+  /// The trip count of loop dim `d`: static, or the size of an operand
+  /// dim it indexes.
+  Value batchBound(unsigned d) {
+    if (!ShapedType::isDynamic(c.ranges[d])) {
+      return index(c.ranges[d]);
+    }
+    for (OpOperand &operand : c.op->getOpOperands()) {
+      for (auto [pos, expr] :
+           llvm::enumerate(c.op.getMatchingIndexingMap(&operand).getResults())) {
+        auto dim = dyn_cast<AffineDimExpr>(expr);
+        if (dim && dim.getPosition() == d) {
+          return memref::DimOp::create(b, loc, operand.get(), pos);
+        }
+      }
+    }
+    llvm_unreachable("a loop dim no operand indexes");
+  }
+
   void batchLoops(size_t level) {
     if (level == c.batch.size()) {
       return matmul();
     }
-    loop(index(0), index(c.ranges[c.batch[level]]), 1, {},
+    loop(index(0), batchBound(c.batch[level]), 1, {},
          [&](Value iv, ValueRange) {
            ivs[c.batch[level]] = iv;
            batchLoops(level + 1);

@@ -31,10 +31,15 @@ struct CodegenPipelineOptions
       llvm::cl::desc("Run the contraction kernels' panel loops on OpenMP "
                      "threads"),
       llvm::cl::init(false)};
+  Option<bool> dynamicShapes{
+      *this, "dynamic-shapes",
+      llvm::cl::desc("The generic variant of a model with dynamic dims: "
+                     "return allocated results, keep memref descriptors"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
-void buildBufferizePipeline(OpPassManager &pm) {
+void buildBufferizePipeline(OpPassManager &pm, bool outParams) {
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(fusion::createFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());
@@ -48,15 +53,19 @@ void buildBufferizePipeline(OpPassManager &pm) {
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
 
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  if (outParams) {
+    bufferization::BufferResultsToOutParamsPassOptions options;
+    options.hoistStaticAllocs = true;
+    options.modifyPublicFunctions = true;
+    pm.addPass(bufferization::createBufferResultsToOutParamsPass(options));
+  }
   pm.addPass(createCanonicalizerPass());
 }
 
 void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
-  buildBufferizePipeline(pm);
+  // Outputs of dynamic size are allocated by the code and handed to the
+  // caller (the deallocation pipeline makes every returned buffer owned).
+  buildBufferizePipeline(pm, /*outParams=*/!options.dynamicShapes);
   pm.addPass(createPlanWorkspacePass());
   pm.addPass(createChecksToStatusPass());
   bufferization::BufferDeallocationPipelineOptions dealloc;
@@ -106,7 +115,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
+  funcOptions.useBarePtrCallConv = !options.dynamicShapes;
   pm.addPass(createConvertFuncToLLVMPass(funcOptions));
   if (options.openmp) {
     pm.addPass(createConvertOpenMPToLLVMPass());
@@ -126,7 +135,8 @@ void registerCpuPipelines() {
       "entry points)",
       [](OpPassManager &pm, const CodegenPipelineOptions &options) {
         buildCpuCodegenPipeline(
-            pm, CodegenOptions{options.vectorBits, options.openmp});
+            pm, CodegenOptions{options.vectorBits, options.openmp,
+                               options.dynamicShapes});
       });
 }
 

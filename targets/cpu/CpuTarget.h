@@ -14,6 +14,7 @@
 
 namespace llvm {
 class Constant;
+class Function;
 class Module;
 } // namespace llvm
 
@@ -27,7 +28,11 @@ namespace infer::cpu {
 struct TensorSignature {
   std::string name;   // the ONNX name
   int32_t dtype = 0;  // infer_dtype_t (ONNX numbering)
-  std::vector<int64_t> shape;
+  std::vector<int64_t> shape; // -1: a dynamic dim (sized at run time)
+  // Inputs with dynamic dims: the profile's smallest, optimal and largest
+  // shapes (equal to `shape` at static dims).
+  std::vector<int64_t> min, opt, max;
+  bool isDynamic() const;
 };
 
 struct ModelSignature {
@@ -41,6 +46,9 @@ struct ModelSignature {
   // a status argument last; status k > 0 means errors[k-1].
   bool hasStatus = false;
   std::vector<std::string> errors;
+  // Some input or output has a dynamic dim: the code is the generic
+  // variant (see addDynamicEntry).
+  bool dynamic = false;
 };
 
 struct CpuOptions {
@@ -52,14 +60,33 @@ struct CpuOptions {
 /// Reads names, dtypes and static shapes of the entry function `func`
 /// (graph level). Fails with an error naming the first dynamic input or
 /// unsupported type; `target` names the target in it.
+/// With `allowDynamic` (the CPU target), `?` dims are kept (-1) and the
+/// signature is marked dynamic.
 llvm::LogicalResult readSignature(mlir::ModuleOp module, llvm::StringRef func,
                                   ModelSignature &signature,
-                                  llvm::StringRef target = "CPU");
+                                  llvm::StringRef target = "CPU",
+                                  bool allowDynamic = false);
+
+/// Sets each dynamic input's profile from `profiles` ("name=MIN:OPT:MAX" or
+/// "name=MIN:MAX", each a shape like 1x3x224x224); inputs without one get
+/// min 1, opt 1 and max INT64_MAX at their dynamic dims.
+llvm::LogicalResult applyShapeProfiles(mlir::ModuleOp module,
+                                       llvm::ArrayRef<std::string> profiles,
+                                       ModelSignature &signature);
+
+/// Emits `<name>_main` for a dynamic model (see DynamicEntry.cpp) around
+/// the compiled function, which it renames `<name>_main.impl`.
+llvm::FailureOr<llvm::Function *> addDynamicEntry(llvm::Module &module,
+                                                  const ModelSignature &sig,
+                                                  std::string &error);
 
 /// Knobs of the code generation pipeline (`cpu-codegen{...}` in infer-opt).
 struct CodegenOptions {
   unsigned vectorBits = 256; // the widest vector registers of the target
   bool openmp = false;       // parallel loops through the OpenMP runtime
+  // The generic variant of a model with dynamic dims: results are returned
+  // in buffers the code allocates, and the entry takes memref descriptors.
+  bool dynamicShapes = false;
 };
 
 /// The widest vector registers of the target `options` name: 512 with
@@ -69,7 +96,9 @@ unsigned vectorBits(const CpuOptions &options);
 /// Linalg on tensors -> fused, bufferized functions whose results are
 /// out-parameters (inputs stay read-only): the start of every target's
 /// code generation.
-void buildBufferizePipeline(mlir::OpPassManager &pm);
+/// With `outParams` false (dynamic shapes), the results stay returned
+/// values the function allocates.
+void buildBufferizePipeline(mlir::OpPassManager &pm, bool outParams = true);
 
 /// Tensors (graph -> linalg already done) to the LLVM dialect; the entry
 /// function takes one bare pointer per input, then per output.

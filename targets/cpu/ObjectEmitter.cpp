@@ -209,13 +209,14 @@ LogicalResult addAbi(llvm::Module &module, const ModelSignature &sig,
   llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
   llvm::Constant *null = llvm::ConstantPointerNull::get(
       llvm::PointerType::getUnqual(ctx));
-  llvm::Constant *run = null;
+  llvm::Constant *run = null, *runDynamic = null;
   if (!cuda) {
-    FailureOr<llvm::Function *> entry = addRun(module, sig, error);
+    FailureOr<llvm::Function *> entry = sig.dynamic ? addDynamicEntry(module, sig, error)
+                                                    : addRun(module, sig, error);
     if (failed(entry)) {
       return failure();
     }
-    run = *entry;
+    (sig.dynamic ? runDynamic : run) = *entry;
   }
 
 
@@ -261,15 +262,33 @@ LogicalResult addAbi(llvm::Module &module, const ModelSignature &sig,
                                       llvm::ConstantArray::get(arrayType, messages),
                                       sig.name + ".errors");
   }
+  // The profile of a dynamic model's inputs: every input's dims in a row.
+  auto profile = [&](std::vector<int64_t> TensorSignature::*field,
+                     const char *what) -> llvm::Constant * {
+    std::vector<uint64_t> dims;
+    for (const TensorSignature &t : sig.inputs) {
+      dims.insert(dims.end(), (t.*field).begin(), (t.*field).end());
+    }
+    if (!sig.dynamic || dims.empty()) {
+      return null;
+    }
+    auto *init = llvm::ConstantDataArray::get(ctx, dims);
+    return new llvm::GlobalVariable(module, init->getType(), true,
+                                    llvm::GlobalValue::PrivateLinkage, init,
+                                    sig.name + "." + what);
+  };
   auto *modelType = llvm::StructType::get(
-      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr, ptr});
+      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr});
   auto *model = llvm::ConstantStruct::get(
       modelType,
-      {llvm::ConstantInt::get(i32, 4), llvm::ConstantInt::get(i32, sig.inputs.size()),
+      {llvm::ConstantInt::get(i32, 5), llvm::ConstantInt::get(i32, sig.inputs.size()),
        llvm::ConstantInt::get(i32, sig.outputs.size()),
        llvm::ConstantInt::get(i32, sig.errors.size()), stringConstant(sig.name),
        tensorArray(sig.inputs, "inputs"), tensorArray(sig.outputs, "outputs"),
-       llvm::ConstantInt::get(i64, sig.workspaceSize), run, cuda ? cuda : null, errors});
+       llvm::ConstantInt::get(i64, sig.workspaceSize), run, cuda ? cuda : null, errors,
+       runDynamic, profile(&TensorSignature::min, "shape_min"),
+       profile(&TensorSignature::opt, "shape_opt"),
+       profile(&TensorSignature::max, "shape_max")});
   new llvm::GlobalVariable(module, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            sig.name + "_model");
@@ -350,8 +369,8 @@ std::string headerText(const ModelSignature &sig, llvm::StringRef source) {
   }
   h += fmt::format("/* Scratch memory for intermediate tensors, planned at "
                    "compile time:\n   bytes, to be 64-byte aligned. */\n"
-                   "#define {}_WORKSPACE_SIZE {}\n\n",
-                   upper, sig.workspaceSize);
+                   "#define {}_WORKSPACE_SIZE {}\n#define {}_DYNAMIC {}\n\n",
+                   upper, sig.workspaceSize, upper, sig.dynamic ? 1 : 0);
   std::vector<std::string> params;
   auto describe = [&](const std::vector<TensorSignature> &tensors,
                       const char *what, bool isConst) {
@@ -362,8 +381,16 @@ std::string headerText(const ModelSignature &sig, llvm::StringRef source) {
         count *= d;
       }
       std::string param = identifier(t.name, std::string(what) + std::to_string(i));
-      h += fmt::format("/* {} {} '{}': {} {} ({} elements) */\n", what, i,
-                       t.name, dtypeName(t.dtype), shapeText(t.shape), count);
+      if (t.isDynamic()) {
+        std::string range = isConst ? fmt::format(", from {} to {}, opt {}", shapeText(t.min),
+                                                  shapeText(t.max), shapeText(t.opt))
+                                    : "";
+        h += fmt::format("/* {} {} '{}': {} {} (-1: sized at run time{}) */\n", what, i,
+                         t.name, dtypeName(t.dtype), shapeText(t.shape), range);
+      } else {
+        h += fmt::format("/* {} {} '{}': {} {} ({} elements) */\n", what, i,
+                         t.name, dtypeName(t.dtype), shapeText(t.shape), count);
+      }
       params.push_back(fmt::format("{}{} *{}", isConst ? "const " : "",
                                    cType(t.dtype), param));
     }
@@ -377,6 +404,24 @@ std::string headerText(const ModelSignature &sig, llvm::StringRef source) {
     return h;
   }
   params.push_back("void *workspace");
+  if (sig.dynamic) {
+    h += fmt::format(
+        "/* The generic variant for dynamic dims: inputs[i] points at input i, "
+        "input_shapes\n   holds every input's dims in a row (within the "
+        "ranges above); the code\n   mallocs each output: out_data[i] is its "
+        "data, out_allocations[i] the\n   pointer to free(), out_shapes gets "
+        "every output's dims in a row. Returns\n   0, or k > 0 when a "
+        "run-time check failed: {0}_model.errors[k-1]. The\n   runtime API "
+        "(infer_model_run) does all of this and checks the shapes. */\n"
+        "int32_t {0}_main(void *const *inputs, const int64_t *input_shapes, "
+        "void *workspace,\n                void **out_data, void "
+        "**out_allocations, int64_t *out_shapes);\n\n",
+        sig.name);
+    h += fmt::format("struct infer_abi_model;\nextern const struct "
+                     "infer_abi_model {}_model;\n\n", sig.name);
+    h += "#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
+    return h;
+  }
   if (!sig.errors.empty()) {
     h += fmt::format("/* Returns 0, or k > 0 when a run-time check failed (the "
                      "inputs were invalid;\n   the outputs are then "

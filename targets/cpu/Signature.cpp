@@ -5,6 +5,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <limits>
+#include <optional>
+
 using namespace mlir;
 
 namespace infer::cpu {
@@ -29,16 +32,21 @@ static int32_t dtypeOf(Type element) {
   return 0;
 }
 
+bool TensorSignature::isDynamic() const {
+  return llvm::is_contained(shape, int64_t(-1));
+}
+
 static LogicalResult readTensor(func::FuncOp fn, Type type, StringAttr name,
                                 StringRef what, unsigned index,
-                                StringRef target, TensorSignature &out) {
+                                StringRef target, bool allowDynamic,
+                                TensorSignature &out) {
   out.name = name ? name.str() : what.str() + std::to_string(index);
   auto ranked = dyn_cast<RankedTensorType>(type);
   if (!ranked) {
     return fn.emitError() << what << " '" << out.name << "' has type " << type
                           << ", not a ranked tensor";
   }
-  if (!ranked.hasStaticShape()) {
+  if (!ranked.hasStaticShape() && !allowDynamic) {
     if (what == "output") {
       return fn.emitError()
              << "output '" << out.name << "' has a dynamic shape " << type
@@ -57,12 +65,22 @@ static LogicalResult readTensor(func::FuncOp fn, Type type, StringAttr name,
                           << ranked.getElementType()
                           << ", which the " << target << " target does not support";
   }
-  out.shape.assign(ranked.getShape().begin(), ranked.getShape().end());
+  for (int64_t d : ranked.getShape()) {
+    out.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+  }
+  out.min = out.opt = out.max = out.shape;
+  for (size_t d = 0; d < out.shape.size(); ++d) {
+    if (out.shape[d] < 0) {
+      out.min[d] = out.opt[d] = 1;
+      out.max[d] = std::numeric_limits<int64_t>::max();
+    }
+  }
   return success();
 }
 
 LogicalResult readSignature(ModuleOp module, StringRef funcName,
-                            ModelSignature &signature, StringRef target) {
+                            ModelSignature &signature, StringRef target,
+                            bool allowDynamic) {
   auto fn = module.lookupSymbol<func::FuncOp>(funcName);
   if (!fn) {
     return module.emitError("no function @") << funcName;
@@ -71,7 +89,7 @@ LogicalResult readSignature(ModuleOp module, StringRef funcName,
     TensorSignature t;
     if (failed(readTensor(fn, fn.getArgumentTypes()[i],
                           fn.getArgAttrOfType<StringAttr>(i, "graph.name"),
-                          "input", i, target, t))) {
+                          "input", i, target, allowDynamic, t))) {
       return failure();
     }
     signature.inputs.push_back(std::move(t));
@@ -80,10 +98,84 @@ LogicalResult readSignature(ModuleOp module, StringRef funcName,
     TensorSignature t;
     if (failed(readTensor(fn, fn.getResultTypes()[i],
                           fn.getResultAttrOfType<StringAttr>(i, "graph.name"),
-                          "output", i, target, t))) {
+                          "output", i, target, allowDynamic, t))) {
       return failure();
     }
     signature.outputs.push_back(std::move(t));
+  }
+  for (const auto *list : {&signature.inputs, &signature.outputs}) {
+    for (const TensorSignature &t : *list) {
+      signature.dynamic |= t.isDynamic();
+    }
+  }
+  return success();
+}
+
+/// "1x3x224x224" -> dims; fails on anything else.
+static std::optional<std::vector<int64_t>> parseShape(StringRef text) {
+  std::vector<int64_t> dims;
+  SmallVector<StringRef> parts;
+  text.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t d;
+    if (part.trim().getAsInteger(10, d) || d < 0) {
+      return std::nullopt;
+    }
+    dims.push_back(d);
+  }
+  return dims;
+}
+
+LogicalResult applyShapeProfiles(ModuleOp module, ArrayRef<std::string> profiles,
+                                 ModelSignature &signature) {
+  for (StringRef profile : profiles) {
+    auto [name, ranges] = profile.split('=');
+    auto fail = [&](const Twine &why) {
+      return module.emitError("--shape-profile '") << profile << "': " << why;
+    };
+    auto it = llvm::find_if(signature.inputs,
+                            [&](const TensorSignature &t) { return t.name == name; });
+    if (it == signature.inputs.end()) {
+      std::string names;
+      for (const TensorSignature &t : signature.inputs) {
+        names += (names.empty() ? "'" : ", '") + t.name + "'";
+      }
+      return fail("the model has no input '" + name + "'; its inputs are " + names);
+    }
+    if (!it->isDynamic()) {
+      return fail("input '" + name +
+                  "' has no dynamic dims (a profile ranges over `?` dims)");
+    }
+    SmallVector<StringRef> parts;
+    ranges.split(parts, ':');
+    if (parts.size() != 2 && parts.size() != 3) {
+      return fail("expected name=MIN:OPT:MAX or name=MIN:MAX, each a shape "
+                  "such as 1x3x224x224");
+    }
+    std::vector<std::vector<int64_t>> shapes;
+    for (StringRef part : parts) {
+      std::optional<std::vector<int64_t>> dims = parseShape(part);
+      if (!dims || dims->size() != it->shape.size()) {
+        return fail("'" + part + "' is not a shape of rank " +
+                    Twine(it->shape.size()) + " (dims joined by 'x')");
+      }
+      shapes.push_back(*dims);
+    }
+    const std::vector<int64_t> &lo = shapes.front(), &hi = shapes.back();
+    const std::vector<int64_t> &opt = shapes.size() == 3 ? shapes[1] : lo;
+    for (size_t d = 0; d < it->shape.size(); ++d) {
+      if (it->shape[d] >= 0 &&
+          (lo[d] != it->shape[d] || hi[d] != it->shape[d] || opt[d] != it->shape[d])) {
+        return fail("dim " + Twine(d) + " of input '" + name + "' is fixed at " +
+                    Twine(it->shape[d]) + " by the model");
+      }
+      if (lo[d] > opt[d] || opt[d] > hi[d]) {
+        return fail("dim " + Twine(d) + " needs MIN <= OPT <= MAX");
+      }
+    }
+    it->min = lo;
+    it->opt = opt;
+    it->max = hi;
   }
   return success();
 }

@@ -7,6 +7,9 @@
  *                      (int64 [4], bool [4] -> int64 [4], bool [4])
  *   fake_future_model  abi_version INFER_ABI_VERSION + 1 (must be refused)
  *   fake_norun_model   no run function (must be refused)
+ *   fake_rows_model    dynamic rows (ABI 5): x float32 [-1,3], rows 1..4,
+ *                      -> sums [-1] (per row), twice [-1,3] (2 * x); a run
+ *                      whose x[0][0] is negative fails run-time check 1
  *
  *===------------------------------------------------------------------===*/
 
@@ -14,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 static const int64_t kMatrixShape[] = {2, 3};
 static const int64_t kVectorShape[] = {4};
@@ -96,4 +100,58 @@ const infer_abi_model_t fake_norun_model = {
     .inputs = kAddInputs,
     .outputs = kAddOutputs,
     .run = 0,
+};
+
+/* The generic variant of a model with a dynamic dim: sizes come in
+ * input_shapes, outputs are malloc'ed and described in out_shapes. */
+static int32_t fake_rows_run(void *const *inputs, const int64_t *input_shapes,
+                             void *workspace, void **out_data,
+                             void **out_allocations, int64_t *out_shapes) {
+  (void)workspace;
+  const float *x = inputs[0];
+  int64_t rows = input_shapes[0];
+  float *sums = malloc(sizeof(float) * (size_t)rows + 1);
+  float *twice = malloc(sizeof(float) * (size_t)(rows * 3) + 1);
+  for (int64_t r = 0; r < rows; ++r) {
+    sums[r] = 0;
+    for (int c = 0; c < 3; ++c) {
+      sums[r] += x[r * 3 + c];
+      twice[r * 3 + c] = 2 * x[r * 3 + c];
+    }
+  }
+  out_data[0] = out_allocations[0] = sums;
+  out_data[1] = out_allocations[1] = twice;
+  out_shapes[0] = rows;
+  out_shapes[1] = rows;
+  out_shapes[2] = 3;
+  return rows > 0 && x[0] < 0 ? 1 : 0;
+}
+
+static const int64_t kRowsShape[] = {-1, 3};
+static const int64_t kSumsShape[] = {-1};
+static const int64_t kRowsMin[] = {1, 3};
+static const int64_t kRowsOpt[] = {2, 3};
+static const int64_t kRowsMax[] = {4, 3};
+static const char *const kRowsErrors[] = {"node 'first' (Fake): x[0][0] is negative"};
+static const infer_abi_tensor_t kRowsInputs[] = {
+    {"x", INFER_DTYPE_F32, 2, kRowsShape},
+};
+static const infer_abi_tensor_t kRowsOutputs[] = {
+    {"sums", INFER_DTYPE_F32, 1, kSumsShape},
+    {"twice", INFER_DTYPE_F32, 2, kRowsShape},
+};
+
+const infer_abi_model_t fake_rows_model = {
+    .abi_version = INFER_ABI_VERSION,
+    .num_inputs = 1,
+    .num_outputs = 2,
+    .num_errors = 1,
+    .name = "fake_rows",
+    .inputs = kRowsInputs,
+    .outputs = kRowsOutputs,
+    .errors = kRowsErrors,
+    .run_dynamic = fake_rows_run,
+    .shape_min = kRowsMin,
+    .shape_opt = kRowsOpt,
+    .shape_max = kRowsMax,
 };

@@ -530,6 +530,87 @@ static void test_threads(infer_model_t model) {
   EXPECT(errors == 0);
 }
 
+/* A model with a dynamic dim (ABI 5): ranges, runs at several sizes, and
+ * every refusal. */
+static void test_dynamic(const char *path) {
+  infer_model_t model = NULL;
+  EXPECT_OK(infer_model_load(path, "fake_rows", &model));
+  if (!model) {
+    return;
+  }
+  EXPECT(infer_model_is_dynamic(model));
+  int64_t lo[2], opt[2], hi[2];
+  EXPECT_OK(infer_model_input_range(model, 0, lo, opt, hi));
+  EXPECT(lo[0] == 1 && opt[0] == 2 && hi[0] == 4 && lo[1] == 3 && hi[1] == 3);
+  EXPECT_ERROR(infer_model_input_range(model, 1, lo, NULL, NULL),
+               INFER_INVALID_ARGUMENT, "out of range");
+  for (int64_t rows = 1; rows <= 4; ++rows) {
+    int64_t shape[] = {rows, 3};
+    infer_tensor_t x = NULL;
+    EXPECT_OK(infer_tensor_create(INFER_DTYPE_F32, 2, shape, &x));
+    float *data = infer_tensor_data(x);
+    for (int64_t i = 0; i < rows * 3; ++i) {
+      data[i] = (float)(i + 1);
+    }
+    infer_tensor_t outputs[2] = {NULL, NULL};
+    EXPECT_OK(infer_model_run(model, &x, 1, outputs, 2));
+    if (outputs[0] && outputs[1]) {
+      EXPECT(infer_tensor_rank(outputs[0]) == 1 &&
+             infer_tensor_shape(outputs[0])[0] == rows);
+      EXPECT(infer_tensor_shape(outputs[1])[0] == rows &&
+             infer_tensor_shape(outputs[1])[1] == 3);
+      const float *sums = infer_tensor_data(outputs[0]);
+      const float *twice = infer_tensor_data(outputs[1]);
+      EXPECT(sums[rows - 1] == (float)(9 * rows - 3));
+      EXPECT(twice[rows * 3 - 1] == (float)(6 * rows));
+    }
+    infer_tensor_release(outputs[0]);
+    infer_tensor_release(outputs[1]);
+    infer_tensor_release(x);
+  }
+  struct {
+    int64_t rows, cols;
+    int32_t rank;
+    const char *needle;
+  } bad[] = {
+      {5, 3, 2, "input 'x': dim 0 is 5, outside the range [1, 4]"},
+      {0, 3, 2, "input 'x': dim 0 is 0, outside the range [1, 4]"},
+      {2, 4, 2, "input 'x': dim 1 must be 3, got 4"},
+      {6, 0, 1, "input 'x': expected rank 2, got rank 1"},
+  };
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
+    int64_t shape[] = {bad[i].rows, bad[i].cols};
+    infer_tensor_t x = NULL;
+    EXPECT_OK(infer_tensor_create(INFER_DTYPE_F32, bad[i].rank, shape, &x));
+    infer_tensor_t outputs[2] = {(infer_tensor_t)1, (infer_tensor_t)1};
+    EXPECT_ERROR(infer_model_run(model, &x, 1, outputs, 2), INFER_INVALID_ARGUMENT,
+                 bad[i].needle);
+    EXPECT(outputs[0] == NULL && outputs[1] == NULL);
+    infer_tensor_release(x);
+  }
+  /* A failed run-time check: the message, no outputs (and the buffers the
+   * code allocated are freed). */
+  int64_t shape[] = {2, 3};
+  infer_tensor_t x = NULL;
+  EXPECT_OK(infer_tensor_create(INFER_DTYPE_F32, 2, shape, &x));
+  ((float *)infer_tensor_data(x))[0] = -1;
+  infer_tensor_t outputs[2] = {NULL, NULL};
+  EXPECT_ERROR(infer_model_run(model, &x, 1, outputs, 2), INFER_INVALID_ARGUMENT,
+               "failed a run-time check: node 'first' (Fake): x[0][0] is negative");
+  EXPECT(outputs[0] == NULL && outputs[1] == NULL);
+  infer_tensor_release(x);
+  infer_model_release(model);
+
+  /* A static model is not dynamic; its range is its shape. */
+  EXPECT_OK(infer_model_load(path, "fake", &model));
+  if (model) {
+    EXPECT(!infer_model_is_dynamic(model));
+    EXPECT_OK(infer_model_input_range(model, 0, lo, opt, hi));
+    EXPECT(lo[0] == 2 && opt[1] == 3 && hi[0] == 2);
+    infer_model_release(model);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s path/to/fake.so\n", argv[0]);
@@ -560,6 +641,7 @@ int main(int argc, char **argv) {
   test_logic_model(path);
   test_from_abi();
   test_workspace();
+  test_dynamic(path);
 
   char scratch[sizeof(dir) + 32];
   snprintf(scratch, sizeof(scratch), "%s/not_a_library.so", dir);

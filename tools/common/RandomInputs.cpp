@@ -3,6 +3,7 @@
 #include "tools/common/RandomInputs.h"
 
 #include "tools/common/Elements.h"
+#include "tools/common/RuntimeHandles.h"
 
 #include <random>
 
@@ -17,9 +18,11 @@ std::vector<Tensor> randomInputs(infer_model_t model, uint64_t seed) {
   for (size_t i = 0, e = infer_model_num_inputs(model); i < e; ++i) {
     const infer_abi_tensor_t *declared = infer_model_input(model, i);
     auto dtype = static_cast<infer_dtype_t>(declared->dtype);
-    Tensor tensor = makeTensor(
-        dtype, std::vector<int64_t>(declared->shape,
-                                    declared->shape + declared->rank));
+    // Dynamic dims take the profile's optimal size.
+    std::vector<int64_t> shape(declared->shape, declared->shape + declared->rank);
+    check(infer_model_input_range(model, i, nullptr, shape.data(), nullptr),
+          "input range");
+    Tensor tensor = makeTensor(dtype, shape);
     void *data = infer_tensor_data(tensor.get());
     size_t count = infer_tensor_num_elements(tensor.get());
     for (size_t j = 0; j < count; ++j) {

@@ -68,8 +68,12 @@ void retypeLegacyBfloat16(const infer_abi_tensor_t &declared, Tensor &tensor) {
 
 void checkMatches(const infer_abi_tensor_t &declared, const char *kind,
                   infer_tensor_t tensor, const std::string &source) {
+  // A dynamic dim (-1) takes any size; the runtime checks its range.
   bool same = infer_tensor_dtype(tensor) == declared.dtype &&
-              formatShape(tensor) == formatShape(declared.shape, declared.rank);
+              infer_tensor_rank(tensor) == declared.rank;
+  for (int32_t d = 0; same && d < declared.rank; ++d) {
+    same = declared.shape[d] < 0 || declared.shape[d] == infer_tensor_shape(tensor)[d];
+  }
   if (!same) {
     throw ToolError(fmt::format(
         "{} '{}': '{}' holds {} {}, but the model expects {} (no conversion "

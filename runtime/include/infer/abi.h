@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define INFER_ABI_VERSION 4
+#define INFER_ABI_VERSION 5
 
 /* Element types, numbered as ONNX's TensorProto.DataType. */
 typedef enum infer_dtype_e {
@@ -43,7 +43,8 @@ typedef struct infer_abi_tensor {
   const char *name;     /* the ONNX graph input/output name */
   int32_t dtype;        /* an infer_dtype_t */
   int32_t rank;
-  const int64_t *shape; /* `rank` static dimensions */
+  const int64_t *shape; /* `rank` dimensions; abi_version >= 5: -1 marks a
+                           dynamic one (sized at run time, see run_dynamic) */
 } infer_abi_tensor_t;
 
 /* Runs the model once. `buffers` holds one pointer per input, then one per
@@ -58,6 +59,21 @@ typedef struct infer_abi_tensor {
  * return nothing (infer_abi_run_v1_fn). */
 typedef int32_t (*infer_abi_run_fn)(void *const *buffers);
 typedef void (*infer_abi_run_v1_fn)(void *const *buffers);
+
+/* Runs a model with dynamic dims (abi_version >= 5): the generic variant.
+ * `inputs` holds one pointer per input (dense, row-major), `input_shapes`
+ * every input's dims one after the other, `workspace` points at
+ * `workspace_size` bytes as for `run`. The code allocates each output with
+ * malloc: it writes the output's data pointer to out_data[i], the pointer
+ * to free() to out_allocations[i] (also when a check failed), and its dims
+ * to out_shapes (concatenated as for the inputs). The caller validates the
+ * input shapes first (ranks, static dims, the profile's ranges). Returns
+ * 0 or the failed run-time check, as `run`. */
+typedef int32_t (*infer_abi_run_dynamic_fn)(void *const *inputs,
+                                            const int64_t *input_shapes,
+                                            void *workspace, void **out_data,
+                                            void **out_allocations,
+                                            int64_t *out_shapes);
 
 /* CUDA models (abi_version >= 3, `cuda` set, `run` NULL): the kernels as
  * PTX (and cubins) per GPU architecture, and the launches of one run. */
@@ -128,6 +144,16 @@ typedef struct infer_abi_model {
    * check tests, "node 'NAME' (OpType): ..."; a run's status k > 0 means
    * errors[k-1]. NULL when num_errors is 0. */
   const char *const *errors;
+  /* abi_version >= 5 (absent before): set, with `run` NULL, when an input
+   * or output has a dynamic dim; NULL otherwise. */
+  infer_abi_run_dynamic_fn run_dynamic;
+  /* With run_dynamic: the profile of the inputs' dims, each array holding
+   * every input's dims one after the other (as input_shapes). A run needs
+   * shape_min <= dims <= shape_max; shape_opt is the shape tools use when
+   * they make up inputs. NULL for static models. */
+  const int64_t *shape_min;
+  const int64_t *shape_opt;
+  const int64_t *shape_max;
 } infer_abi_model_t;
 
 #ifdef __cplusplus

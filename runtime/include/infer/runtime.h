@@ -77,13 +77,27 @@ infer_status_t infer_model_find_input(infer_model_t model, const char *name,
 infer_status_t infer_model_find_output(infer_model_t model, const char *name,
                                        size_t *out_index);
 
+/* Whether some input or output of the model has a dynamic dim (-1). */
+int infer_model_is_dynamic(infer_model_t model);
+
+/* For input `index` of a dynamic model: the smallest, optimal and largest
+ * shape it was compiled for (--shape-profile; each `rank` dims, written to
+ * the non-NULL arrays). A static input's range is its shape. INVALID_ARGUMENT
+ * when the index is out of range. */
+infer_status_t infer_model_input_range(infer_model_t model, size_t index,
+                                       int64_t *out_min, int64_t *out_opt,
+                                       int64_t *out_max);
+
 /* Runs the model once. `inputs` holds `num_inputs` tensors in input order;
- * each must match the declared dtype and shape exactly. On success
- * out_outputs[i] receives a new tensor of the declared dtype and shape for
- * every output, which the caller releases; on failure every entry of
- * out_outputs is NULL. INVALID_ARGUMENT when a count, dtype, rank or
- * dimension does not match (the message names the input). Safe to call
- * concurrently on one model with different output arrays. */
+ * each must match the declared dtype and shape exactly, except that a
+ * dynamic dim (-1 in the declared shape) takes any size within the range
+ * the model was compiled for (infer_model_input_range). On success
+ * out_outputs[i] receives a new tensor of the declared dtype and shape
+ * (dynamic dims as this run computed them) for every output, which the
+ * caller releases; on failure every entry of out_outputs is NULL.
+ * INVALID_ARGUMENT when a count, dtype, rank or dimension does not match
+ * (the message names the input). Safe to call concurrently on one model
+ * with different output arrays. */
 infer_status_t infer_model_run(infer_model_t model,
                                const infer_tensor_t *inputs, size_t num_inputs,
                                infer_tensor_t *out_outputs, size_t num_outputs);

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Dynamic shapes on the CPU target: one artifact, many input shapes.
+
+Models whose inputs have `?` dims compile without --shape to a generic
+variant that sizes its tensors at run time. Each run below is compared
+with onnx.reference:
+
+- a CNN (Conv, BatchNormalization, Relu, MaxPool, depthwise Conv, Clip,
+  AveragePool, GlobalAveragePool, Flatten, Gemm, Softmax, ReduceMean) with
+  a dynamic batch, compiled with --shape-profile 1..6: batches 1, 2, 5 and
+  6 match, batch 7 is refused naming the range;
+- an attention-like block (MatMul, Add, LayerNormalization, Transpose,
+  batched MatMul, Softmax) whose batch and sequence length are both
+  dynamic, with no profile: (1, 1), (2, 5) and (3, 7) match;
+- an Add of two dynamic operands given different sizes is refused by the
+  run-time check naming the node.
+
+The generated header must declare the dynamic dims and the profile.
+
+Usage: dynamic_shapes.py --infer-compile BIN --infer-run BIN --work DIR
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
+
+from test_data import write_set
+
+F = TensorProto.FLOAT
+RNG = np.random.default_rng(11)
+
+
+def weight(name, *shape, scale=0.3):
+    return numpy_helper.from_array((RNG.standard_normal(shape) * scale).astype(np.float32),
+                                   name)
+
+
+def cnn_model():
+    info = helper.make_tensor_value_info
+    node = helper.make_node
+    nodes = [
+        node("Conv", ["x", "w1", "b1"], ["c1"], kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+             name="conv1"),
+        node("BatchNormalization", ["c1", "bn_scale", "bn_shift", "bn_mean", "bn_var"], ["bn"],
+             name="bn"),
+        node("Relu", ["bn"], ["r1"], name="relu"),
+        node("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2], name="pool"),
+        node("Conv", ["p1", "w2"], ["c2"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=8,
+             name="depthwise"),
+        node("Clip", ["c2", "lo", "hi"], ["k"], name="clip"),
+        node("AveragePool", ["k"], ["a"], kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+             name="avg"),
+        node("GlobalAveragePool", ["a"], ["g"], name="gap"),
+        node("Flatten", ["g"], ["f"], name="flatten"),
+        node("Gemm", ["f", "w3", "b3"], ["logits"], transB=1, name="fc"),
+        node("Softmax", ["logits"], ["probs"], axis=-1, name="softmax"),
+        node("ReduceMean", ["f"], ["mean_feature"], axes=[1], keepdims=0, name="mean"),
+    ]
+    inits = [weight("w1", 8, 3, 3, 3), weight("b1", 8), weight("bn_scale", 8),
+             weight("bn_shift", 8), weight("bn_mean", 8),
+             numpy_helper.from_array(RNG.uniform(0.5, 1.5, 8).astype(np.float32), "bn_var"),
+             weight("w2", 8, 1, 3, 3), weight("w3", 10, 8), weight("b3", 10),
+             numpy_helper.from_array(np.array(-0.5, np.float32), "lo"),
+             numpy_helper.from_array(np.array(0.5, np.float32), "hi")]
+    graph = helper.make_graph(nodes, "cnn", [info("x", F, ["N", 3, 16, 16])],
+                              [info("probs", F, ["N", 10]), info("mean_feature", F, ["N"])],
+                              inits)
+    # Opset 14: onnx.reference's BatchNormalization-9 does not compute the
+    # inference-mode formula that ONNX Runtime and the spec do.
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
+    model.ir_version = 8
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def attention_model():
+    info = helper.make_tensor_value_info
+    node = helper.make_node
+    nodes = [
+        node("MatMul", ["x", "wq"], ["q0"], name="project"),
+        node("Add", ["q0", "bq"], ["q1"], name="bias"),
+        node("LayerNormalization", ["q1", "gamma", "beta"], ["q"], axis=-1, name="norm"),
+        node("Transpose", ["x"], ["xt"], perm=[0, 2, 1], name="transpose"),
+        node("MatMul", ["q", "xt"], ["scores"], name="scores"),
+        node("Softmax", ["scores"], ["weights"], axis=-1, name="softmax"),
+        node("MatMul", ["weights", "x"], ["y"], name="mix"),
+    ]
+    inits = [weight("wq", 8, 8), weight("bq", 8), weight("gamma", 8), weight("beta", 8)]
+    graph = helper.make_graph(nodes, "attention", [info("x", F, ["B", "S", 8])],
+                              [info("y", F, ["B", "S", 8])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def add_model():
+    info = helper.make_tensor_value_info
+    graph = helper.make_graph([helper.make_node("Add", ["a", "b"], ["c"], name="add")], "add",
+                              [info("a", F, ["N", 4]), info("b", F, ["M", 4])],
+                              [info("c", F, ["N", 4])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    return model
+
+
+def run(command):
+    return subprocess.run(command, capture_output=True, text=True, timeout=600)
+
+
+def compile_model(args, model, name, *extra):
+    work = os.path.join(args.work, name)
+    os.makedirs(work)
+    path = os.path.join(work, "model.onnx")
+    onnx.save(model, path)
+    proc = run([args.infer_compile, path, "-o", os.path.join(work, "out"), "--name", name,
+                *extra])
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: compile {name}: {proc.stderr}")
+    return work, os.path.join(work, "out", f"{name}.so")
+
+
+def expect_match(args, work, library, model, feeds, label):
+    expected = ReferenceEvaluator(model).run(None, feeds)
+    directory = os.path.join(work, label)
+    write_set(directory, model, feeds, expected)
+    proc = run([args.infer_run, library, "--test-data", directory])
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: {label}:\n{proc.stdout}{proc.stderr}")
+    shapes = ", ".join("x".join(map(str, np.shape(v))) for v in expected)
+    print(f"ok {label}: outputs {shapes} match onnx.reference")
+
+
+def expect_refused(args, work, library, model, feeds, label, wanted):
+    directory = os.path.join(work, label)
+    write_set(directory, model, feeds)
+    proc = run([args.infer_run, library, "--test-data", directory])
+    message = proc.stdout + proc.stderr
+    if proc.returncode != 1 or wanted not in message:
+        sys.exit(f"FAIL: {label}: expected exit 1 and '{wanted}', got exit "
+                 f"{proc.returncode}:\n{message}")
+    print(f"ok {label}: refused ({wanted})")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--infer-compile", required=True)
+    parser.add_argument("--infer-run", required=True)
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    passed = 0
+
+    cnn = cnn_model()
+    work, library = compile_model(args, cnn, "cnn", "--shape-profile",
+                                  "x=1x3x16x16:2x3x16x16:6x3x16x16")
+    header = open(os.path.join(work, "out", "cnn.h")).read()
+    for needle in ["#define CNN_DYNAMIC 1", "float32 [-1,3,16,16]",
+                   "from [1,3,16,16] to [6,3,16,16], opt [2,3,16,16]",
+                   "output 0 'probs': float32 [-1,10]", "int32_t cnn_main(void *const *inputs"]:
+        if needle not in header:
+            sys.exit(f"FAIL: the header does not say '{needle}':\n{header}")
+    print("ok the header declares the dynamic dims and the profile")
+    passed += 1
+    for batch in [1, 2, 5, 6]:
+        x = RNG.standard_normal((batch, 3, 16, 16)).astype(np.float32)
+        expect_match(args, work, library, cnn, {"x": x}, f"cnn_batch{batch}")
+        passed += 1
+    x = RNG.standard_normal((7, 3, 16, 16)).astype(np.float32)
+    expect_refused(args, work, library, cnn, {"x": x}, "cnn_batch7",
+                   "input 'x': dim 0 is 7, outside the range [1, 6]")
+    passed += 1
+
+    attention = attention_model()
+    work, library = compile_model(args, attention, "attention")
+    for batch, length in [(1, 1), (2, 5), (3, 7)]:
+        x = RNG.standard_normal((batch, length, 8)).astype(np.float32)
+        expect_match(args, work, library, attention, {"x": x},
+                     f"attention_{batch}x{length}")
+        passed += 1
+
+    add = add_model()
+    work, library = compile_model(args, add, "add")
+    a = RNG.standard_normal((3, 4)).astype(np.float32)
+    expect_match(args, work, library, add, {"a": a, "b": a * 2}, "add_same")
+    expect_refused(args, work, library, add,
+                   {"a": a, "b": RNG.standard_normal((2, 4)).astype(np.float32)},
+                   "add_mismatch",
+                   "node 'add' (Add): dimension 0 of operand 1 does not match")
+    passed += 2
+    print(f"{passed} passed, 0 failed")
+
+
+if __name__ == "__main__":
+    main()

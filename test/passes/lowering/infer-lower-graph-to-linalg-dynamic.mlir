@@ -1,0 +1,111 @@
+// RUN: infer-opt %s --split-input-file --verify-diagnostics --infer-lower-graph-to-linalg=checks=true | FileCheck %s
+
+// The generic variant: `?` dims are sized at run time from the operands.
+// An elementwise result takes the size of its first dynamic operand; a
+// second dynamic operand is checked against it.
+// CHECK-LABEL: func.func @add
+// CHECK-SAME: (%[[A:.+]]: tensor<?x4xf32>{{.*}}, %[[B:.+]]: tensor<?x4xf32>
+// CHECK: %[[N:.+]] = tensor.dim %[[A]], %c0
+// CHECK: %[[M:.+]] = tensor.dim %[[B]], %c0
+// CHECK: %[[SAME:.+]] = arith.cmpi eq, %[[M]], %[[N]]
+// CHECK: cf.assert %[[SAME]], "node 'add' (Add): dimension 0 of operand 1 does not match
+// CHECK: tensor.empty(%[[N]]) : tensor<?x4xf32>
+// CHECK: linalg.generic
+func.func @add(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = graph.add %a, %b : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32> loc(#add)
+  return %0 : tensor<?x4xf32>
+}
+#add = loc("add"("Add"))
+
+// -----
+
+// A static operand that broadcasts needs no check.
+// CHECK-LABEL: func.func @bias
+// CHECK-NOT: cf.assert
+// CHECK: tensor.empty(%{{.+}}) : tensor<?x4xf32>
+func.func @bias(%a: tensor<?x4xf32>, %b: tensor<4xf32>) -> tensor<?x4xf32> {
+  %0 = graph.add %a, %b : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+// Gemm: m from A, n static.
+// CHECK-LABEL: func.func @gemm
+// CHECK-SAME: (%[[A:.+]]: tensor<?x8xf32>
+// CHECK: %[[M:.+]] = tensor.dim %[[A]], %c0
+// CHECK: tensor.empty(%[[M]]) : tensor<?x3xf32>
+// CHECK: linalg.fill
+// CHECK: linalg.generic
+func.func @gemm(%a: tensor<?x8xf32>, %w: tensor<3x8xf32>) -> tensor<?x3xf32> {
+  %none = graph.none
+  %0 = graph.gemm %a, %w, %none {transB = 1 : i64} : (tensor<?x8xf32>, tensor<3x8xf32>, none) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+// A reduction keeps the dynamic dims it does not reduce; Mean divides by
+// the element count computed at run time when a reduced dim is dynamic.
+// CHECK-LABEL: func.func @mean
+// CHECK-SAME: (%[[X:.+]]: tensor<2x?xf32>
+// CHECK: %[[K:.+]] = tensor.dim %[[X]], %c1
+// CHECK: arith.index_cast
+// CHECK: arith.sitofp
+// CHECK: linalg.generic
+// CHECK: arith.divf
+func.func @mean(%x: tensor<2x?xf32>) -> tensor<2x1xf32> {
+  %axes = graph.constant dense<1> : tensor<1xi64>
+  %0 = graph.reduce_mean %x, %axes : (tensor<2x?xf32>, tensor<1xi64>) -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}
+
+// -----
+
+// Conv with a dynamic batch: the column buffer and the output take dim 0
+// of the input.
+// CHECK-LABEL: func.func @conv
+// CHECK: tensor.dim %{{.+}}, %c0 : tensor<?x2x5x5xf32>
+// CHECK: tensor.empty(%{{.+}}) : tensor<?x1x2x3x3x3x3xf32>
+// CHECK: tensor.reshape
+func.func @conv(%x: tensor<?x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<?x4x3x3xf32> {
+  %none = graph.none
+  %0 = graph.conv %x, %w, %none {kernel_shape = array<i64: 3, 3>} : (tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>, none) -> tensor<?x4x3x3xf32>
+  return %0 : tensor<?x4x3x3xf32>
+}
+
+// -----
+
+// Flatten to one dynamic dim: its size is the element count over the
+// static dims' product.
+// CHECK-LABEL: func.func @flatten
+// CHECK: arith.divui %{{.+}}, %c12
+// CHECK: tensor.from_elements
+// CHECK: tensor.reshape %{{.+}}(%{{.+}}) : (tensor<?x3x4xf32>, tensor<2xi64>) -> tensor<?x12xf32>
+func.func @flatten(%x: tensor<?x3x4xf32>) -> tensor<?x12xf32> {
+  %0 = graph.flatten %x : (tensor<?x3x4xf32>) -> tensor<?x12xf32>
+  return %0 : tensor<?x12xf32>
+}
+
+// -----
+
+// Transpose: result dim i is input dim perm[i].
+// CHECK-LABEL: func.func @transpose
+// CHECK-SAME: (%[[X:.+]]: tensor<?x3x?xf32>
+// CHECK-DAG: %[[D0:.+]] = tensor.dim %[[X]], %c0
+// CHECK-DAG: %[[D2:.+]] = tensor.dim %[[X]], %c2
+// CHECK: tensor.empty(%[[D2]], %[[D0]]) : tensor<?x3x?xf32>
+// CHECK: linalg.transpose
+func.func @transpose(%x: tensor<?x3x?xf32>) -> tensor<?x3x?xf32> {
+  %0 = graph.transpose %x {perm = array<i64: 2, 1, 0>} : (tensor<?x3x?xf32>) -> tensor<?x3x?xf32>
+  return %0 : tensor<?x3x?xf32>
+}
+
+// -----
+
+// Window ops support a dynamic batch only.
+func.func @pool_spatial(%x: tensor<1x2x?x5xf32>) -> tensor<1x2x?x5xf32> {
+  // expected-error @+1 {{failed to legalize operation 'graph.max_pool'}}
+  %0, %1 = graph.max_pool %x {kernel_shape = array<i64: 1, 1>} : (tensor<1x2x?x5xf32>) -> (tensor<1x2x?x5xf32>, none)
+  return %0 : tensor<1x2x?x5xf32>
+}
