@@ -1,6 +1,7 @@
 //===- FoldConstants.cpp - fold shape subgraphs into constants ------------===//
 
 #include "passes/graph/Passes.h"
+#include "dialects/graph/IR/Folding.h"
 #include "dialects/graph/IR/GraphOps.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -30,6 +31,31 @@ struct FoldConstantsPass final
         // Not converging is not an error: the IR is still valid.
         foldChanged = false;
       }
+      // Shape values that only read static dims of dynamic tensors (a
+      // Gather of the channel count) are constants too.
+      func.walk([&](Operation *op) {
+        if (op->getNumResults() != 1 || isa<infer::graph::ConstantOp>(op)) {
+          return;
+        }
+        Value result = op->getResult(0);
+        auto type = dyn_cast<RankedTensorType>(result.getType());
+        if (!type || !type.hasStaticShape() || result.use_empty()) {
+          return;
+        }
+        auto values = infer::graph::getPartialInts(result);
+        if (!values || llvm::is_contained(*values, ShapedType::kDynamic)) {
+          return;
+        }
+        OpBuilder b(op);
+        SmallVector<APInt> ints;
+        for (int64_t v : *values) {
+          ints.push_back(APInt(type.getElementTypeBitWidth(), v, /*isSigned=*/true));
+        }
+        auto constant = infer::graph::ConstantOp::create(
+            b, op->getLoc(), DenseElementsAttr::get(type, ints));
+        result.replaceAllUsesWith(constant);
+        foldChanged = true;
+      });
       bool shapesChanged = false;
       if (failed(infer::graph::propagateShapes(func, shapesChanged))) {
         return signalPassFailure();

@@ -6,6 +6,7 @@
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -298,10 +299,59 @@ struct SplitLowering final : StaticPattern<SplitOp> {
 /// shape is static.
 struct SliceLowering final : StaticPattern<SliceOp> {
   using StaticPattern::StaticPattern;
+  /// The generic variant: constant starts, axes and positive steps, and
+  /// only static dims sliced; the other dims keep their run-time size.
+  bool supportsDynamic(SliceOp op) const override {
+    auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
+    auto starts = constantInts(op.getStarts());
+    auto axes = isNone(op.getAxes()) ? std::optional<SmallVector<int64_t>>(SmallVector<int64_t>())
+                                     : constantInts(op.getAxes());
+    auto steps = isNone(op.getSteps()) ? std::optional<SmallVector<int64_t>>(SmallVector<int64_t>())
+                                       : constantInts(op.getSteps());
+    if (!inType || !starts || !axes || !steps) {
+      return false;
+    }
+    auto outType = cast<RankedTensorType>(op.getOutput().getType());
+    for (size_t j = 0; j < starts->size(); ++j) {
+      int64_t axis = axes->empty() ? j : (*axes)[j];
+      axis = axis < 0 ? axis + inType.getRank() : axis;
+      if (axis < 0 || axis >= inType.getRank() || inType.isDynamicDim(axis) ||
+          outType.isDynamicDim(axis) || (!steps->empty() && (*steps)[j] <= 0)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   LogicalResult lower(SliceOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
     auto inType = cast<RankedTensorType>(adaptor.getData().getType());
     auto type = resultType(op.getOutput());
+    if (!inType.hasStaticShape()) {
+      Location loc = op.getLoc();
+      int64_t rank = inType.getRank();
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
+          strides(rank, rewriter.getIndexAttr(1)), sizes;
+      for (int64_t d = 0; d < rank; ++d) {
+        sizes.push_back(dimSize(rewriter, loc, adaptor.getData(), d));
+      }
+      auto starts = *constantInts(op.getStarts());
+      auto axes = isNone(op.getAxes()) ? SmallVector<int64_t>() : *constantInts(op.getAxes());
+      auto steps = isNone(op.getSteps()) ? SmallVector<int64_t>() : *constantInts(op.getSteps());
+      for (size_t j = 0; j < starts.size(); ++j) {
+        int64_t axis = axes.empty() ? j : axes[j];
+        axis = axis < 0 ? axis + rank : axis;
+        int64_t dim = inType.getDimSize(axis);
+        int64_t start = starts[j] < 0 ? starts[j] + dim : starts[j];
+        offsets[axis] = rewriter.getIndexAttr(std::clamp<int64_t>(start, 0, dim));
+        strides[axis] = rewriter.getIndexAttr(steps.empty() ? 1 : steps[j]);
+        sizes[axis] = rewriter.getIndexAttr(type.getDimSize(axis));
+      }
+      rewriter.replaceOp(op, tensor::ExtractSliceOp::create(rewriter, loc, type,
+                                                            adaptor.getData(), offsets,
+                                                            sizes, strides));
+      return success();
+    }
     int64_t rank = inType.getRank();
     int64_t entries = cast<RankedTensorType>(adaptor.getStarts().getType()).getDimSize(0);
     Value data = adaptor.getData(), starts = adaptor.getStarts();
@@ -541,6 +591,37 @@ struct PadLowering final : StaticPattern<PadOp> {
   }
 };
 
+/// Shape of a tensor with dynamic dims (static ones fold away before):
+/// its dims at run time.
+struct ShapeOfLowering final : OpConversionPattern<ShapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ShapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = loweredTensorType(op.getShape().getType());
+    auto inType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
+    if (!type || !inType) {
+      return rewriter.notifyMatchFailure(op, "unranked data");
+    }
+    Location loc = op.getLoc();
+    int64_t rank = inType.getRank();
+    auto clampAxis = [&](int64_t a) { return std::clamp<int64_t>(a < 0 ? a + rank : a, 0, rank); };
+    int64_t start = clampAxis(op.getStart());
+    int64_t end = op.getEnd() ? clampAxis(*op.getEnd()) : rank;
+    SmallVector<Value> dims;
+    for (int64_t d = start; d < end; ++d) {
+      Value size = getValueOrCreateConstantIndexOp(
+          rewriter, loc, dimSize(rewriter, loc, adaptor.getData(), d));
+      dims.push_back(arith::IndexCastOp::create(rewriter, loc, type.getElementType(), size));
+    }
+    if (static_cast<int64_t>(dims.size()) != type.getNumElements()) {
+      return rewriter.notifyMatchFailure(op, "result length differs from start..end");
+    }
+    rewriter.replaceOp(op, tensor::FromElementsOp::create(rewriter, loc, type, dims));
+    return success();
+  }
+};
+
 struct ConstantOfShapeLowering final : StaticPattern<ConstantOfShapeOp> {
   using StaticPattern::StaticPattern;
   LogicalResult lower(ConstantOfShapeOp op, OpAdaptor,
@@ -732,7 +813,7 @@ void populateShapeLoweringPatterns(const TypeConverter &converter,
   patterns.add<ConstantLowering, IdentityLowering, DropoutLowering,
                ReshapeLikeLowering<ReshapeOp>, ReshapeLikeLowering<FlattenOp>,
                ReshapeLikeLowering<SqueezeOp>, ReshapeLikeLowering<UnsqueezeOp>,
-               TransposeLowering, ConcatLowering, SplitLowering, SliceLowering,
+               TransposeLowering, ConcatLowering, SplitLowering, SliceLowering, ShapeOfLowering,
                GatherLowering, GatherElementsLowering, ExpandLowering,
                TileLowering, PadLowering, ConstantOfShapeLowering,
                RangeLowering, TriluLowering, EyeLikeLowering,

@@ -6,7 +6,10 @@ output against ORT's on one input (infer-run on a test_data_set written
 here), then time both interleaved: R rounds, each one `infer-bench --json`
 run and one ORT timing run of the same iteration count, medians of the
 per-round p50s. Prints a table with the ratio infer/ORT (below 1: infer is
-faster) and writes it as JSON with --json.
+faster) and writes it as JSON with --json. With --dynamic it also compiles
+the generic variant (no --batch: the batch stays dynamic, with
+--shape-profile 1..64 and opt = the batch), checks it the same way, and
+times it in the same rounds.
 
 Set up once (Debian's torch for the export, ONNX Runtime from PyPI):
   apt-get install python3-torch python3-torchvision
@@ -61,6 +64,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--iterations", type=int, default=10)
     parser.add_argument("--warmup", type=int, default=2)
+    parser.add_argument("--dynamic", action="store_true",
+                        help="also time the dynamic-batch generic variant")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
     bindir = os.path.join(args.build, "bin")
@@ -88,22 +93,38 @@ def main():
                 f.write(numpy_helper.from_array(value, o.name).SerializeToString())
         check = subprocess.run([os.path.join(bindir, "infer-run"), os.path.join(out, name + ".so"),
                                 "--test-data", data], capture_output=True, text=True)
-        ours, theirs = [], []
+        libraries = [os.path.join(out, name + ".so")]
+        if args.dynamic:
+            dims = "x".join(str(d) for d in inp.shape[1:])
+            profile = f"{inp.name}=1x{dims}:{args.batch}x{dims}:{max(64, args.batch)}x{dims}"
+            dyn_out = out + "_dynamic"
+            subprocess.run([os.path.join(bindir, "infer-compile"), model, "--shape-profile",
+                            profile, "-o", dyn_out, "--name", name], check=True)
+            libraries.append(os.path.join(dyn_out, name + ".so"))
+            dyn_check = subprocess.run([os.path.join(bindir, "infer-run"), libraries[1],
+                                        "--test-data", data], capture_output=True, text=True)
+            if dyn_check.returncode != 0:
+                check = dyn_check
+        ours, theirs, dynamic = [], [], []
         # One run at a time on both sides; inside a run, infer's kernels use
         # OMP_NUM_THREADS OpenMP threads, ORT its intra-op pool.
         env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
         for _ in range(args.rounds):
-            bench = subprocess.run(
-                [os.path.join(bindir, "infer-bench"), os.path.join(out, name + ".so"),
-                 "--threads", "1", "--warmup", str(args.warmup),
-                 "--iterations", str(args.iterations), "--json"],
-                capture_output=True, text=True, check=True, env=env)
-            ours.append(json.loads(bench.stdout)["latency_ms"]["p50"])
+            for library, times in zip(libraries, [ours, dynamic]):
+                bench = subprocess.run(
+                    [os.path.join(bindir, "infer-bench"), library,
+                     "--threads", "1", "--warmup", str(args.warmup),
+                     "--iterations", str(args.iterations), "--json"],
+                    capture_output=True, text=True, check=True, env=env)
+                times.append(json.loads(bench.stdout)["latency_ms"]["p50"])
             theirs.append(ort_p50(session, feeds, args.warmup, args.iterations))
         row = {"model": name, "batch": args.batch, "threads": args.threads,
                "compile_s": round(compile_s, 1), "matches_ort": check.returncode == 0,
                "infer_p50_ms": statistics.median(ours), "ort_p50_ms": statistics.median(theirs)}
         row["ratio"] = row["infer_p50_ms"] / row["ort_p50_ms"]
+        if dynamic:
+            row["dynamic_p50_ms"] = statistics.median(dynamic)
+            row["dynamic_ratio"] = row["dynamic_p50_ms"] / row["ort_p50_ms"]
         rows.append(row)
         if check.returncode != 0:
             print(check.stdout + check.stderr, file=sys.stderr)
@@ -114,6 +135,10 @@ def main():
     for r in rows:
         print(f"{r['model']:<14}{r['batch']:>6}{r['infer_p50_ms']:>12.2f}{r['ort_p50_ms']:>10.2f}"
               f"{r['ratio']:>9.2f}  {'yes' if r['matches_ort'] else 'NO'}")
+        if "dynamic_p50_ms" in r:
+            print(f"{'  dynamic':<14}{r['batch']:>6}{r['dynamic_p50_ms']:>12.2f}"
+                  f"{r['ort_p50_ms']:>10.2f}{r['dynamic_ratio']:>9.2f}  (generic variant, "
+                  f"{r['dynamic_p50_ms'] / r['infer_p50_ms']:.2f}x the static one)")
     ratios = [r["ratio"] for r in rows]
     print(f"geometric mean ratio: {statistics.geometric_mean(ratios):.2f}")
     if args.json:

@@ -12,6 +12,10 @@ with onnx.reference:
 - an attention-like block (MatMul, Add, LayerNormalization, Transpose,
   batched MatMul, Softmax) whose batch and sequence length are both
   dynamic, with no profile: (1, 1), (2, 5) and (3, 7) match;
+- a PyTorch-style shape subgraph (Shape, Gather, Mul, Unsqueeze, Concat
+  feeding Reshape, then Slice and Transpose) with a dynamic batch: the
+  static entries fold at compile time, the batch is read at run time;
+  batches 1, 3 and 8 match;
 - an Add of two dynamic operands given different sizes is refused by the
   run-time check naming the node.
 
@@ -95,6 +99,35 @@ def attention_model():
     graph = helper.make_graph(nodes, "attention", [info("x", F, ["B", "S", 8])],
                               [info("y", F, ["B", "S", 8])], inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def reshape_chain_model():
+    """x [N, 4, 6] -> Reshape(x, [N * 2, Shape(x)[2] * 2]) -> Slice cols
+    3..9 -> Transpose: as torch.onnx exports x.view(x.size(0) * 2, -1)."""
+    info = helper.make_tensor_value_info
+    node = helper.make_node
+    const = lambda name, v: numpy_helper.from_array(np.array(v, np.int64), name)
+    nodes = [
+        node("Shape", ["x"], ["s"], name="shape"),
+        node("Gather", ["s", "i0"], ["n"], axis=0, name="batch"),
+        node("Gather", ["s", "i2"], ["c"], axis=0, name="cols"),
+        node("Mul", ["n", "two"], ["rows"], name="rows"),
+        node("Mul", ["c", "two"], ["width"], name="width"),
+        node("Unsqueeze", ["rows", "axis0"], ["rows1"], name="rows1"),
+        node("Unsqueeze", ["width", "axis0"], ["width1"], name="width1"),
+        node("Concat", ["rows1", "width1"], ["target"], axis=0, name="target"),
+        node("Reshape", ["x", "target"], ["r"], name="reshape"),
+        node("Slice", ["r", "start", "end", "axis1"], ["sl"], name="slice"),
+        node("Transpose", ["sl"], ["y"], perm=[1, 0], name="transpose"),
+    ]
+    inits = [const("i0", 0), const("i2", 2), const("two", 2), const("axis0", [0]),
+             const("start", [3]), const("end", [9]), const("axis1", [1])]
+    graph = helper.make_graph(nodes, "reshape_chain", [info("x", F, ["N", 4, 6])],
+                              [info("y", F, [6, None])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 8
     onnx.checker.check_model(model, full_check=True)
     return model
@@ -185,6 +218,13 @@ def main():
         x = RNG.standard_normal((batch, length, 8)).astype(np.float32)
         expect_match(args, work, library, attention, {"x": x},
                      f"attention_{batch}x{length}")
+        passed += 1
+
+    chain = reshape_chain_model()
+    work, library = compile_model(args, chain, "chain")
+    for batch in [1, 3, 8]:
+        x = RNG.standard_normal((batch, 4, 6)).astype(np.float32)
+        expect_match(args, work, library, chain, {"x": x}, f"chain_batch{batch}")
         passed += 1
 
     add = add_model()

@@ -14,6 +14,8 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "mlir/IR/Value.h"
 #include <optional>
 
 namespace infer::graph {
@@ -46,6 +48,13 @@ mlir::OpFoldResult foldCastConstant(mlir::Attribute input,
 /// `inShape` broadcast to it.
 int64_t broadcastSourceIndex(int64_t flat, llvm::ArrayRef<int64_t> outShape,
                              llvm::ArrayRef<int64_t> inShape);
+
+/// The values of a small integer tensor (rank <= 1, a shape or an index)
+/// as far as they are known at compile time: entries that depend on a
+/// dynamic dim are kDynamic. Follows Shape, Gather, Concat, Unsqueeze,
+/// Squeeze, Reshape, Cast and integer Add/Sub/Mul/Div (PartialShapes.cpp);
+/// std::nullopt when the value is not of that kind.
+std::optional<llvm::SmallVector<int64_t>> getPartialInts(mlir::Value value);
 
 } // namespace infer::graph
 

@@ -1,5 +1,6 @@
 //===- TensorOps.cpp - shape inference and verifiers of tensor ops --------===//
 
+#include "dialects/graph/IR/Folding.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
@@ -69,7 +70,9 @@ LogicalResult SizeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
 
 LogicalResult ReshapeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   Type resultType = getReshaped().getType();
-  auto target = getConstantInts(getShape());
+  // Entries computed from dynamic dims are unknown (kDynamic): they give
+  // dynamic result dims, the known ones keep theirs.
+  auto target = getPartialInts(getShape());
   auto data = getRanked(getData());
   if (!target) {
     inferred.push_back(shapeFromShapeOperand(getShape(), resultType));
@@ -78,7 +81,9 @@ LogicalResult ReshapeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   SmallVector<int64_t> shape;
   int64_t inferIndex = -1;
   for (auto [i, dim] : llvm::enumerate(*target)) {
-    if (dim == 0 && !getAllowzero()) {
+    if (dim == kDynamic) {
+      shape.push_back(kDynamic);
+    } else if (dim == 0 && !getAllowzero()) {
       if (!data || static_cast<int64_t>(i) >= data.getRank()) {
         shape.push_back(kDynamic);
         continue;

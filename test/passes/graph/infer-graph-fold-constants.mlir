@@ -23,3 +23,24 @@ func.func @shape_chain(%x: tensor<2x3x4xf32>) -> tensor<?x?xf32> {
   %y = graph.reshape %x, %t : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   return %y : tensor<?x?xf32>
 }
+
+// With a dynamic batch, the entries that read static dims fold (the Gather
+// of dim 2), the batch stays a run-time value, and the Reshape keeps the
+// static dims of its partly known target.
+// CHECK-LABEL: func.func @partial_shape
+// CHECK-DAG: %[[C:.+]] = graph.constant dense<6> : tensor<1xi64>
+// CHECK-DAG: %[[S:.+]] = graph.shape %{{.+}} : (tensor<?x4x6xf32>) -> tensor<3xi64>
+// CHECK: %[[CAT:.+]] = graph.concat %{{.+}}, %[[C]]
+// CHECK: graph.reshape %{{.+}}, %[[CAT]] : (tensor<?x4x6xf32>, tensor<2xi64>) -> tensor<?x6xf32>
+func.func @partial_shape(%x: tensor<?x4x6xf32>) -> tensor<?x?xf32> {
+  %s = graph.shape %x : (tensor<?x4x6xf32>) -> tensor<3xi64>
+  %i0 = graph.constant dense<0> : tensor<1xi64>
+  %i2 = graph.constant dense<2> : tensor<1xi64>
+  %n = graph.gather %s, %i0 : (tensor<3xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %four = graph.constant dense<4> : tensor<1xi64>
+  %rows = graph.mul %n, %four : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %c = graph.gather %s, %i2 : (tensor<3xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %t = graph.concat %rows, %c {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %r = graph.reshape %x, %t : (tensor<?x4x6xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
