@@ -3,12 +3,14 @@
  * A model compiled with `?` dims sizes its tensors at run time: the runtime
  * checks each input against the declared shape (static dims exactly, the
  * dynamic ones within the compiled profile), passes the sizes to the
- * code, and turns the buffers the code allocated for the outputs into
- * runtime tensors.
+ * code with the model's arena (arena.c) for the buffers it allocates, and
+ * turns the buffers of the outputs into runtime tensors.
  *
  *===------------------------------------------------------------------===*/
 
 #include "dynamic.h"
+
+#include "arena.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -86,6 +88,7 @@ infer_status_t infer_check_failure(const infer_abi_model_t *abi,
 infer_status_t infer_dynamic_run(const infer_abi_model_t *abi,
                                  const char *model_name,
                                  const infer_tensor_t *inputs, void *workspace,
+                                 infer_abi_allocator_t *allocator,
                                  infer_tensor_t *out_outputs) {
   size_t num_inputs = abi->num_inputs, num_outputs = abi->num_outputs;
   size_t in_dims = dims_before(abi->inputs, num_inputs);
@@ -108,7 +111,7 @@ infer_status_t infer_dynamic_run(const infer_abi_model_t *abi,
   }
   int32_t failed_check = abi->run_dynamic((void *const *)pointers, dims,
                                           workspace, data, allocations,
-                                          out_shapes);
+                                          out_shapes, allocator);
   infer_status_t status =
       failed_check ? infer_check_failure(abi, model_name, failed_check) : NULL;
   for (size_t i = 0, at = 0; i < num_outputs; ++i) {
@@ -125,7 +128,7 @@ infer_status_t infer_dynamic_run(const infer_abi_model_t *abi,
       }
     }
     at += (size_t)declared->rank;
-    free(allocations[i]);
+    infer_abi_buffer_release(allocations[i]);
   }
   if (status) {
     for (size_t i = 0; i < num_outputs; ++i) {

@@ -20,12 +20,14 @@ bool infer_abi_is_dynamic(const infer_abi_model_t *abi);
 infer_status_t infer_dynamic_check_input(const infer_abi_model_t *abi,
                                          size_t index, infer_tensor_t tensor);
 
-/* Runs the generic variant on checked inputs and makes the output tensors
- * (copied out of the buffers the code allocated, which it then frees). On
- * failure every out_outputs entry stays NULL. */
+/* Runs the generic variant on checked inputs, its buffers coming from
+ * `allocator`, and makes the output tensors (copied out of the buffers the
+ * code allocated, which go back). On failure every out_outputs entry
+ * stays NULL. */
 infer_status_t infer_dynamic_run(const infer_abi_model_t *abi,
                                  const char *model_name,
                                  const infer_tensor_t *inputs, void *workspace,
+                                 infer_abi_allocator_t *allocator,
                                  infer_tensor_t *out_outputs);
 
 /* The status of a run whose run-time check `failed_check` (k > 0) failed. */

@@ -14,6 +14,7 @@
 
 #include "infer/runtime.h"
 
+#include "arena.h"
 #include "cuda.h"
 #include "dynamic.h"
 
@@ -33,6 +34,7 @@ struct infer_model {
   char *name;
   _Atomic(void *) workspace; /* a free workspace, or NULL */
   struct infer_cuda_model *cuda; /* the device side of a CUDA model */
+  infer_arena_t *arena; /* buffers of a dynamic model's runs, or NULL */
 };
 
 enum { WORKSPACE_ALIGNMENT = 64 };
@@ -198,6 +200,15 @@ static infer_status_t make_model(const infer_abi_model_t *abi, void *library,
       model->name = copy;
     }
   }
+  if (!status && infer_abi_is_dynamic(abi)) {
+    model->arena = infer_arena_create();
+    if (!model->arena) {
+      free(model->name);
+      free(model);
+      model = NULL;
+      status = infer_status_make(INFER_OUT_OF_MEMORY, "out of memory");
+    }
+  }
   if (!status && abi->abi_version >= 3 && abi->cuda) {
     status = infer_cuda_model_create(abi, &model->cuda);
     if (status) {
@@ -321,6 +332,7 @@ void infer_model_release(infer_model_t model) {
     dlclose(model->library);
   }
   free(atomic_exchange(&model->workspace, NULL));
+  infer_arena_destroy(model->arena);
   free(model->name);
   free(model);
 }
@@ -482,7 +494,8 @@ infer_status_t infer_model_run(infer_model_t model,
                                model->name);
     }
     infer_status_t status =
-        infer_dynamic_run(abi, model->name, inputs, workspace, out_outputs);
+        infer_dynamic_run(abi, model->name, inputs, workspace,
+                          infer_arena_allocator(model->arena), out_outputs);
     workspace_give_back(model, workspace);
     return status;
   }

@@ -7,11 +7,20 @@
 //
 //   int32_t <name>_main(void *const *inputs, const int64_t *input_shapes,
 //                       void *workspace, void **out_data,
-//                       void **out_allocations, int64_t *out_shapes);
+//                       void **out_allocations, int64_t *out_shapes,
+//                       infer_abi_allocator_t *allocator);
 //
 // `input_shapes` holds every input's dims one after the other; the wrapper
-// writes each output's data pointer, the pointer to free() it with, and
-// its dims (concatenated as for the inputs).
+// writes each output's data pointer, its buffer, and its dims
+// (concatenated as for the inputs).
+//
+// Buffers of run-time size are allocated through the runtime: the code
+// calls MLIR's generic allocation functions, defined here (internal, so
+// models do not clash) to take blocks from the allocator the caller
+// passed, found through a thread-local the wrapper sets for the call.
+// Each buffer has a header (infer_abi_buffer_header_t) 64 bytes before it
+// naming its allocator, so a block allocated where the thread-local is
+// unset (an OpenMP worker) goes back to aligned_alloc's free().
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +42,121 @@ static int64_t dtypeBytes(int32_t dtype) {
   default: return 8;
   }
 }
+
+namespace {
+
+constexpr uint64_t kHeaderBytes = 64;
+
+/// The internal function `name` of `type`: the module's declaration of it
+/// (which the caller gives a body), or a new one.
+llvm::Function *defineInternal(llvm::Module &module, llvm::StringRef name,
+                               llvm::FunctionType *type) {
+  llvm::Function *fn = module.getFunction(name);
+  if (!fn) {
+    fn = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, name, module);
+  }
+  fn->setLinkage(llvm::GlobalValue::InternalLinkage);
+  return fn;
+}
+
+/// The generic allocation functions MLIR's memref lowering calls
+/// (`use-generic-functions`), on top of `allocator` (a thread-local
+/// infer_abi_allocator_t pointer).
+void defineAllocationFunctions(llvm::Module &module, llvm::GlobalVariable *allocator) {
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::Type *voidType = llvm::Type::getVoidTy(ctx);
+  llvm::FunctionCallee alignedAlloc =
+      module.getOrInsertFunction("aligned_alloc", llvm::FunctionType::get(ptr, {i64, i64}, false));
+  llvm::FunctionCallee freeFn =
+      module.getOrInsertFunction("free", llvm::FunctionType::get(voidType, {ptr}, false));
+  auto *allocType = llvm::FunctionType::get(ptr, {ptr, i64}, false);
+  auto *releaseType = llvm::FunctionType::get(voidType, {ptr, ptr, i64}, false);
+
+  // ptr aligned(i64 alignment, i64 bytes): a block of bytes + header +
+  // alignment, the result aligned past the header.
+  llvm::Function *aligned = defineInternal(
+      module, "_mlir_memref_to_llvm_aligned_alloc", llvm::FunctionType::get(ptr, {i64, i64}, false));
+  {
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", aligned));
+    llvm::Value *align = b.CreateSelect(
+        b.CreateICmpUGT(aligned->getArg(0), b.getInt64(kHeaderBytes)), aligned->getArg(0),
+        b.getInt64(kHeaderBytes));
+    llvm::Value *total = b.CreateAdd(b.CreateAdd(aligned->getArg(1), b.getInt64(kHeaderBytes)), align);
+    // Whole multiples of 64 bytes, as aligned_alloc wants.
+    total = b.CreateAnd(b.CreateAdd(total, b.getInt64(63)), b.getInt64(~uint64_t(63)));
+    llvm::Value *owner = b.CreateLoad(ptr, b.CreateThreadLocalAddress(allocator));
+    auto *fromAllocator = llvm::BasicBlock::Create(ctx, "allocator", aligned);
+    auto *fromLibc = llvm::BasicBlock::Create(ctx, "libc", aligned);
+    auto *join = llvm::BasicBlock::Create(ctx, "join", aligned);
+    b.CreateCondBr(b.CreateIsNotNull(owner), fromAllocator, fromLibc);
+    b.SetInsertPoint(fromAllocator);
+    llvm::Value *allocFn = b.CreateLoad(ptr, owner);
+    llvm::Value *mine = b.CreateCall(allocType, allocFn, {owner, total});
+    b.CreateBr(join);
+    b.SetInsertPoint(fromLibc);
+    llvm::Value *theirs = b.CreateCall(alignedAlloc, {b.getInt64(kHeaderBytes), total});
+    b.CreateBr(join);
+    b.SetInsertPoint(join);
+    llvm::PHINode *block = b.CreatePHI(ptr, 2);
+    block->addIncoming(mine, fromAllocator);
+    block->addIncoming(theirs, fromLibc);
+    // A failed allocation returns NULL.
+    auto *failed = llvm::BasicBlock::Create(ctx, "failed", aligned);
+    auto *got = llvm::BasicBlock::Create(ctx, "got", aligned);
+    b.CreateCondBr(b.CreateIsNull(block), failed, got);
+    b.SetInsertPoint(failed);
+    b.CreateRet(llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(ctx)));
+    b.SetInsertPoint(got);
+    // result = round_up(block + header, align); the header sits before it.
+    llvm::Value *start = b.CreatePtrToInt(block, i64);
+    llvm::Value *at = b.CreateAnd(
+        b.CreateAdd(start, b.CreateAdd(b.getInt64(kHeaderBytes), b.CreateSub(align, b.getInt64(1)))),
+        b.CreateNeg(align));
+    llvm::Value *result = b.CreateGEP(b.getInt8Ty(), block, b.CreateSub(at, start));
+    llvm::Value *header = b.CreateGEP(b.getInt8Ty(), result, b.getInt64(-int64_t(kHeaderBytes)));
+    b.CreateStore(owner, header);
+    b.CreateStore(block, b.CreateConstGEP1_64(ptr, header, 1));
+    b.CreateStore(total, b.CreateConstGEP1_64(i64, header, 2));
+    b.CreateRet(result);
+  }
+  llvm::Function *alloc = defineInternal(module, "_mlir_memref_to_llvm_alloc",
+                                         llvm::FunctionType::get(ptr, {i64}, false));
+  {
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", alloc));
+    b.CreateRet(b.CreateCall(aligned, {b.getInt64(kHeaderBytes), alloc->getArg(0)}));
+  }
+  // void free(ptr): back to the block's allocator, or to libc.
+  llvm::Function *release = defineInternal(module, "_mlir_memref_to_llvm_free",
+                                           llvm::FunctionType::get(voidType, {ptr}, false));
+  {
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", release));
+    auto *done = llvm::BasicBlock::Create(ctx, "done", release);
+    auto *some = llvm::BasicBlock::Create(ctx, "some", release);
+    b.CreateCondBr(b.CreateIsNull(release->getArg(0)), done, some);
+    b.SetInsertPoint(some);
+    llvm::Value *header =
+        b.CreateGEP(b.getInt8Ty(), release->getArg(0), b.getInt64(-int64_t(kHeaderBytes)));
+    llvm::Value *owner = b.CreateLoad(ptr, header);
+    llvm::Value *block = b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, header, 1));
+    llvm::Value *bytes = b.CreateLoad(i64, b.CreateConstGEP1_64(i64, header, 2));
+    auto *toAllocator = llvm::BasicBlock::Create(ctx, "allocator", release);
+    auto *toLibc = llvm::BasicBlock::Create(ctx, "libc", release);
+    b.CreateCondBr(b.CreateIsNotNull(owner), toAllocator, toLibc);
+    b.SetInsertPoint(toAllocator);
+    llvm::Value *freeSlot = b.CreateConstGEP1_64(ptr, owner, 1);
+    b.CreateCall(releaseType, b.CreateLoad(ptr, freeSlot), {owner, block, bytes});
+    b.CreateBr(done);
+    b.SetInsertPoint(toLibc);
+    b.CreateCall(freeFn, {block});
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+  }
+}
+
+} // namespace
 
 FailureOr<llvm::Function *> addDynamicEntry(llvm::Module &module,
                                             const ModelSignature &sig,
@@ -62,13 +186,23 @@ FailureOr<llvm::Function *> addDynamicEntry(llvm::Module &module,
   }
   impl->setName(sig.name + "_main.impl");
   impl->setLinkage(llvm::GlobalValue::InternalLinkage);
-  auto *type = llvm::FunctionType::get(i32, {ptr, ptr, ptr, ptr, ptr, ptr}, false);
+  auto *type = llvm::FunctionType::get(i32, {ptr, ptr, ptr, ptr, ptr, ptr, ptr}, false);
   auto *entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
                                        sig.name + "_main", module);
+  auto *allocator = new llvm::GlobalVariable(
+      module, ptr, false, llvm::GlobalValue::InternalLinkage,
+      llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(ctx)), sig.name + ".allocator",
+      nullptr, llvm::GlobalValue::GeneralDynamicTLSModel);
+  defineAllocationFunctions(module, allocator);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
   llvm::Value *inputs = entry->getArg(0), *inShapes = entry->getArg(1);
   llvm::Value *workspace = entry->getArg(2), *outData = entry->getArg(3);
   llvm::Value *outAllocations = entry->getArg(4), *outShapes = entry->getArg(5);
+  // This call's allocations go to the caller's allocator (restored after,
+  // should a model run inside another's allocation callback).
+  llvm::Value *slot = b.CreateThreadLocalAddress(allocator);
+  llvm::Value *previous = b.CreateLoad(ptr, slot);
+  b.CreateStore(entry->getArg(6), slot);
 
   std::vector<llvm::Value *> args;
   uint64_t dimIndex = 0;
@@ -130,6 +264,7 @@ FailureOr<llvm::Function *> addDynamicEntry(llvm::Module &module,
                     b.CreateConstInBoundsGEP1_64(i64, outShapes, dimIndex++));
     }
   }
+  b.CreateStore(previous, slot);
   b.CreateRet(status ? b.CreateLoad(i32, status)
                      : static_cast<llvm::Value *>(llvm::ConstantInt::get(i32, 0)));
   return entry;

@@ -408,14 +408,19 @@ std::string headerText(const ModelSignature &sig, llvm::StringRef source) {
     h += fmt::format(
         "/* The generic variant for dynamic dims: inputs[i] points at input i, "
         "input_shapes\n   holds every input's dims in a row (within the "
-        "ranges above); the code\n   mallocs each output: out_data[i] is its "
-        "data, out_allocations[i] the\n   pointer to free(), out_shapes gets "
-        "every output's dims in a row. Returns\n   0, or k > 0 when a "
-        "run-time check failed: {0}_model.errors[k-1]. The\n   runtime API "
-        "(infer_model_run) does all of this and checks the shapes. */\n"
+        "ranges above). Buffers of\n   run-time size come from `allocator` "
+        "(NULL: aligned_alloc/free), the outputs\n   too: out_data[i] is "
+        "output i's data, out_allocations[i] its buffer (release\n   it as "
+        "infer_abi_buffer_header_t in infer/abi.h says), out_shapes gets "
+        "every\n   output's dims in a row. Returns 0, or k > 0 when a run-time "
+        "check failed:\n   {0}_model.errors[k-1]. The runtime API "
+        "(infer_model_run) does all of this,\n   checks the shapes and caches "
+        "the buffers between runs. */\n"
+        "struct infer_abi_allocator;\n"
         "int32_t {0}_main(void *const *inputs, const int64_t *input_shapes, "
         "void *workspace,\n                void **out_data, void "
-        "**out_allocations, int64_t *out_shapes);\n\n",
+        "**out_allocations, int64_t *out_shapes,\n                struct "
+        "infer_abi_allocator *allocator);\n\n",
         sig.name);
     h += fmt::format("struct infer_abi_model;\nextern const struct "
                      "infer_abi_model {}_model;\n\n", sig.name);

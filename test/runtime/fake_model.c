@@ -104,14 +104,27 @@ const infer_abi_model_t fake_norun_model = {
 
 /* The generic variant of a model with a dynamic dim: sizes come in
  * input_shapes, outputs are malloc'ed and described in out_shapes. */
+/* A buffer the way generated code allocates it: from `allocator` (or
+ * aligned_alloc), after the header that names where it came from. */
+static void *fake_buffer(infer_abi_allocator_t *allocator, uint64_t bytes) {
+  uint64_t total = (bytes + 2 * INFER_ABI_BUFFER_HEADER_BYTES - 1) / 64 * 64;
+  char *block = allocator ? allocator->alloc(allocator, total) : aligned_alloc(64, total);
+  infer_abi_buffer_header_t *header = (infer_abi_buffer_header_t *)block;
+  header->allocator = allocator;
+  header->block = block;
+  header->bytes = total;
+  return block + INFER_ABI_BUFFER_HEADER_BYTES;
+}
+
 static int32_t fake_rows_run(void *const *inputs, const int64_t *input_shapes,
                              void *workspace, void **out_data,
-                             void **out_allocations, int64_t *out_shapes) {
+                             void **out_allocations, int64_t *out_shapes,
+                             infer_abi_allocator_t *allocator) {
   (void)workspace;
   const float *x = inputs[0];
   int64_t rows = input_shapes[0];
-  float *sums = malloc(sizeof(float) * (size_t)rows + 1);
-  float *twice = malloc(sizeof(float) * (size_t)(rows * 3) + 1);
+  float *sums = fake_buffer(allocator, sizeof(float) * (size_t)rows);
+  float *twice = fake_buffer(allocator, sizeof(float) * (size_t)(rows * 3));
   for (int64_t r = 0; r < rows; ++r) {
     sums[r] = 0;
     for (int c = 0; c < 3; ++c) {

@@ -60,20 +60,43 @@ typedef struct infer_abi_tensor {
 typedef int32_t (*infer_abi_run_fn)(void *const *buffers);
 typedef void (*infer_abi_run_v1_fn)(void *const *buffers);
 
+/* Where the generic variant of a dynamic model gets the buffers whose size
+ * is known only at run time (intermediates and outputs). `alloc` returns
+ * `bytes` of 64-byte aligned memory (or NULL), `free` takes back a block
+ * with the size it was asked for. Calls may come from several threads. */
+typedef struct infer_abi_allocator infer_abi_allocator_t;
+struct infer_abi_allocator {
+  void *(*alloc)(infer_abi_allocator_t *self, uint64_t bytes);
+  void (*free)(infer_abi_allocator_t *self, void *block, uint64_t bytes);
+};
+
+/* Every buffer the generic variant allocates is preceded, in the 64 bytes
+ * before it, by this header: the allocator that made the block (NULL:
+ * aligned_alloc, to be released with free()), the block and its size. */
+typedef struct infer_abi_buffer_header {
+  infer_abi_allocator_t *allocator;
+  void *block;
+  uint64_t bytes;
+} infer_abi_buffer_header_t;
+#define INFER_ABI_BUFFER_HEADER_BYTES 64
+
 /* Runs a model with dynamic dims (abi_version >= 5): the generic variant.
  * `inputs` holds one pointer per input (dense, row-major), `input_shapes`
  * every input's dims one after the other, `workspace` points at
- * `workspace_size` bytes as for `run`. The code allocates each output with
- * malloc: it writes the output's data pointer to out_data[i], the pointer
- * to free() to out_allocations[i] (also when a check failed), and its dims
- * to out_shapes (concatenated as for the inputs). The caller validates the
+ * `workspace_size` bytes as for `run`. Buffers of run-time size come from
+ * `allocator` (NULL: aligned_alloc/free), also the outputs: the code writes
+ * each output's data pointer to out_data[i], its buffer to
+ * out_allocations[i] (also when a check failed; release it through the
+ * header INFER_ABI_BUFFER_HEADER_BYTES before it) and its dims to
+ * out_shapes (concatenated as for the inputs). The caller validates the
  * input shapes first (ranks, static dims, the profile's ranges). Returns
  * 0 or the failed run-time check, as `run`. */
 typedef int32_t (*infer_abi_run_dynamic_fn)(void *const *inputs,
                                             const int64_t *input_shapes,
                                             void *workspace, void **out_data,
                                             void **out_allocations,
-                                            int64_t *out_shapes);
+                                            int64_t *out_shapes,
+                                            infer_abi_allocator_t *allocator);
 
 /* CUDA models (abi_version >= 3, `cuda` set, `run` NULL): the kernels as
  * PTX (and cubins) per GPU architecture, and the launches of one run. */
