@@ -396,7 +396,8 @@ Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
 
 Value buildIndexed(
     OpBuilder &b, Location loc, RankedTensorType resultType,
-    function_ref<Value(OpBuilder &, Location, ArrayRef<Value>)> body) {
+    function_ref<Value(OpBuilder &, Location, ArrayRef<Value>)> body,
+    ArrayRef<OpFoldResult> sizes) {
   MLIRContext *ctx = b.getContext();
   SmallVector<AffineMap> maps = {
       AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx)};
@@ -404,7 +405,9 @@ Value buildIndexed(
                                              utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, ValueRange{},
-      ValueRange{emptyTensor(b, loc, resultType)}, maps, iterators,
+      ValueRange{sizes.empty() ? emptyTensor(b, loc, resultType)
+                               : emptyTensor(b, loc, resultType, sizes)},
+      maps, iterators,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange) {
         SmallVector<Value> indices;
         for (int64_t d = 0; d < resultType.getRank(); ++d) {
@@ -554,7 +557,10 @@ void assertIndicesInRange(OpBuilder &b, Operation *op, Value indices,
                                         arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
                                                               i, n))
                                  .getResult();
-                           });
+                           },
+                           llvm::to_vector(llvm::map_range(all, [&](int64_t d) {
+                             return dimSize(b, loc, indices, d);
+                           })));
   Value ok = rank == 0 ? inRange
                        : buildReduction(b, loc, inRange, all, /*keepDims=*/false,
                                         arith::ConstantIntOp::create(b, loc, 1, 1),

@@ -125,12 +125,14 @@ namespace infer::lowering {
 
 /// A `linalg.generic` with no inputs: `body` computes each element of
 /// `resultType` from its indices (used by gathers and data movement ops,
-/// which read their sources with `tensor.extract`).
+/// which read their sources with `tensor.extract`). `sizes` (one per dim)
+/// sizes a dynamic result.
 mlir::Value buildIndexed(
     mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType resultType,
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
                                    llvm::ArrayRef<mlir::Value>)>
-        body);
+        body,
+    llvm::ArrayRef<mlir::OpFoldResult> sizes = {});
 
 /// Reduces `input` over `axes` (sorted, unique) starting from `init`;
 /// `combine(acc, element)` folds one element in. Reduced dimensions are kept

@@ -5,6 +5,7 @@
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -239,27 +240,56 @@ struct ConcatLowering final : StaticPattern<ConcatOp> {
   LogicalResult lower(ConcatOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
     auto type = resultType(op.getConcatResult());
+    Location loc = op.getLoc();
     int64_t axis = *normalizeAxis(op.getAxis(), type.getRank());
-    Value result = emptyTensor(rewriter, op.getLoc(), type);
-    int64_t offset = 0;
-    for (Value input : adaptor.getInputs()) {
+    // The result: the first input's dims, the inputs' sizes summed along
+    // the axis (at run time when one is dynamic).
+    SmallVector<OpFoldResult> resultSizes;
+    ValueRange inputs = adaptor.getInputs();
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      resultSizes.push_back(dimSize(rewriter, loc, inputs.front(), d));
+    }
+    AffineExpr s0, s1;
+    bindSymbols(rewriter.getContext(), s0, s1);
+    OpFoldResult total = rewriter.getIndexAttr(0);
+    for (Value input : inputs) {
+      total = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, s0 + s1, {total, dimSize(rewriter, loc, input, axis)});
+    }
+    resultSizes[axis] = total;
+    Value result = emptyTensor(rewriter, loc, type, resultSizes);
+    OpFoldResult offset = rewriter.getIndexAttr(0);
+    for (auto [i, input] : llvm::enumerate(inputs)) {
       auto inType = cast<RankedTensorType>(input.getType());
       SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
-      offsets[axis] = rewriter.getIndexAttr(offset);
+      offsets[axis] = offset;
       SmallVector<OpFoldResult> sizes, strides(type.getRank(),
                                                rewriter.getIndexAttr(1));
-      for (int64_t d : inType.getShape()) {
-        sizes.push_back(rewriter.getIndexAttr(d));
+      for (int64_t d = 0; d < inType.getRank(); ++d) {
+        sizes.push_back(dimSize(rewriter, loc, input, d));
+        // A dynamic dim off the axis must match the result's, or the
+        // insertion would write out of bounds.
+        if (d != axis && inType.isDynamicDim(d) && i > 0 && checksEnabled(op)) {
+          Value same = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::eq,
+              getValueOrCreateConstantIndexOp(rewriter, loc, sizes.back()),
+              getValueOrCreateConstantIndexOp(rewriter, loc, resultSizes[d]));
+          assertAtRunTime(rewriter, op, same,
+                          "dimension " + std::to_string(d) + " of input " + std::to_string(i) +
+                              " differs from the first input's (at run time)");
+        }
       }
-      if (inType.getNumElements() > 0) {
-        result = tensor::InsertSliceOp::create(rewriter, op.getLoc(), input,
-                                               result, offsets, sizes, strides);
+      if (!inType.hasStaticShape() || inType.getNumElements() > 0) {
+        result = tensor::InsertSliceOp::create(rewriter, loc, input, result, offsets,
+                                               sizes, strides);
       }
-      offset += inType.getDimSize(axis);
+      offset = affine::makeComposedFoldedAffineApply(rewriter, loc, s0 + s1,
+                                                     {offset, sizes[axis]});
     }
     rewriter.replaceOp(op, result);
     return success();
   }
+  bool supportsDynamic(ConcatOp) const override { return true; }
 };
 
 struct SplitLowering final : StaticPattern<SplitOp> {
@@ -413,8 +443,20 @@ struct GatherLowering final : StaticPattern<GatherOp> {
     Value data = adaptor.getData(), indices = adaptor.getIndices();
     int64_t n = dataType.getDimSize(axis);
     assertIndicesInRange(rewriter, op, indices, {n});
+    // Result dims: data's before the axis, the indices', data's after.
+    SmallVector<OpFoldResult> sizes;
+    Location loc = op.getLoc();
+    for (int64_t d = 0; d < axis; ++d) {
+      sizes.push_back(dimSize(rewriter, loc, data, d));
+    }
+    for (int64_t d = 0; d < r; ++d) {
+      sizes.push_back(dimSize(rewriter, loc, indices, d));
+    }
+    for (int64_t d = axis + 1; d < dataType.getRank(); ++d) {
+      sizes.push_back(dimSize(rewriter, loc, data, d));
+    }
     Value result = buildIndexed(
-        rewriter, op.getLoc(), resultType(op.getOutput()),
+        rewriter, loc, resultType(op.getOutput()),
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
           SmallVector<Value> in(out.begin(), out.begin() + axis);
           Value i = tensor::ExtractOp::create(b, l, indices,
@@ -422,9 +464,19 @@ struct GatherLowering final : StaticPattern<GatherOp> {
           in.push_back(clampIndex(b, l, wrapIndex(b, l, i, n), n));
           in.append(out.begin() + axis + r, out.end());
           return tensor::ExtractOp::create(b, l, data, in);
-        });
+        },
+        sizes);
     rewriter.replaceOp(op, result);
     return success();
+  }
+  /// Dynamic dims anywhere but along the gathered axis of the data.
+  bool supportsDynamic(GatherOp op) const override {
+    auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
+    if (!dataType || dataType.getRank() == 0) {
+      return false;
+    }
+    std::optional<int64_t> axis = normalizeAxis(op.getAxis(), dataType.getRank());
+    return axis && !dataType.isDynamicDim(*axis);
   }
 };
 

@@ -16,12 +16,18 @@ with onnx.reference:
   feeding Reshape, then Slice and Transpose) with a dynamic batch: the
   static entries fold at compile time, the batch is read at run time;
   batches 1, 3 and 8 match;
+- an embedding lookup (Gather of token ids) concatenated with a second
+  input and mean-pooled over the sequence, batch and length dynamic:
+  (1, 1) and (2, 5) match, an out-of-range token id is refused;
 - an Add of two dynamic operands given different sizes is refused by the
   run-time check naming the node.
 
-The generated header must declare the dynamic dims and the profile.
+The generated header must declare the dynamic dims and the profile, and
+infer-bench must time the CNN at a --shape inside the profile and refuse
+one outside it.
 
-Usage: dynamic_shapes.py --infer-compile BIN --infer-run BIN --work DIR
+Usage: dynamic_shapes.py --infer-compile BIN --infer-run BIN --infer-bench BIN
+                         --work DIR
 """
 import argparse
 import os
@@ -133,6 +139,23 @@ def reshape_chain_model():
     return model
 
 
+def embedding_model():
+    info = helper.make_tensor_value_info
+    node = helper.make_node
+    nodes = [node("Gather", ["table", "ids"], ["embedded"], axis=0, name="embed"),
+             node("Concat", ["embedded", "extra"], ["features"], axis=2, name="concat"),
+             node("ReduceMean", ["features"], ["pooled"], axes=[1], keepdims=0, name="pool")]
+    graph = helper.make_graph(
+        nodes, "embedding",
+        [info("ids", TensorProto.INT64, ["B", "S"]), info("extra", F, ["B", "S", 4])],
+        [info("features", F, ["B", "S", 12]), info("pooled", F, ["B", 12])],
+        [weight("table", 16, 8)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
 def add_model():
     info = helper.make_tensor_value_info
     graph = helper.make_graph([helper.make_node("Add", ["a", "b"], ["c"], name="add")], "add",
@@ -186,6 +209,7 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--infer-compile", required=True)
     parser.add_argument("--infer-run", required=True)
+    parser.add_argument("--infer-bench", required=True)
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
@@ -211,6 +235,16 @@ def main():
     expect_refused(args, work, library, cnn, {"x": x}, "cnn_batch7",
                    "input 'x': dim 0 is 7, outside the range [1, 6]")
     passed += 1
+    proc = run([args.infer_bench, library, "--shape", "x=6x3x16x16", "--iterations", "3",
+                "--json"])
+    if proc.returncode != 0 or '"latency_ms"' not in proc.stdout:
+        sys.exit(f"FAIL: infer-bench --shape x=6x3x16x16:\n{proc.stdout}{proc.stderr}")
+    proc = run([args.infer_bench, library, "--shape", "x=7x3x16x16", "--iterations", "3"])
+    if proc.returncode != 1 or "outside the range [1, 6]" not in proc.stderr:
+        sys.exit(f"FAIL: infer-bench --shape x=7x3x16x16 should be refused:\n"
+                 f"{proc.stdout}{proc.stderr}")
+    print("ok infer-bench times batch 6 and refuses batch 7")
+    passed += 1
 
     attention = attention_model()
     work, library = compile_model(args, attention, "attention")
@@ -226,6 +260,19 @@ def main():
         x = RNG.standard_normal((batch, 4, 6)).astype(np.float32)
         expect_match(args, work, library, chain, {"x": x}, f"chain_batch{batch}")
         passed += 1
+
+    embedding = embedding_model()
+    work, library = compile_model(args, embedding, "embedding")
+    for batch, length in [(1, 1), (2, 5)]:
+        feeds = {"ids": RNG.integers(-16, 16, (batch, length)).astype(np.int64),
+                 "extra": RNG.standard_normal((batch, length, 4)).astype(np.float32)}
+        expect_match(args, work, library, embedding, feeds, f"embedding_{batch}x{length}")
+        passed += 1
+    feeds = {"ids": np.array([[3, 16]], np.int64),
+             "extra": RNG.standard_normal((1, 2, 4)).astype(np.float32)}
+    expect_refused(args, work, library, embedding, feeds, "embedding_bad_id",
+                   "node 'embed' (Gather): an index is out of range")
+    passed += 1
 
     add = add_model()
     work, library = compile_model(args, add, "add")

@@ -190,10 +190,11 @@ TestCase loadInputFiles(infer_model_t model,
   return result;
 }
 
-TestCase makeRandomCase(infer_model_t model, uint64_t seed) {
+TestCase makeRandomCase(infer_model_t model, uint64_t seed,
+                        const std::vector<std::string> &shapes) {
   TestCase result;
   result.label = fmt::format("random inputs (seed {})", seed);
-  result.inputs = randomInputs(model, seed);
+  result.inputs = randomInputs(model, seed, parseShapeChoices(model, shapes));
   result.expected.resize(infer_model_num_outputs(model));
   return result;
 }

@@ -39,7 +39,8 @@ TestCase loadInputFiles(infer_model_t model,
                         const std::vector<std::string> &specs);
 
 /// Random inputs (see randomInputs) and no expected outputs.
-TestCase makeRandomCase(infer_model_t model, uint64_t seed);
+TestCase makeRandomCase(infer_model_t model, uint64_t seed,
+                        const std::vector<std::string> &shapes = {});
 
 /// Throws unless `tensor` has exactly the dtype and shape `declared` has;
 /// `source` names where it came from.

@@ -46,6 +46,9 @@ OPTIONS
                       is N*I over the wall time from the first timed call to
                       the last.
   --seed S            seed of the random inputs (default 1).
+  --shape NAME=D0xD1  the shape of input NAME when the model has dynamic
+                      dims (default: the profile's optimal shape, see
+                      infer-compile --shape-profile). Repeatable.
   --json              print one JSON object instead of the table:
                       {"model", "threads", "warmup", "iterations",
                        "latency_ms": {"p50","p90","p99","max","mean"},
@@ -67,6 +70,7 @@ struct Options {
   int64_t threads = 1;
   uint64_t seed = 1;
   bool json = false;
+  std::vector<std::string> shapes;
 };
 
 std::optional<Options> parseArgs(int argc, char **argv) {
@@ -87,6 +91,8 @@ std::optional<Options> parseArgs(int argc, char **argv) {
       options.iterations = parseInteger(value, "--iterations", 1, 100000000);
     } else if (args.option("--threads", value)) {
       options.threads = parseInteger(value, "--threads", 1, 1024);
+    } else if (args.option("--shape", value)) {
+      options.shapes.push_back(value);
     } else if (args.option("--seed", value)) {
       options.seed =
           static_cast<uint64_t>(parseInteger(value, "--seed", 0, INT64_MAX));
@@ -204,7 +210,8 @@ int run(int argc, char **argv) {
   }
   const Options &options = *parsed;
   Model model = loadModel(options.modelPath, options.name);
-  std::vector<Tensor> owned = randomInputs(model.get(), options.seed);
+  std::vector<Tensor> owned = randomInputs(model.get(), options.seed,
+                                           parseShapeChoices(model.get(), options.shapes));
   std::vector<infer_tensor_t> inputs;
   for (const Tensor &input : owned) {
     inputs.push_back(input.get());

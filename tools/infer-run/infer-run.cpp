@@ -45,6 +45,9 @@ INPUTS (pick one source; with none, inputs are random)
                       (onnx.TensorProto) file. Repeat once per input.
   --seed N            seed of the random inputs (default 1): floats uniform
                       in [-1,1], integers in [0,10), bools 0/1.
+  --shape NAME=D0xD1  the shape of random input NAME when the model has
+                      dynamic dims (default: the profile's optimal shape,
+                      see infer-compile --shape-profile). Repeatable.
 Files must hold exactly the model's dtype and shape; nothing is converted.
 
 CHECKING (outputs with an expected value)
@@ -83,6 +86,7 @@ struct Options {
   std::string saveDir;
   bool force = false;
   uint64_t seed = 1;
+  std::vector<std::string> shapes;
 };
 
 /// Returns std::nullopt after printing --help.
@@ -113,6 +117,8 @@ std::optional<Options> parseArgs(int argc, char **argv) {
       setenv("INFER_CUDA_GRAPHS", "0", 1);
     } else if (args.flag("--force")) {
       options.force = true;
+    } else if (args.option("--shape", value)) {
+      options.shapes.push_back(value);
     } else if (args.option("--seed", value)) {
       options.seed =
           static_cast<uint64_t>(parseInteger(value, "--seed", 0, INT64_MAX));
@@ -207,8 +213,10 @@ void runCase(infer_model_t model, const Options &options, TestCase &test,
   for (size_t i = 0; i < outputs.size(); ++i) {
     const infer_abi_tensor_t &declared = *infer_model_output(model, i);
     infer_tensor_t got = outputs[i].get();
-    std::string head = fmt::format("  {:<{}}  {:<16}", declared.name, width,
-                                   describe(declared));
+    // The shape this run produced (dynamic dims resolved).
+    std::string head = fmt::format(
+        "  {:<{}}  {:<16}", declared.name, width,
+        fmt::format("{} {}", infer_dtype_name(infer_tensor_dtype(got)), formatShape(got)));
     if (!test.expected[i]) {
       fmt::print("{}  (no expected output) {}\n", head, preview(got));
       continue;
@@ -273,7 +281,7 @@ int run(int argc, char **argv) {
     }
   } else {
     TestCase test = options.inputs.empty()
-                        ? makeRandomCase(model.get(), options.seed)
+                        ? makeRandomCase(model.get(), options.seed, options.shapes)
                         : loadInputFiles(model.get(), options.inputs);
     runCase(model.get(), options, test, options.saveDir, passed, failed);
   }

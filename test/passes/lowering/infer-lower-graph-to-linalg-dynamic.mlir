@@ -103,6 +103,40 @@ func.func @transpose(%x: tensor<?x3x?xf32>) -> tensor<?x3x?xf32> {
 
 // -----
 
+// Concat: the axis size is the sum of the inputs' at run time; a second
+// input's dynamic dim off the axis is checked against the first's.
+// CHECK-LABEL: func.func @concat
+// CHECK-SAME: (%[[A:.+]]: tensor<?x2xf32>{{.*}}, %[[B:.+]]: tensor<?x3xf32>
+// CHECK: %[[N:.+]] = tensor.dim %[[A]], %c0
+// CHECK: tensor.empty(%[[N]]) : tensor<?x5xf32>
+// CHECK: tensor.insert_slice %[[A]] into %{{.+}}[0, 0] [%{{.+}}, 2] [1, 1]
+// CHECK: %[[M:.+]] = tensor.dim %[[B]], %c0
+// CHECK: %[[SAME:.+]] = arith.cmpi eq, %[[M]], %[[N]]
+// CHECK: cf.assert %[[SAME]], "node 'cat' (Concat): dimension 0 of input 1 differs
+// CHECK: tensor.insert_slice %[[B]] into %{{.+}}[0, 2] [%[[M]], 3] [1, 1]
+func.func @concat(%a: tensor<?x2xf32>, %b: tensor<?x3xf32>) -> tensor<?x5xf32> {
+  %0 = graph.concat %a, %b {axis = 1 : i64} : (tensor<?x2xf32>, tensor<?x3xf32>) -> tensor<?x5xf32> loc(#cat)
+  return %0 : tensor<?x5xf32>
+}
+#cat = loc("cat"("Concat"))
+
+// -----
+
+// Gather with dynamic indices (an embedding lookup): the result takes the
+// indices' dims.
+// CHECK-LABEL: func.func @embedding
+// CHECK-SAME: (%[[T:.+]]: tensor<10x4xf32>{{.*}}, %[[I:.+]]: tensor<?x?xi64>
+// CHECK: cf.assert %{{.+}}, "'graph.gather': an index is out of range
+// CHECK: %[[B:.+]] = tensor.dim %[[I]], %c0
+// CHECK: %[[S:.+]] = tensor.dim %[[I]], %c1
+// CHECK: tensor.empty(%[[B]], %[[S]]) : tensor<?x?x4xf32>
+func.func @embedding(%t: tensor<10x4xf32>, %i: tensor<?x?xi64>) -> tensor<?x?x4xf32> {
+  %0 = graph.gather %t, %i : (tensor<10x4xf32>, tensor<?x?xi64>) -> tensor<?x?x4xf32>
+  return %0 : tensor<?x?x4xf32>
+}
+
+// -----
+
 // Window ops support a dynamic batch only.
 func.func @pool_spatial(%x: tensor<1x2x?x5xf32>) -> tensor<1x2x?x5xf32> {
   // expected-error @+1 {{failed to legalize operation 'graph.max_pool'}}

@@ -79,10 +79,10 @@ func.func @softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
 // -----
 
 // Dynamic dims a pattern cannot size at run time are reported, not
-// miscompiled (Concat along a dynamic axis has no generic lowering yet).
+// miscompiled (Hardmax has no generic lowering yet).
 func.func @dynamic(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
-  // expected-error @+1 {{failed to legalize operation 'graph.concat'}}
-  %0 = graph.concat %x, %x {axis = 0 : i64} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  // expected-error @+1 {{failed to legalize operation 'graph.hardmax'}}
+  %0 = graph.hardmax %x : (tensor<?x3xf32>) -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
 }
 
