@@ -58,6 +58,7 @@ struct LowerGraphToLinalgPass final
     populateResizeLoweringPatterns(converter, patterns);
     populateQuantLoweringPatterns(converter, patterns);
     populateSignalLoweringPatterns(converter, patterns);
+    populateNGramLoweringPatterns(converter, patterns);
     populateLinearAlgebraLoweringPatterns(converter, patterns);
     populateDataDependentLoweringPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,

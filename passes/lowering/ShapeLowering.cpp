@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -706,6 +707,10 @@ struct RangeLowering final : StaticPattern<RangeOp> {
     auto type = resultType(op.getOutput());
     Value start = adaptor.getStart(), delta = adaptor.getDelta();
     Type element = type.getElementType();
+    SmallVector<OpFoldResult> sizes;
+    if (type.isDynamicDim(0)) {
+      sizes.push_back(rangeLength(rewriter, op.getLoc(), start, adaptor.getLimit(), delta));
+    }
     Value result = buildIndexed(
         rewriter, op.getLoc(), type,
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
@@ -722,9 +727,32 @@ struct RangeLowering final : StaticPattern<RangeOp> {
                         : arith::TruncIOp::create(b, l, element, i).getResult();
           return arith::AddIOp::create(b, l, s, arith::MulIOp::create(b, l, n, d))
               .getResult();
-        });
+        },
+        sizes);
     rewriter.replaceOp(op, result);
     return success();
+  }
+  /// The length known only at run time: max(ceil((limit - start) / delta), 0).
+  bool supportsDynamic(RangeOp) const override { return true; }
+
+private:
+  static Value rangeLength(OpBuilder &b, Location l, Value start, Value limit, Value delta) {
+    Value s = tensor::ExtractOp::create(b, l, start, ValueRange{});
+    Value e = tensor::ExtractOp::create(b, l, limit, ValueRange{});
+    Value d = tensor::ExtractOp::create(b, l, delta, ValueRange{});
+    Value count;
+    if (isa<FloatType>(s.getType())) {
+      Value q = arith::DivFOp::create(b, l, arith::SubFOp::create(b, l, e, s), d);
+      q = math::CeilOp::create(b, l, q);
+      q = arith::MaximumFOp::create(b, l, q, scalarConstant(b, l, q.getType(), 0));
+      count = arith::FPToSIOp::create(b, l, b.getI64Type(), q);
+    } else {
+      Value diff = arith::SubIOp::create(b, l, e, s);
+      Value q = arith::CeilDivSIOp::create(b, l, diff, d);
+      q = arith::MaxSIOp::create(b, l, q, scalarConstant(b, l, q.getType(), 0));
+      count = q;
+    }
+    return arith::IndexCastOp::create(b, l, b.getIndexType(), count);
   }
 };
 

@@ -387,3 +387,24 @@ func.func @nms(%b: tensor<1x4x4xf32>, %s: tensor<1x1x4xf32>, %m: tensor<1xi64>, 
   %0 = graph.non_max_suppression %b, %s, %m, %t, %none : (tensor<1x4x4xf32>, tensor<1x1x4xf32>, tensor<1xi64>, tensor<1xf32>, none) -> tensor<2x3xi64>
   return %0 : tensor<2x3xi64>
 }
+
+// -----
+
+// TfIdfVectorizer: one output element per position; the element of each
+// pool n-gram scans the row for it (here the bigram (3, 4) for element 0,
+// (4, 5) for element 1), comparing each token.
+// CHECK-LABEL: func.func @tfidf
+// CHECK: linalg.generic
+// CHECK: %[[MINE:.+]] = arith.cmpi eq, %{{.+}}, %c0
+// CHECK: scf.if %[[MINE]] -> (index)
+// CHECK: scf.for %{{.+}} = %c0{{.*}} to %c5
+// CHECK: arith.cmpi eq, %{{.+}}, %c3_i64
+// CHECK: arith.cmpi eq, %{{.+}}, %c4_i64
+// CHECK: arith.cmpi eq, %{{.+}}, %c1
+// CHECK: scf.if
+// CHECK: arith.cmpi eq, %{{.+}}, %c5_i64
+// CHECK: arith.sitofp
+func.func @tfidf(%x: tensor<6xi64>) -> tensor<2xf32> {
+  %0 = graph.tf_idf_vectorizer %x {max_gram_length = 2 : i64, max_skip_count = 0 : i64, min_gram_length = 2 : i64, mode = "TF", ngram_counts = array<i64: 0, 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 4, 4, 5>} : (tensor<6xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
