@@ -39,6 +39,8 @@ void populateResizeLoweringPatterns(const mlir::TypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateQuantLoweringPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
+void populateUniqueLoweringPatterns(const mlir::TypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
 void populateNGramLoweringPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
 void populateSignalLoweringPatterns(const mlir::TypeConverter &converter,

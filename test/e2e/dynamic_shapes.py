@@ -19,6 +19,10 @@ with onnx.reference:
 - an embedding lookup (Gather of token ids) concatenated with a second
   input and mean-pooled over the sequence, batch and length dynamic:
   (1, 1) and (2, 5) match, an out-of-range token id is refused;
+- Unique, whose outputs are as long as the number of distinct values:
+  declared dynamic, one artifact returns 3 and then 5 values (sorted,
+  with indices, inverse indices and counts); declared with a length, a
+  run with another count is refused;
 - an Add of two dynamic operands given different sizes is refused by the
   run-time check naming the node.
 
@@ -156,6 +160,20 @@ def embedding_model():
     return model
 
 
+def unique_model(length):
+    info = helper.make_tensor_value_info
+    i64 = TensorProto.INT64
+    node = helper.make_node("Unique", ["x"], ["y", "indices", "inverse", "counts"],
+                            sorted=1, name="unique")
+    graph = helper.make_graph([node], "unique", [info("x", F, [8])],
+                              [info("y", F, [length]), info("indices", i64, [length]),
+                               info("inverse", i64, [8]), info("counts", i64, [length])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
 def add_model():
     info = helper.make_tensor_value_info
     graph = helper.make_graph([helper.make_node("Add", ["a", "b"], ["c"], name="add")], "add",
@@ -273,6 +291,22 @@ def main():
     expect_refused(args, work, library, embedding, feeds, "embedding_bad_id",
                    "node 'embed' (Gather): an index is out of range")
     passed += 1
+
+    unique = unique_model("K")
+    work, library = compile_model(args, unique, "unique")
+    for label, values in [("unique_three", [2, 7, 2, 2, 7, -1, -1, 2]),
+                          ("unique_five", [4, 3, 3, 9, 0, 4, 1, 0])]:
+        expect_match(args, work, library, unique, {"x": np.array(values, np.float32)}, label)
+        passed += 1
+    fixed = unique_model(3)
+    work, library = compile_model(args, fixed, "unique_fixed")
+    expect_match(args, work, library, fixed,
+                 {"x": np.array([2, 7, 2, 2, 7, -1, -1, 2], np.float32)}, "unique_declared")
+    expect_refused(args, work, library, fixed,
+                   {"x": np.array([4, 3, 3, 9, 0, 4, 1, 0], np.float32)}, "unique_other_count",
+                   "node 'unique' (Unique): the number of unique elements differs from the "
+                   "length the model declares for its outputs (3)")
+    passed += 2
 
     add = add_model()
     work, library = compile_model(args, add, "add")

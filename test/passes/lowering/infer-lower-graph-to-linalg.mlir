@@ -408,3 +408,20 @@ func.func @tfidf(%x: tensor<6xi64>) -> tensor<2xf32> {
   %0 = graph.tf_idf_vectorizer %x {max_gram_length = 2 : i64, max_skip_count = 0 : i64, min_gram_length = 2 : i64, mode = "TF", ngram_counts = array<i64: 0, 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 4, 4, 5>} : (tensor<6xi64>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// Unique with a data-dependent length: the number K of new elements
+// (those that are their own first occurrence) sizes the results.
+// CHECK-LABEL: func.func @unique
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK: arith.maxui %[[K:.+]], %c1
+// CHECK: linalg.generic
+// CHECK: tensor.empty(%[[K]]) : tensor<?xf32>
+// CHECK: tensor.empty(%[[K]]) : tensor<?xi64>
+func.func @unique(%x: tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>) {
+  %none = graph.none
+  %y, %i, %inv, %c = graph.unique %x : (tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>, none, none)
+  return %y, %i : tensor<?xf32>, tensor<?xi64>
+}
