@@ -18,9 +18,7 @@ directories. Covered:
 
 Usage: control_flow.py --infer-compile BIN --infer-run BIN --work DIR
 """
-import argparse
 import os
-import shutil
 import subprocess
 import sys
 
@@ -29,7 +27,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
-from test_data import write_set
+from test_data import make_model, parse_args, write_set
 
 F, I64, B = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
 
@@ -39,10 +37,7 @@ def info(name, dtype, shape):
 
 
 def model_of(graph, opset=16):
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8
-    onnx.checker.check_model(model, full_check=True)
-    return model
+    return make_model(graph, opset)
 
 
 def while_loop():
@@ -183,14 +178,7 @@ def check(args, name, model, cases, expected_of=None):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--infer-compile", required=True)
-    parser.add_argument("--infer-run", required=True)
-    parser.add_argument("--work", required=True)
-    args = parser.parse_args()
-    shutil.rmtree(args.work, ignore_errors=True)
-    os.makedirs(args.work)
+    args = parse_args(__doc__)
     for name, build, expected_of in [("while_loop", while_loop, None),
                                      ("counted_loop", counted_loop, None),
                                      ("scan", scan, scan_expected)]:

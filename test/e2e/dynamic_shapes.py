@@ -33,9 +33,7 @@ one outside it.
 Usage: dynamic_shapes.py --infer-compile BIN --infer-run BIN --infer-bench BIN
                          --work DIR
 """
-import argparse
 import os
-import shutil
 import subprocess
 import sys
 
@@ -44,7 +42,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
-from test_data import write_set
+from test_data import make_model, parse_args, write_set
 
 F = TensorProto.FLOAT
 RNG = np.random.default_rng(11)
@@ -87,10 +85,7 @@ def cnn_model():
                               inits)
     # Opset 14: onnx.reference's BatchNormalization-9 does not compute the
     # inference-mode formula that ONNX Runtime and the spec do.
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
-    model.ir_version = 8
-    onnx.checker.check_model(model, full_check=True)
-    return model
+    return make_model(graph, 14)
 
 
 def attention_model():
@@ -108,10 +103,7 @@ def attention_model():
     inits = [weight("wq", 8, 8), weight("bq", 8), weight("gamma", 8), weight("beta", 8)]
     graph = helper.make_graph(nodes, "attention", [info("x", F, ["B", "S", 8])],
                               [info("y", F, ["B", "S", 8])], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    onnx.checker.check_model(model, full_check=True)
-    return model
+    return make_model(graph, 17)
 
 
 def reshape_chain_model():
@@ -137,10 +129,7 @@ def reshape_chain_model():
              const("start", [3]), const("end", [9]), const("axis1", [1])]
     graph = helper.make_graph(nodes, "reshape_chain", [info("x", F, ["N", 4, 6])],
                               [info("y", F, [6, None])], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
-    onnx.checker.check_model(model, full_check=True)
-    return model
+    return make_model(graph, 13)
 
 
 def embedding_model():
@@ -154,10 +143,7 @@ def embedding_model():
         [info("ids", TensorProto.INT64, ["B", "S"]), info("extra", F, ["B", "S", 4])],
         [info("features", F, ["B", "S", 12]), info("pooled", F, ["B", 12])],
         [weight("table", 16, 8)])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
-    onnx.checker.check_model(model, full_check=True)
-    return model
+    return make_model(graph, 13)
 
 
 def unique_model(length):
@@ -168,10 +154,7 @@ def unique_model(length):
     graph = helper.make_graph([node], "unique", [info("x", F, [8])],
                               [info("y", F, [length]), info("indices", i64, [length]),
                                info("inverse", i64, [8]), info("counts", i64, [length])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
-    onnx.checker.check_model(model, full_check=True)
-    return model
+    return make_model(graph, 13)
 
 
 def add_model():
@@ -179,9 +162,7 @@ def add_model():
     graph = helper.make_graph([helper.make_node("Add", ["a", "b"], ["c"], name="add")], "add",
                               [info("a", F, ["N", 4]), info("b", F, ["M", 4])],
                               [info("c", F, ["N", 4])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
-    return model
+    return make_model(graph, 13, check=False)
 
 
 def run(command):
@@ -223,15 +204,7 @@ def expect_refused(args, work, library, model, feeds, label, wanted):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--infer-compile", required=True)
-    parser.add_argument("--infer-run", required=True)
-    parser.add_argument("--infer-bench", required=True)
-    parser.add_argument("--work", required=True)
-    args = parser.parse_args()
-    shutil.rmtree(args.work, ignore_errors=True)
-    os.makedirs(args.work)
+    args = parse_args(__doc__, "infer-bench")
     passed = 0
 
     cnn = cnn_model()

@@ -10,9 +10,7 @@ where the count is positive, TFIDF the count.)
 
 Usage: op_modes.py --infer-compile BIN --infer-run BIN --work DIR
 """
-import argparse
 import os
-import shutil
 import subprocess
 import sys
 
@@ -21,7 +19,7 @@ import onnx
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
-from test_data import write_set
+from test_data import make_model, parse_args, write_set
 
 
 def tfidf_model(mode, dtype, shape, weights):
@@ -35,21 +33,11 @@ def tfidf_model(mode, dtype, shape, weights):
     out_shape = [shape[0], 5] if len(shape) == 2 else [5]
     graph = helper.make_graph([node], "tfidf", [info("x", dtype, shape)],
                               [info("y", TensorProto.FLOAT, out_shape)])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
-    onnx.checker.check_model(model, full_check=True)
-    return model
+    return make_model(graph, 13)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--infer-compile", required=True)
-    parser.add_argument("--infer-run", required=True)
-    parser.add_argument("--work", required=True)
-    args = parser.parse_args()
-    shutil.rmtree(args.work, ignore_errors=True)
-    os.makedirs(args.work)
+    args = parse_args(__doc__)
     rng = np.random.default_rng(3)
     passed = 0
     cases = [("TF", TensorProto.INT32, [12], None),

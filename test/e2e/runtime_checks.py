@@ -13,9 +13,7 @@ counts.
 
 Usage: runtime_checks.py --infer-compile BIN --infer-run BIN --work DIR
 """
-import argparse
 import os
-import shutil
 import subprocess
 import sys
 
@@ -24,7 +22,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
-from test_data import write_set
+from test_data import make_model, parse_args, write_set
 
 F, I64 = TensorProto.FLOAT, TensorProto.INT64
 
@@ -39,10 +37,7 @@ def build_model():
         [info("data", F, [5, 3]), info("rows", I64, [4]), info("at", I64, [2, 1]),
          info("updates", F, [2, 3])],
         [info("picked", F, [4, 3]), info("scattered", F, [5, 3])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)])
-    model.ir_version = 8
-    onnx.checker.check_model(model, full_check=True)
-    return model
+    return make_model(graph, 16)
 
 
 def run(command):
@@ -50,14 +45,7 @@ def run(command):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--infer-compile", required=True)
-    parser.add_argument("--infer-run", required=True)
-    parser.add_argument("--work", required=True)
-    args = parser.parse_args()
-    shutil.rmtree(args.work, ignore_errors=True)
-    os.makedirs(args.work)
+    args = parse_args(__doc__)
     model = build_model()
     path = os.path.join(args.work, "checks.onnx")
     onnx.save(model, path)
@@ -114,9 +102,7 @@ def nms_model(rows):
         [numpy_helper.from_array(np.array([24], np.int64), "max_out"),
          numpy_helper.from_array(np.array([0.4], np.float32), "iou"),
          numpy_helper.from_array(np.array([0.2], np.float32), "min_score")])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)])
-    model.ir_version = 8
-    return model
+    return make_model(graph, 11, check=False)
 
 
 def check_nms(args):
@@ -168,8 +154,7 @@ def check_declared_length(args):
     graph = helper.make_graph(
         [helper.make_node("NonZero", ["x"], ["where"], name="find")], "nonzero",
         [info("x", F, [2, 3])], [info("where", I64, [2, 3])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
+    model = make_model(graph, 13, check=False)
     work = os.path.join(args.work, "nonzero")
     os.makedirs(work)
     path = os.path.join(work, "model.onnx")

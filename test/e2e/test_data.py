@@ -1,8 +1,35 @@
-"""Writes ONNX test-data directories (what infer-run --test-data reads)."""
+"""Shared pieces of the e2e scripts: arguments, models, test-data folders."""
+import argparse
 import os
+import shutil
 
 import numpy as np
-from onnx import numpy_helper
+import onnx
+from onnx import helper, numpy_helper
+
+
+def parse_args(doc, *extra_tools):
+    """The scripts' arguments: --infer-compile, --infer-run, each of
+    `extra_tools` (e.g. "infer-bench") and --work, a folder made empty."""
+    parser = argparse.ArgumentParser(description=doc,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    for tool in ("infer-compile", "infer-run") + extra_tools:
+        parser.add_argument(f"--{tool}", required=True)
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    return args
+
+
+def make_model(graph, opset, check=True):
+    """A model of `graph` at default-domain `opset`, IR version 8 (what
+    Debian's libonnx reads), checked with the full checker."""
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    if check:
+        onnx.checker.check_model(model, full_check=True)
+    return model
 
 
 def write_set(directory, model, feeds, expected=None):
