@@ -25,17 +25,6 @@ namespace {
 
 Value idx(OpBuilder &b, Location l, int64_t v) { return indexConstant(b, l, v); }
 
-SmallVector<Value> delinearize(OpBuilder &b, Location l, Value flat,
-                               ArrayRef<int64_t> shape) {
-  SmallVector<Value> coords(shape.size());
-  for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    Value dim = idx(b, l, shape[d]);
-    coords[d] = arith::RemUIOp::create(b, l, flat, dim);
-    flat = arith::DivUIOp::create(b, l, flat, dim);
-  }
-  return coords;
-}
-
 Value combine(OpBuilder &b, Location l, StringRef reduction, Value old,
               Value update) {
   bool f = isa<FloatType>(old.getType());
@@ -126,18 +115,51 @@ struct MaxUnpoolLowering final : OpConversionPattern<MaxUnpoolOp> {
       return failure();
     }
     auto type = loweredTensorType(op.getOutput().getType());
+    Location loc = op.getLoc();
     if (!isNone(op.getOutputShape())) {
       auto shape = constantInts(op.getOutputShape());
-      if (!shape || ArrayRef<int64_t>(*shape) != type.getShape()) {
-        return rewriter.notifyMatchFailure(op, "output_shape known only at run time");
+      if (shape && ArrayRef<int64_t>(*shape) != type.getShape()) {
+        return rewriter.notifyMatchFailure(op, "output_shape differs from the result type");
+      }
+      // An output_shape known only at run time must be the declared one.
+      if (!shape) {
+        if (!checksEnabled(op)) {
+          return rewriter.notifyMatchFailure(op, "a run-time output_shape needs run-time checks");
+        }
+        Value same = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+        for (int64_t d = 0; d < type.getRank(); ++d) {
+          Value v = tensor::ExtractOp::create(rewriter, loc, adaptor.getOutputShape(),
+                                              ValueRange{indexConstant(rewriter, loc, d)});
+          Value want = arith::ConstantIntOp::create(rewriter, loc, type.getDimSize(d),
+                                                    cast<IntegerType>(v.getType()).getWidth());
+          same = arith::AndIOp::create(
+              rewriter, loc, same,
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, v, want));
+        }
+        assertAtRunTime(rewriter, op, same,
+                        "output_shape differs from the shape the model declares for the "
+                        "output");
       }
     }
-    Location loc = op.getLoc();
     auto xType = cast<RankedTensorType>(adaptor.getX().getType());
     Value x = adaptor.getX(), indices = adaptor.getI();
     Value zeros = filledTensor(rewriter, loc, type,
                                scalarConstant(rewriter, loc, type.getElementType(), 0));
-    int64_t total = type.getNumElements();
+    // Indices count in the shape MaxUnpool infers from the window
+    // ((in - 1) * stride - pads + kernel); a larger output_shape keeps them
+    // at the same coordinates, zeros after (ONNX's reference).
+    int64_t s = xType.getRank() - 2;
+    ArrayRef<int64_t> kernel = op.getKernelShape();
+    SmallVector<int64_t> inferred(xType.getShape().take_front(2));
+    for (int64_t d = 0; d < s; ++d) {
+      int64_t stride = op.getStrides() ? (*op.getStrides())[d] : 1;
+      int64_t pads = op.getPads() ? (*op.getPads())[d] + (*op.getPads())[s + d] : 0;
+      inferred.push_back((xType.getDimSize(d + 2) - 1) * stride - pads + kernel[d]);
+    }
+    int64_t total = 1;
+    for (int64_t d : inferred) {
+      total *= d;
+    }
     Value result = scatterLoop(
         rewriter, loc, zeros, xType.getNumElements(), "none",
         [&](OpBuilder &b, Location l, Value k) {
@@ -145,7 +167,12 @@ struct MaxUnpoolLowering final : OpConversionPattern<MaxUnpoolOp> {
                                               delinearize(b, l, k, xType.getShape()));
           Value flat = clampIndex(b, l, arith::IndexCastOp::create(b, l, b.getIndexType(), i),
                                   total);
-          return delinearize(b, l, flat, type.getShape());
+          SmallVector<Value> at = delinearize(b, l, flat, inferred);
+          for (size_t d = 0; d < at.size(); ++d) {
+            at[d] = arith::MinUIOp::create(b, l, at[d],
+                                           indexConstant(b, l, type.getDimSize(d) - 1));
+          }
+          return at;
         },
         [&](OpBuilder &b, Location l, Value k) -> Value {
           return tensor::ExtractOp::create(b, l, x, delinearize(b, l, k, xType.getShape()));

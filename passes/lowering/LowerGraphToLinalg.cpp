@@ -59,6 +59,7 @@ struct LowerGraphToLinalgPass final
     populateQuantLoweringPatterns(converter, patterns);
     populateSignalLoweringPatterns(converter, patterns);
     populateNGramLoweringPatterns(converter, patterns);
+    populateSpectralLoweringPatterns(converter, patterns);
     populateUniqueLoweringPatterns(converter, patterns);
     populateLinearAlgebraLoweringPatterns(converter, patterns);
     populateDataDependentLoweringPatterns(converter, patterns);

@@ -489,6 +489,17 @@ std::string describeNode(Operation *op) {
   return "'" + op->getName().getStringRef().str() + "'";
 }
 
+SmallVector<Value> delinearize(OpBuilder &b, Location l, Value flat,
+                               ArrayRef<int64_t> shape) {
+  SmallVector<Value> coords(shape.size());
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    Value dim = indexConstant(b, l, shape[d]);
+    coords[d] = arith::RemUIOp::create(b, l, flat, dim);
+    flat = arith::DivUIOp::create(b, l, flat, dim);
+  }
+  return coords;
+}
+
 Value wrapIndex(OpBuilder &b, Location l, Value v, int64_t dim) {
   Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), v);
   Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, indexConstant(b, l, 0));

@@ -202,6 +202,11 @@ forLoop(mlir::OpBuilder &b, mlir::Location l, mlir::Value lo, mlir::Value hi,
                                                           mlir::Value, mlir::ValueRange)>
             body);
 
+/// The coordinates in a row-major tensor of `shape` of flat index `flat`.
+llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b, mlir::Location l,
+                                           mlir::Value flat,
+                                           llvm::ArrayRef<int64_t> shape);
+
 /// Integer element `v` as an index, negative values wrapped by `dim` (ONNX's
 /// -n..n-1 indexing).
 mlir::Value wrapIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value v, int64_t dim);

@@ -41,6 +41,8 @@ void populateQuantLoweringPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
 void populateUniqueLoweringPatterns(const mlir::TypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+void populateSpectralLoweringPatterns(const mlir::TypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
 void populateNGramLoweringPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
 void populateSignalLoweringPatterns(const mlir::TypeConverter &converter,

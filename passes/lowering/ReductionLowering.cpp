@@ -66,6 +66,87 @@ FailureOr<SmallVector<int64_t>> reduceAxes(Operation *op, Value axesOperand,
 
 enum class Reduce { Sum, Mean, Max, Min, Prod, L1, L2, LogSum, LogSumExp, SumSquare };
 
+/// A reduction without keepdims over axes known only at run time (static
+/// shapes): each element of `input` is combined into the result element of
+/// its kept coordinates. A run whose axes keep dims other than the result's
+/// fails a check naming `op`. Sets `count` to the reduced element count.
+Value reduceRuntimeAxes(OpBuilder &b, Operation *op, Value input, Value axesTensor,
+                        RankedTensorType outType, Value init,
+                        function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
+                        Value &count) {
+  Location loc = op->getLoc();
+  auto inType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inType.getRank();
+  int64_t numAxes = cast<RankedTensorType>(axesTensor.getType()).getNumElements();
+  // reduced[d]: some (wrapped) axis names dim d.
+  SmallVector<Value> reduced;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value any = arith::ConstantIntOp::create(b, loc, 0, 1);
+    for (int64_t k = 0; k < numAxes; ++k) {
+      Value a = tensor::ExtractOp::create(b, loc, axesTensor, ValueRange{indexConstant(b, loc, k)});
+      a = arith::IndexCastOp::create(b, loc, b.getIndexType(), a);
+      Value wrapped = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, a, indexConstant(b, loc, 0)),
+          arith::AddIOp::create(b, loc, a, indexConstant(b, loc, rank)), a);
+      any = arith::OrIOp::create(
+          b, loc, any,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, wrapped, indexConstant(b, loc, d)));
+    }
+    reduced.push_back(any);
+  }
+  // The kept dims, in order, must be the result's.
+  Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value next = indexConstant(b, loc, 0);
+  for (int64_t d = 0; d < rank; ++d) {
+    Value want = indexConstant(b, loc, -1);
+    for (int64_t p = 0; p < outType.getRank(); ++p) {
+      Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                                         indexConstant(b, loc, p));
+      want = arith::SelectOp::create(b, loc, here, indexConstant(b, loc, outType.getDimSize(p)),
+                                     want);
+    }
+    Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, want,
+                                       indexConstant(b, loc, inType.getDimSize(d)));
+    ok = arith::AndIOp::create(b, loc, ok, arith::OrIOp::create(b, loc, reduced[d], fits));
+    next = arith::SelectOp::create(b, loc, reduced[d], next,
+                                   arith::AddIOp::create(b, loc, next, indexConstant(b, loc, 1)));
+    count = arith::SelectOp::create(
+        b, loc, reduced[d],
+        arith::MulIOp::create(b, loc, count, indexConstant(b, loc, inType.getDimSize(d))), count);
+  }
+  ok = arith::AndIOp::create(
+      b, loc, ok,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                            indexConstant(b, loc, outType.getRank())));
+  assertAtRunTime(b, op, ok, "the axes given at run time keep other dims than the model "
+                             "declares for the result");
+  Value acc = filledTensor(b, loc, outType, init);
+  int64_t total = outType.getNumElements();
+  return forLoop(b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, inType.getNumElements()),
+                 {acc},
+                 [&](OpBuilder &lb, Location l, Value k, ValueRange state) {
+                   SmallVector<Value> at = delinearize(lb, l, k, inType.getShape());
+                   Value flat = indexConstant(lb, l, 0);
+                   for (int64_t d = 0; d < rank; ++d) {
+                     Value grown = arith::AddIOp::create(
+                         lb, l,
+                         arith::MulIOp::create(lb, l, flat,
+                                               indexConstant(lb, l, inType.getDimSize(d))),
+                         at[d]);
+                     flat = arith::SelectOp::create(lb, l, reduced[d], flat, grown);
+                   }
+                   flat = arith::MinUIOp::create(lb, l, flat,
+                                                 indexConstant(lb, l, std::max<int64_t>(total - 1, 0)));
+                   SmallVector<Value> out = delinearize(lb, l, flat, outType.getShape());
+                   Value x = tensor::ExtractOp::create(lb, l, input, at);
+                   Value old = tensor::ExtractOp::create(lb, l, state[0], out);
+                   Value updated = tensor::InsertOp::create(lb, l, combine(lb, l, old, x),
+                                                            state[0], out);
+                   return SmallVector<Value>{updated};
+                 })[0];
+}
+
 template <typename Op, Reduce kind>
 struct ReduceLowering final : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
@@ -87,10 +168,21 @@ struct ReduceLowering final : OpConversionPattern<Op> {
     if (failed(axes) && !(inType.hasStaticShape() && outType.hasStaticShape())) {
       return rewriter.notifyMatchFailure(op, "run-time axes with dynamic dims");
     }
+    bool runtimeAxes = false;
+    if (failed(axes) && op.getKeepdims() == 0) {
+      // Axes known only at run time, their dims dropped: computed below by
+      // scattering each element into the result, the kept dims checked.
+      if (!checksEnabled(op) || isNone(op.getAxes())) {
+        return rewriter.notifyMatchFailure(op, "run-time axes without keepdims need checks");
+      }
+      runtimeAxes = true;
+      axes = SmallVector<int64_t>();
+      noop = false;
+    }
     if (failed(axes)) {
       // Axes known only at run time: with keepdims the static result shape
       // names them (reducing a size-1 dimension changes nothing).
-      if (op.getKeepdims() == 0 || outType.getRank() != inType.getRank()) {
+      if (outType.getRank() != inType.getRank()) {
         return rewriter.notifyMatchFailure(op, "run-time axes without keepdims");
       }
       SmallVector<int64_t> inferred;
@@ -117,9 +209,7 @@ struct ReduceLowering final : OpConversionPattern<Op> {
     case Reduce::Prod: init = scalarConstant(rewriter, loc, t, 1); break;
     default: init = scalarConstant(rewriter, loc, t, 0); break;
     }
-    Value r = buildReduction(
-        rewriter, loc, input, *axes, keep, init,
-        [&](OpBuilder &b, Location l, Value acc, Value x) -> Value {
+    auto combine = [&](OpBuilder &b, Location l, Value acc, Value x) -> Value {
           switch (kind) {
           case Reduce::Max: return maxOf(b, l, acc, x, u);
           case Reduce::Min: return minOf(b, l, acc, x, u);
@@ -134,10 +224,17 @@ struct ReduceLowering final : OpConversionPattern<Op> {
             return add(b, l, acc, math::ExpOp::create(b, l, x));
           default: return add(b, l, acc, x);
           }
-        });
+    };
     // The number of reduced elements (for Mean), known at run time when a
-    // reduced dim is dynamic.
+    // reduced dim or the axes are.
     Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value r;
+    if (runtimeAxes) {
+      r = reduceRuntimeAxes(rewriter, op, input, adaptor.getAxes(), outType, init, combine,
+                            count);
+    } else {
+      r = buildReduction(rewriter, loc, input, *axes, keep, init, combine);
+    }
     for (int64_t a : *axes) {
       count = arith::MulIOp::create(
           rewriter, loc, count,

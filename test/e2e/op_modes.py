@@ -8,6 +8,12 @@ compared. (onnx.reference fails on IDF/TFIDF without weights; there the
 expected values follow the spec from the reference's TF counts: IDF is 1
 where the count is positive, TFIDF the count.)
 
+Sizes from run-time values: ReduceSum without keepdims over axes given
+as an input, STFT (frame step and length as inputs), MelWeightMatrix and
+MaxUnpool with output_shape as an input match
+onnx.reference when the scalars give the declared output shape, and a run
+whose values give another shape is refused naming the node.
+
 Usage: op_modes.py --infer-compile BIN --infer-run BIN --work DIR
 """
 import os
@@ -34,6 +40,80 @@ def tfidf_model(mode, dtype, shape, weights):
     graph = helper.make_graph([node], "tfidf", [info("x", dtype, shape)],
                               [info("y", TensorProto.FLOAT, out_shape)])
     return make_model(graph, 13)
+
+
+def scalar_models():
+    """(name, model, good feeds, bad feeds, the refusal's text)."""
+    info = helper.make_tensor_value_info
+    F, I32, I64 = TensorProto.FLOAT, TensorProto.INT32, TensorProto.INT64
+    rng = np.random.default_rng(5)
+    stft = make_model(helper.make_graph(
+        [helper.make_node("STFT", ["signal", "step", "", "length"], ["y"], name="stft")],
+        "stft", [info("signal", F, [1, 64, 1]), info("step", I64, []), info("length", I64, [])],
+        [info("y", F, [1, 7, 9, 2])]), 17)
+    signal = rng.standard_normal((1, 64, 1)).astype(np.float32)
+    mel = make_model(helper.make_graph(
+        [helper.make_node("MelWeightMatrix", ["bins", "dft", "rate", "low", "high"], ["y"],
+                          name="mel")],
+        "mel", [info("bins", I32, []), info("dft", I32, []), info("rate", I32, []),
+                info("low", F, []), info("high", F, [])], [info("y", F, [17, 6])]), 17)
+    mel_feeds = {"bins": np.array(6, np.int32), "dft": np.array(32, np.int32),
+                 "rate": np.array(16000, np.int32), "low": np.array(100, np.float32),
+                 "high": np.array(7000, np.float32)}
+    unpool = make_model(helper.make_graph(
+        [helper.make_node("MaxUnpool", ["x", "i", "shape"], ["y"], kernel_shape=[2, 2],
+                          strides=[2, 2], name="unpool")],
+        "unpool", [info("x", F, [1, 1, 2, 2]), info("i", I64, [1, 1, 2, 2]),
+                   info("shape", I64, [4])], [info("y", F, [1, 1, 5, 5])]), 11)
+    unpool_feeds = {"x": rng.standard_normal((1, 1, 2, 2)).astype(np.float32),
+                    "i": np.array([[[[0, 3], [9, 14]]]], np.int64),
+                    "shape": np.array([1, 1, 5, 5], np.int64)}
+    reduce = make_model(helper.make_graph(
+        [helper.make_node("ReduceSum", ["x", "axes"], ["y"], keepdims=0, name="sum")],
+        "reduce", [info("x", F, [3, 2, 4]), info("axes", I64, [1])], [info("y", F, [3, 4])]),
+        13)
+    data = rng.standard_normal((3, 2, 4)).astype(np.float32)
+    return [("reduce_runtime_axes", reduce, {"x": data, "axes": np.array([-2], np.int64)},
+             {"x": data, "axes": np.array([2], np.int64)},
+             "node 'sum' (ReduceSum): the axes given at run time keep other dims"),
+            ("stft", stft, {"signal": signal, "step": np.array(8, np.int64),
+                            "length": np.array(16, np.int64)},
+             {"signal": signal, "step": np.array(4, np.int64), "length": np.array(16, np.int64)},
+             "node 'stft' (STFT): frame_step and frame_length give another number"),
+            ("mel", mel, mel_feeds, dict(mel_feeds, bins=np.array(5, np.int32)),
+             "node 'mel' (MelWeightMatrix): dft_length and num_mel_bins give another shape"),
+            ("unpool", unpool, unpool_feeds,
+             dict(unpool_feeds, shape=np.array([1, 1, 6, 6], np.int64)),
+             "node 'unpool' (MaxUnpool): output_shape differs from the shape the model declares")]
+
+
+def check_scalar_sizes(args):
+    passed = 0
+    for name, model, good, bad, refusal in scalar_models():
+        work = os.path.join(args.work, name)
+        os.makedirs(work)
+        path = os.path.join(work, "model.onnx")
+        onnx.save(model, path)
+        proc = subprocess.run([args.infer_compile, path, "-o", os.path.join(work, "out"),
+                               "--name", "m"], capture_output=True, text=True)
+        if proc.returncode != 0:
+            sys.exit(f"FAIL: compile {name}: {proc.stderr}")
+        library = os.path.join(work, "out", "m.so")
+        write_set(os.path.join(work, "good"), model, good,
+                  ReferenceEvaluator(model).run(None, good))
+        write_set(os.path.join(work, "bad"), model, bad)
+        proc = subprocess.run([args.infer_run, library, "--test-data", os.path.join(work, "good")],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            sys.exit(f"FAIL: {name}:\n{proc.stdout}{proc.stderr}")
+        proc = subprocess.run([args.infer_run, library, "--test-data", os.path.join(work, "bad")],
+                              capture_output=True, text=True)
+        if proc.returncode != 1 or refusal not in proc.stdout + proc.stderr:
+            sys.exit(f"FAIL: {name} with other sizes: expected exit 1 and '{refusal}':\n"
+                     f"{proc.stdout}{proc.stderr}")
+        print(f"ok {name}: matches onnx.reference, and other sizes are refused")
+        passed += 2
+    return passed
 
 
 def main():
@@ -74,6 +154,7 @@ def main():
             sys.exit(f"FAIL: {label}:\n{proc.stdout}{proc.stderr}")
         print(f"ok {label} matches onnx.reference")
         passed += 1
+    passed += check_scalar_sizes(args)
     print(f"{passed} passed, 0 failed")
 
 

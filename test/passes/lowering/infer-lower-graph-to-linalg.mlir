@@ -425,3 +425,19 @@ func.func @unique(%x: tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>) {
   %y, %i, %inv, %c = graph.unique %x : (tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>, none, none)
   return %y, %i : tensor<?xf32>, tensor<?xi64>
 }
+
+// -----
+
+// STFT with run-time frame step and length: the declared frames and bins
+// are checked against them, and each bin sums the frame by its definition.
+// CHECK-LABEL: func.func @stft
+// CHECK: cf.assert %{{.+}}, "'graph.stft': frame_step and frame_length give another number of frames or bins
+// CHECK: linalg.generic
+// CHECK: scf.for
+// CHECK: math.cos
+// CHECK: math.sin
+func.func @stft(%x: tensor<1x64x1xf32>, %step: tensor<i64>, %length: tensor<i64>) -> tensor<1x7x9x2xf32> {
+  %none = graph.none
+  %0 = graph.stft %x, %step, %none, %length : (tensor<1x64x1xf32>, tensor<i64>, none, tensor<i64>) -> tensor<1x7x9x2xf32>
+  return %0 : tensor<1x7x9x2xf32>
+}
