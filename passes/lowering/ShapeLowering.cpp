@@ -328,6 +328,57 @@ struct SplitLowering final : StaticPattern<SplitOp> {
 /// Slice: starts, axes and steps are read when the model runs (constant
 /// ones fold away in LLVM), so run-time parameters work too; the result
 /// shape is static.
+/// The result length along each dim of a Slice of static `inType` whose
+/// bounds are run-time values (ONNX's clamping: [0, dim] going forward,
+/// [-1, dim - 1] going back; max(0, ceil((end - start) / step))).
+SmallVector<OpFoldResult> sliceLengths(OpBuilder &b, Location l, RankedTensorType inType,
+                                       Value starts, Value ends, Value axes, Value steps,
+                                       int64_t entries) {
+  int64_t rank = inType.getRank();
+  auto read = [&](Value tensor, int64_t j) {
+    Value v = tensor::ExtractOp::create(b, l, tensor, ValueRange{indexConstant(b, l, j)});
+    return arith::IndexCastOp::create(b, l, b.getIndexType(), v).getResult();
+  };
+  auto sel = [&](Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, l, c, x, y).getResult();
+  };
+  auto lt = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, y).getResult();
+  };
+  auto clamp = [&](Value v, Value lo, Value hi) {
+    return arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, v, lo), hi).getResult();
+  };
+  SmallVector<Value> lengths;
+  for (int64_t d = 0; d < rank; ++d) {
+    lengths.push_back(indexConstant(b, l, inType.getDimSize(d)));
+  }
+  Value zero = indexConstant(b, l, 0);
+  for (int64_t j = 0; j < entries; ++j) {
+    Value axis = axes ? read(axes, j) : indexConstant(b, l, j);
+    axis = sel(lt(axis, zero), arith::AddIOp::create(b, l, axis, indexConstant(b, l, rank)), axis);
+    Value step = steps ? read(steps, j) : indexConstant(b, l, 1);
+    Value forward = lt(zero, step);
+    for (int64_t d = 0; d < rank; ++d) {
+      Value dim = indexConstant(b, l, inType.getDimSize(d));
+      auto wrap = [&](Value v) { return sel(lt(v, zero), arith::AddIOp::create(b, l, v, dim), v); };
+      Value lo = sel(forward, zero, indexConstant(b, l, -1));
+      Value hi = sel(forward, dim, indexConstant(b, l, inType.getDimSize(d) - 1));
+      Value start = clamp(wrap(read(starts, j)), lo, hi);
+      Value end = clamp(wrap(read(ends, j)), lo, hi);
+      // ceil((end - start) / step) for either sign of the step.
+      Value span = sel(forward, arith::SubIOp::create(b, l, end, start),
+                       arith::SubIOp::create(b, l, start, end));
+      Value magnitude = sel(forward, step, arith::SubIOp::create(b, l, zero, step));
+      Value count = arith::CeilDivSIOp::create(b, l, span, magnitude);
+      count = arith::MaxSIOp::create(b, l, count, zero);
+      Value here = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, axis,
+                                         indexConstant(b, l, d));
+      lengths[d] = sel(here, count, lengths[d]);
+    }
+  }
+  return llvm::to_vector(llvm::map_range(lengths, [](Value v) { return OpFoldResult(v); }));
+}
+
 struct SliceLowering final : StaticPattern<SliceOp> {
   using StaticPattern::StaticPattern;
   /// The generic variant: constant starts, axes and positive steps, and
@@ -339,6 +390,10 @@ struct SliceLowering final : StaticPattern<SliceOp> {
                                      : constantInts(op.getAxes());
     auto steps = isNone(op.getSteps()) ? std::optional<SmallVector<int64_t>>(SmallVector<int64_t>())
                                        : constantInts(op.getSteps());
+    // Static data: any bounds, the result's length computed at run time.
+    if (inType && inType.hasStaticShape()) {
+      return true;
+    }
     if (!inType || !starts || !axes || !steps) {
       return false;
     }
@@ -388,6 +443,11 @@ struct SliceLowering final : StaticPattern<SliceOp> {
     Value data = adaptor.getData(), starts = adaptor.getStarts();
     Value axes = isNone(op.getAxes()) ? Value() : adaptor.getAxes();
     Value steps = isNone(op.getSteps()) ? Value() : adaptor.getSteps();
+    SmallVector<OpFoldResult> sizes;
+    if (!type.hasStaticShape()) {
+      sizes = sliceLengths(rewriter, op.getLoc(), inType, starts, adaptor.getEnds(), axes, steps,
+                           entries);
+    }
     Value result = buildIndexed(
         rewriter, op.getLoc(), type,
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
@@ -427,7 +487,8 @@ struct SliceLowering final : StaticPattern<SliceOp> {
             in.push_back(addI(b, l, begin[d], mulI(b, l, out[d], stride[d])));
           }
           return tensor::ExtractOp::create(b, l, data, in);
-        });
+        },
+        sizes);
     rewriter.replaceOp(op, result);
     return success();
   }

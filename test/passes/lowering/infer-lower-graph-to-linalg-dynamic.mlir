@@ -137,6 +137,21 @@ func.func @embedding(%t: tensor<10x4xf32>, %i: tensor<?x?xi64>) -> tensor<?x?x4x
 
 // -----
 
+// Slice of static data with bounds known only at run time: the result's
+// length is max(0, ceil((end - start) / step)) after ONNX's clamping.
+// CHECK-LABEL: func.func @slice_runtime_bounds
+// CHECK: arith.ceildivsi
+// CHECK: arith.maxsi
+// CHECK: %[[N:.+]] = arith.select
+// CHECK: tensor.empty(%[[N]]) : tensor<?xf32>
+func.func @slice_runtime_bounds(%x: tensor<5xf32>, %s: tensor<1xi64>, %e: tensor<1xi64>) -> tensor<?xf32> {
+  %none = graph.none
+  %0 = graph.slice %x, %s, %e, %none, %none : (tensor<5xf32>, tensor<1xi64>, tensor<1xi64>, none, none) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
 // Window ops support a dynamic batch only.
 func.func @pool_spatial(%x: tensor<1x2x?x5xf32>) -> tensor<1x2x?x5xf32> {
   // expected-error @+1 {{failed to legalize operation 'graph.max_pool'}}
