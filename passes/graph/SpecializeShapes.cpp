@@ -1,6 +1,7 @@
 //===- SpecializeShapes.cpp - fix dynamic input dimensions ----------------===//
 
 #include "passes/graph/Passes.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "dialects/graph/IR/GraphOps.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -14,24 +15,6 @@ namespace infer::graph {
 } // namespace infer::graph
 
 namespace {
-
-/// Parses "D0xD1x..." (an empty string is a scalar).
-FailureOr<SmallVector<int64_t>> parseDims(StringRef text) {
-  SmallVector<int64_t> dims;
-  if (text.empty()) {
-    return dims;
-  }
-  SmallVector<StringRef> parts;
-  text.split(parts, 'x');
-  for (StringRef part : parts) {
-    int64_t dim;
-    if (part.getAsInteger(10, dim) || dim < 0) {
-      return failure();
-    }
-    dims.push_back(dim);
-  }
-  return dims;
-}
 
 struct SpecializeShapesPass final
     : infer::graph::impl::SpecializeShapesPassBase<SpecializeShapesPass> {
@@ -59,7 +42,7 @@ struct SpecializeShapesPass final
         func.emitError("bad shape '") << spec << "': expected name=D0xD1x...";
         return signalPassFailure();
       }
-      auto dims = parseDims(dimsText);
+      auto dims = infer::graph::parseDims(dimsText);
       if (failed(dims)) {
         func.emitError("bad shape '")
             << spec << "': dimensions must be non-negative integers joined "

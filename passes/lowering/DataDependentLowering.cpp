@@ -74,26 +74,6 @@ void assertCount(OpBuilder &b, Operation *op, Value kept, int64_t declared, Stri
                       .str());
 }
 
-/// A pattern for an op of static tensors whose output length the data
-/// decides: it applies only when the lowering emits run-time checks.
-template <typename Op>
-struct CheckedPattern : OpConversionPattern<Op> {
-  using OpConversionPattern<Op>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const final {
-    if (failed(checkStaticTensors(op, rewriter))) {
-      return failure();
-    }
-    if (!checksEnabled(op)) {
-      return rewriter.notifyMatchFailure(op, "needs run-time checks (a data-dependent length)");
-    }
-    return lower(op, adaptor, rewriter);
-  }
-  virtual LogicalResult lower(Op op, typename Op::Adaptor adaptor,
-                              ConversionPatternRewriter &rewriter) const = 0;
-};
-
 /// NonZero: the coordinates of the non-zero elements, row-major order.
 struct NonZeroLowering final : CheckedPattern<NonZeroOp> {
   using CheckedPattern::CheckedPattern;

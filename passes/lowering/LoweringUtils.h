@@ -117,11 +117,6 @@ bool onlyBatchDynamic(mlir::Operation *op);
 mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       mlir::RankedTensorType type);
 
-} // namespace infer::lowering
-
-#endif // INFER_PASSES_LOWERING_LOWERINGUTILS_H
-
-namespace infer::lowering {
 
 /// A `linalg.generic` with no inputs: `body` computes each element of
 /// `resultType` from its indices (used by gathers and data movement ops,
@@ -223,4 +218,29 @@ llvm::SmallVector<int64_t> reducedShape(llvm::ArrayRef<int64_t> shape,
                                         llvm::ArrayRef<int64_t> axes,
                                         bool keepDims);
 
+/// A pattern for an op of static tensors whose output length or shape the
+/// data decides (a data-dependent count, sizes read from input values): it
+/// applies only when the lowering emits run-time checks, which refuse a
+/// run whose data gives another shape than the declared one.
+template <typename Op>
+struct CheckedPattern : mlir::OpConversionPattern<Op> {
+  using mlir::OpConversionPattern<Op>::OpConversionPattern;
+  llvm::LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  mlir::ConversionPatternRewriter &rewriter) const final {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return mlir::failure();
+    }
+    if (!checksEnabled(op)) {
+      return rewriter.notifyMatchFailure(
+          op, "needs run-time checks (a length or shape the data decides)");
+    }
+    return lower(op, adaptor, rewriter);
+  }
+  virtual llvm::LogicalResult lower(Op op, typename Op::Adaptor adaptor,
+                                    mlir::ConversionPatternRewriter &rewriter) const = 0;
+};
+
 } // namespace infer::lowering
+
+#endif // INFER_PASSES_LOWERING_LOWERINGUTILS_H

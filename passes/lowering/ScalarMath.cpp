@@ -11,6 +11,15 @@ namespace infer::lowering::scalar {
 
 static bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
 
+std::pair<Value, Value> rotate(OpBuilder &b, Location l, Value re, Value im, Value phase) {
+  Value c = math::CosOp::create(b, l, phase);
+  Value s = math::SinOp::create(b, l, phase);
+  return {arith::SubFOp::create(b, l, arith::MulFOp::create(b, l, re, c),
+                                arith::MulFOp::create(b, l, im, s)),
+          arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, re, s),
+                                arith::MulFOp::create(b, l, im, c))};
+}
+
 Value add(OpBuilder &b, Location l, Value x, Value y) {
   return isFloat(x) ? arith::AddFOp::create(b, l, x, y).getResult()
                     : arith::AddIOp::create(b, l, x, y).getResult();

@@ -2,6 +2,7 @@
 
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
+#include "passes/lowering/ScalarMath.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
@@ -278,13 +279,7 @@ struct DftLowering final : OpConversionPattern<DFTOp> {
                     arith::UIToFPOp::create(
                         nb, nl, f64, arith::IndexCastOp::create(nb, nl, nb.getI64Type(), kn)),
                     scalarConstant(nb, nl, f64, (inverse ? 2 : -2) * M_PI / n));
-                Value c = math::CosOp::create(nb, nl, phase);
-                Value sn = math::SinOp::create(nb, nl, phase);
-                // (re + i im)(c + i sn)
-                Value outRe = arith::SubFOp::create(nb, nl, arith::MulFOp::create(nb, nl, re, c),
-                                                    arith::MulFOp::create(nb, nl, im, sn));
-                Value outIm = arith::AddFOp::create(nb, nl, arith::MulFOp::create(nb, nl, re, sn),
-                                                    arith::MulFOp::create(nb, nl, im, c));
+                auto [outRe, outIm] = scalar::rotate(nb, nl, re, im, phase);
                 scf::YieldOp::create(
                     nb, nl,
                     ValueRange{arith::AddFOp::create(nb, nl, acc[0], outRe).getResult(),

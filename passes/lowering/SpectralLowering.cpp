@@ -10,6 +10,7 @@
 
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
+#include "passes/lowering/ScalarMath.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
@@ -49,17 +50,10 @@ Value equalIndex(OpBuilder &b, Location l, Value x, int64_t v) {
 /// STFT: output[b, f, k] = sum over n < W of x[b, f*step + n] w[n]
 /// e^(-2 pi i k n / L), L the frame (FFT) length, W the window's (L without
 /// one), f < 1 + (len - L) / step and k < L (L/2 + 1 one-sided).
-struct StftLowering final : OpConversionPattern<STFTOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(STFTOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
-      return failure();
-    }
-    if (!checksEnabled(op)) {
-      return rewriter.notifyMatchFailure(op, "sizes from run-time values need run-time checks");
-    }
+struct StftLowering final : CheckedPattern<STFTOp> {
+  using CheckedPattern::CheckedPattern;
+  LogicalResult lower(STFTOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value x = adaptor.getSignal();
     auto xType = cast<RankedTensorType>(x.getType());
@@ -150,12 +144,7 @@ struct StftLowering final : OpConversionPattern<STFTOp> {
                         nb, nl, f64, arith::IndexCastOp::create(nb, nl, nb.getI64Type(), kn)),
                     scalarConstant(nb, nl, f64, -2 * M_PI)),
                 lengthF);
-            Value c = math::CosOp::create(nb, nl, phase);
-            Value s = math::SinOp::create(nb, nl, phase);
-            Value outRe = arith::SubFOp::create(nb, nl, arith::MulFOp::create(nb, nl, re, c),
-                                                arith::MulFOp::create(nb, nl, im, s));
-            Value outIm = arith::AddFOp::create(nb, nl, arith::MulFOp::create(nb, nl, re, s),
-                                                arith::MulFOp::create(nb, nl, im, c));
+            auto [outRe, outIm] = scalar::rotate(nb, nl, re, im, phase);
             return SmallVector<Value>{arith::AddFOp::create(nb, nl, acc[0], outRe),
                                       arith::AddFOp::create(nb, nl, acc[1], outIm)};
           });
@@ -170,17 +159,10 @@ struct StftLowering final : OpConversionPattern<STFTOp> {
 /// MelWeightMatrix: triangular filters between num_mel_bins + 2 points
 /// equally spaced in mel from lower to upper_edge_hertz, mapped to
 /// spectrogram bins floor((dft_length + 1) hz / sample_rate).
-struct MelWeightMatrixLowering final : OpConversionPattern<MelWeightMatrixOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(MelWeightMatrixOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
-      return failure();
-    }
-    if (!checksEnabled(op)) {
-      return rewriter.notifyMatchFailure(op, "sizes from run-time values need run-time checks");
-    }
+struct MelWeightMatrixLowering final : CheckedPattern<MelWeightMatrixOp> {
+  using CheckedPattern::CheckedPattern;
+  LogicalResult lower(MelWeightMatrixOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = loweredTensorType(op.getOutput().getType());
     if (type.getRank() != 2) {

@@ -4,9 +4,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include <limits>
-#include <optional>
 
 using namespace mlir;
 
@@ -111,21 +111,6 @@ LogicalResult readSignature(ModuleOp module, StringRef funcName,
   return success();
 }
 
-/// "1x3x224x224" -> dims; fails on anything else.
-static std::optional<std::vector<int64_t>> parseShape(StringRef text) {
-  std::vector<int64_t> dims;
-  SmallVector<StringRef> parts;
-  text.split(parts, 'x');
-  for (StringRef part : parts) {
-    int64_t d;
-    if (part.trim().getAsInteger(10, d) || d < 0) {
-      return std::nullopt;
-    }
-    dims.push_back(d);
-  }
-  return dims;
-}
-
 LogicalResult applyShapeProfiles(ModuleOp module, ArrayRef<std::string> profiles,
                                  ModelSignature &signature) {
   for (StringRef profile : profiles) {
@@ -154,12 +139,12 @@ LogicalResult applyShapeProfiles(ModuleOp module, ArrayRef<std::string> profiles
     }
     std::vector<std::vector<int64_t>> shapes;
     for (StringRef part : parts) {
-      std::optional<std::vector<int64_t>> dims = parseShape(part);
-      if (!dims || dims->size() != it->shape.size()) {
+      FailureOr<SmallVector<int64_t>> dims = graph::parseDims(part);
+      if (failed(dims) || dims->size() != it->shape.size()) {
         return fail("'" + part + "' is not a shape of rank " +
                     Twine(it->shape.size()) + " (dims joined by 'x')");
       }
-      shapes.push_back(*dims);
+      shapes.emplace_back(dims->begin(), dims->end());
     }
     const std::vector<int64_t> &lo = shapes.front(), &hi = shapes.back();
     const std::vector<int64_t> &opt = shapes.size() == 3 ? shapes[1] : lo;

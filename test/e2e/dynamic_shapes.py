@@ -38,11 +38,10 @@ import subprocess
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
-from test_data import make_model, parse_args, write_set
+from test_data import compile_model, make_model, parse_args, write_set
 
 F = TensorProto.FLOAT
 RNG = np.random.default_rng(11)
@@ -167,18 +166,6 @@ def add_model():
 
 def run(command):
     return subprocess.run(command, capture_output=True, text=True, timeout=600)
-
-
-def compile_model(args, model, name, *extra):
-    work = os.path.join(args.work, name)
-    os.makedirs(work)
-    path = os.path.join(work, "model.onnx")
-    onnx.save(model, path)
-    proc = run([args.infer_compile, path, "-o", os.path.join(work, "out"), "--name", name,
-                *extra])
-    if proc.returncode != 0:
-        sys.exit(f"FAIL: compile {name}: {proc.stderr}")
-    return work, os.path.join(work, "out", f"{name}.so")
 
 
 def expect_match(args, work, library, model, feeds, label):

@@ -21,11 +21,10 @@ import subprocess
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
-from test_data import make_model, parse_args, write_set
+from test_data import compile_model, make_model, parse_args, write_set
 
 
 def tfidf_model(mode, dtype, shape, weights):
@@ -90,15 +89,7 @@ def scalar_models():
 def check_scalar_sizes(args):
     passed = 0
     for name, model, good, bad, refusal in scalar_models():
-        work = os.path.join(args.work, name)
-        os.makedirs(work)
-        path = os.path.join(work, "model.onnx")
-        onnx.save(model, path)
-        proc = subprocess.run([args.infer_compile, path, "-o", os.path.join(work, "out"),
-                               "--name", "m"], capture_output=True, text=True)
-        if proc.returncode != 0:
-            sys.exit(f"FAIL: compile {name}: {proc.stderr}")
-        library = os.path.join(work, "out", "m.so")
+        work, library = compile_model(args, model, name, symbol="m")
         write_set(os.path.join(work, "good"), model, good,
                   ReferenceEvaluator(model).run(None, good))
         write_set(os.path.join(work, "bad"), model, bad)
@@ -128,14 +119,7 @@ def main():
     for mode, dtype, shape, weights in cases:
         label = f"tfidf_{mode}_{'x'.join(map(str, shape))}{'_weighted' if weights else ''}"
         model = tfidf_model(mode, dtype, shape, weights)
-        work = os.path.join(args.work, label)
-        os.makedirs(work)
-        path = os.path.join(work, "model.onnx")
-        onnx.save(model, path)
-        proc = subprocess.run([args.infer_compile, path, "-o", os.path.join(work, "out"),
-                               "--name", "m"], capture_output=True, text=True)
-        if proc.returncode != 0:
-            sys.exit(f"FAIL: compile {label}: {proc.stderr}")
+        work, library = compile_model(args, model, label, symbol="m")
         np_type = np.int32 if dtype == TensorProto.INT32 else np.int64
         x = rng.integers(1, 9, shape).astype(np_type)
         if weights or mode == "TF":

@@ -22,7 +22,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
-from test_data import make_model, parse_args, write_set
+from test_data import compile_model, make_model, parse_args, write_set
 
 F, I64 = TensorProto.FLOAT, TensorProto.INT64
 
@@ -119,14 +119,7 @@ def check_nms(args):
     feeds = {"boxes": boxes, "scores": scores}
     expected = ReferenceEvaluator(nms_model(0)).run(None, feeds)[0]
     model = nms_model(len(expected))
-    work = os.path.join(args.work, "nms")
-    os.makedirs(work)
-    path = os.path.join(work, "model.onnx")
-    onnx.save(model, path)
-    proc = run([args.infer_compile, path, "-o", os.path.join(work, "out"), "--name", "nms"])
-    if proc.returncode != 0:
-        sys.exit(f"FAIL: compile NonMaxSuppression: {proc.stderr}")
-    library = os.path.join(work, "out", "nms.so")
+    work, library = compile_model(args, model, "nms")
     write_set(os.path.join(work, "same"), model, feeds, [expected])
     proc = run([args.infer_run, library, "--test-data", os.path.join(work, "same")])
     if proc.returncode != 0:
@@ -155,14 +148,7 @@ def check_declared_length(args):
         [helper.make_node("NonZero", ["x"], ["where"], name="find")], "nonzero",
         [info("x", F, [2, 3])], [info("where", I64, [2, 3])])
     model = make_model(graph, 13, check=False)
-    work = os.path.join(args.work, "nonzero")
-    os.makedirs(work)
-    path = os.path.join(work, "model.onnx")
-    onnx.save(model, path)
-    proc = run([args.infer_compile, path, "-o", os.path.join(work, "out"), "--name", "nz"])
-    if proc.returncode != 0:
-        sys.exit(f"FAIL: compile NonZero: {proc.stderr}")
-    library = os.path.join(work, "out", "nz.so")
+    work, library = compile_model(args, model, "nonzero", symbol="nz")
     passed = 0
     for name, x, ok in [("three", [[0, 2, 0], [1, 0, -3]], True),
                         ("two", [[0, 2, 0], [0, 0, -3]], False),

@@ -2,6 +2,8 @@
 import argparse
 import os
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 import onnx
@@ -30,6 +32,23 @@ def make_model(graph, opset, check=True):
     if check:
         onnx.checker.check_model(model, full_check=True)
     return model
+
+
+def compile_model(args, model, name, *extra, symbol=None):
+    """Saves `model` in `args.work`/`name` and compiles it there with
+    infer-compile (the artifact's name `symbol`, default `name`, and any
+    `extra` arguments); exits on failure. Returns the folder and the .so."""
+    symbol = symbol or name
+    work = os.path.join(args.work, name)
+    os.makedirs(work)
+    path = os.path.join(work, "model.onnx")
+    onnx.save(model, path)
+    proc = subprocess.run([args.infer_compile, path, "-o", os.path.join(work, "out"),
+                           "--name", symbol, *extra], capture_output=True, text=True,
+                          timeout=600)
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: compile {name}: {proc.stderr}")
+    return work, os.path.join(work, "out", f"{symbol}.so")
 
 
 def write_set(directory, model, feeds, expected=None):

@@ -76,6 +76,23 @@ std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,
   return result;
 }
 
+FailureOr<SmallVector<int64_t>> parseDims(StringRef text) {
+  SmallVector<int64_t> dims;
+  if (text.empty()) {
+    return dims;
+  }
+  SmallVector<StringRef> parts;
+  text.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t dim;
+    if (part.getAsInteger(10, dim) || dim < 0) {
+      return failure();
+    }
+    dims.push_back(dim);
+  }
+  return dims;
+}
+
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
   if (axis < -rank || axis >= rank) {
     return std::nullopt;

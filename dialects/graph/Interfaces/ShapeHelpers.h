@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/LogicalResult.h"
 #include <optional>
 
 namespace infer::graph {
@@ -45,6 +47,10 @@ broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 /// Normalises a possibly negative axis into [0, rank); std::nullopt when out
 /// of range.
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+
+/// Parses a shape written "D0xD1x..." (an empty string is a scalar);
+/// failure unless every dim is a non-negative integer.
+llvm::FailureOr<llvm::SmallVector<int64_t>> parseDims(llvm::StringRef text);
 
 /// Output size of a pooling or convolution window along one dimension.
 int64_t windowOutputSize(int64_t in, int64_t kernel, int64_t stride,
