@@ -77,6 +77,7 @@ void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
     pm.addPass(createGpuNVVMAttachTarget(target));
   }
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createLowerSubgroupReducePass());
   kernels.addPass(createSCFToControlFlowPass());
   // Both the loop collapsing and the strided metadata leave affine.apply.
   kernels.addPass(memref::createExpandStridedMetadataPass());

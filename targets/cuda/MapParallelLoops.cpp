@@ -1,6 +1,7 @@
 //===- MapParallelLoops.cpp - loop nests -> GPU blocks and threads --------===//
 
 #include "targets/cuda/Passes.h"
+#include "targets/cuda/WarpReductions.h"
 
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -26,17 +27,10 @@ bool staysOnHost(Operation *op) {
              func::ReturnOp>(op);
 }
 
-gpu::ParallelLoopDimMappingAttr mapTo(MLIRContext *ctx,
-                                      gpu::Processor processor) {
-  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
-  return gpu::ParallelLoopDimMappingAttr::get(ctx, processor, id, id);
-}
-
 /// Marks every dimension of `loop` with `processor`.
 LogicalResult mapAll(scf::ParallelOp loop, gpu::Processor processor) {
-  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping(
-      loop.getNumLoops(), mapTo(loop.getContext(), processor));
-  return gpu::setMappingAttr(loop, mapping);
+  SmallVector<gpu::Processor> processors(loop.getNumLoops(), processor);
+  return mapLoop(loop, processors);
 }
 
 struct MapParallelLoopsPass final
@@ -56,9 +50,16 @@ struct MapParallelLoopsPass final
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());
+    WarpReductionOptions warp;
+    warp.blockSize = blockSize;
+    warp.maxPoints = warpMaxPoints;
+    warp.minLength = warpMinLength;
     SmallVector<scf::ParallelOp> kernels(
         fn.getBody().front().getOps<scf::ParallelOp>());
     for (scf::ParallelOp loop : kernels) {
+      if (warpReductions && mapAsWarpReduction(rewriter, loop, warp)) {
+        continue;
+      }
       if (failed(mapKernel(rewriter, loop))) {
         return signalPassFailure();
       }
@@ -156,4 +157,16 @@ struct MapParallelLoopsPass final
 };
 
 } // namespace
+
+LogicalResult mapLoop(scf::ParallelOp loop,
+                      ArrayRef<gpu::Processor> processors) {
+  MLIRContext *ctx = loop.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
+  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
+  for (gpu::Processor processor : processors) {
+    mapping.push_back(gpu::ParallelLoopDimMappingAttr::get(ctx, processor, id, id));
+  }
+  return gpu::setMappingAttr(loop, mapping);
+}
+
 } // namespace infer::cuda

@@ -18,9 +18,27 @@ def MapParallelLoopsPass
     recurrent layer's time loop) are wrapped in a one-thread kernel, so
     nothing but launches, buffers and views is left for the host. Loop
     bounds must be static.
+
+    A kernel with few points and a long reduction per point (a Gemm at
+    batch 1, softmax and LayerNorm rows, global pooling) gets one warp per
+    point instead, when `warp-reductions` is on: each of the 32 lanes folds
+    every 32nd element of the flattened reduction nest, `gpu.subgroup_reduce`
+    combines the lanes, and lane 0 folds the total into the output. A block
+    holds `block-size / 32` points (thread_y) of 32 lanes (thread_x). This
+    applies when the nest's innermost body loads one f32 or i32 output
+    element, combines it with add, mul, min, max, and or or, and stores it
+    back, reading nothing the kernel writes; the kernel has at most
+    `warp-max-points` points and each reduction at least `warp-min-length`
+    elements. It changes the order of floating-point sums.
   }];
   let options = [
-    Option<"blockSize", "block-size", "int64_t", "256", "Threads per block">
+    Option<"blockSize", "block-size", "int64_t", "256", "Threads per block">,
+    Option<"warpReductions", "warp-reductions", "bool", "true",
+           "Map long reductions over few points as one warp per point">,
+    Option<"warpMaxPoints", "warp-max-points", "int64_t", "32768",
+           "Most points a warp-per-point kernel may have">,
+    Option<"warpMinLength", "warp-min-length", "int64_t", "32",
+           "Shortest reduction mapped as one warp per point">
   ];
   // Collapsing loops normalizes their bounds with affine.apply.
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::gpu::GPUDialect",
@@ -42,6 +60,19 @@ def MergeKernelModulesPass
     Option<"moduleName", "name", "std::string", "\"kernels\"",
            "Symbol of the merged GPU module">
   ];
+}
+
+def LowerSubgroupReducePass
+    : Pass<"infer-cuda-lower-subgroup-reduce", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lowers gpu.subgroup_reduce to warp shuffles";
+  let description = [{
+    Rewrites each `gpu.subgroup_reduce` of a 32-bit value as a butterfly of
+    five `gpu.shuffle xor` steps over a 32-lane warp (MLIR's own
+    patterns), which `convert-gpu-to-nvvm` turns into `shfl.sync.bfly`.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // INFER_TARGETS_CUDA_PASSES_TD
