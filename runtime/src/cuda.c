@@ -59,6 +59,7 @@ struct driver {
   CUresult (*MemFree)(CUdeviceptr);
   CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
   CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+  CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*StreamCreate)(CUstream *, unsigned);
   CUresult (*StreamDestroy)(CUstream);
   CUresult (*StreamSynchronize)(CUstream);
@@ -144,6 +145,7 @@ static infer_status_t open_driver(struct driver *d, const char *model) {
       {(void **)&d->MemFree, "cuMemFree_v2"},
       {(void **)&d->MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"},
       {(void **)&d->MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"},
+      {(void **)&d->MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"},
       {(void **)&d->StreamCreate, "cuStreamCreate"},
       {(void **)&d->StreamDestroy, "cuStreamDestroy_v2"},
       {(void **)&d->StreamSynchronize, "cuStreamSynchronize"},
@@ -369,17 +371,10 @@ static infer_status_t enqueue_launches(struct infer_cuda_model *m) {
   return NULL;
 }
 
-static infer_status_t run_locked(struct infer_cuda_model *m,
-                                 void *const *host_buffers) {
+/* Launches the schedule: replays the captured graph (capturing it on the
+ * first run) or enqueues the launches one by one. */
+static infer_status_t execute(struct infer_cuda_model *m) {
   const infer_abi_model_t *abi = m->abi;
-  CHECK("cuCtxSetCurrent", m->driver.CtxSetCurrent(m->context));
-  for (uint32_t i = 0; i < abi->num_inputs; ++i) {
-    if (m->sizes[i] > 0) {
-      CHECK("cuMemcpyHtoDAsync",
-            m->driver.MemcpyHtoDAsync(m->buffers[i], host_buffers[i],
-                                      m->sizes[i], m->stream));
-    }
-  }
   if (m->use_graph && !m->graph) {
     CUgraph graph = NULL;
     CHECK("cuStreamBeginCapture",
@@ -402,17 +397,53 @@ static infer_status_t run_locked(struct infer_cuda_model *m,
   }
   if (m->use_graph) {
     CHECK("cuGraphLaunch", m->driver.GraphLaunch(m->graph, m->stream));
-  } else {
-    infer_status_t status = enqueue_launches(m);
-    if (status) {
-      return status;
+    return NULL;
+  }
+  return enqueue_launches(m);
+}
+
+/* Where a run's inputs come from and its outputs go: host buffers, or
+ * device addresses. */
+struct io {
+  void *const *host; /* inputs, then outputs; NULL for device I/O */
+  const uint64_t *device_inputs;
+  const uint64_t *device_outputs;
+};
+
+static infer_status_t run_locked(struct infer_cuda_model *m,
+                                 const struct io *io) {
+  const infer_abi_model_t *abi = m->abi;
+  CHECK("cuCtxSetCurrent", m->driver.CtxSetCurrent(m->context));
+  for (uint32_t i = 0; i < abi->num_inputs; ++i) {
+    if (m->sizes[i] == 0) {
+      continue;
     }
+    if (io->host) {
+      CHECK("cuMemcpyHtoDAsync",
+            m->driver.MemcpyHtoDAsync(m->buffers[i], io->host[i],
+                                      m->sizes[i], m->stream));
+    } else {
+      CHECK("cuMemcpyDtoDAsync",
+            m->driver.MemcpyDtoDAsync(m->buffers[i], io->device_inputs[i],
+                                      m->sizes[i], m->stream));
+    }
+  }
+  infer_status_t status = execute(m);
+  if (status) {
+    return status;
   }
   for (uint32_t i = 0; i < abi->num_outputs; ++i) {
     size_t b = abi->num_inputs + i;
-    if (m->sizes[b] > 0) {
+    if (m->sizes[b] == 0) {
+      continue;
+    }
+    if (io->host) {
       CHECK("cuMemcpyDtoHAsync",
-            m->driver.MemcpyDtoHAsync(host_buffers[b], m->buffers[b],
+            m->driver.MemcpyDtoHAsync(io->host[b], m->buffers[b],
+                                      m->sizes[b], m->stream));
+    } else {
+      CHECK("cuMemcpyDtoDAsync",
+            m->driver.MemcpyDtoDAsync(io->device_outputs[i], m->buffers[b],
                                       m->sizes[b], m->stream));
     }
   }
@@ -420,10 +451,68 @@ static infer_status_t run_locked(struct infer_cuda_model *m,
   return NULL;
 }
 
+static infer_status_t run_serialized(struct infer_cuda_model *m,
+                                     const struct io *io) {
+  pthread_mutex_lock(&m->lock);
+  infer_status_t status = run_locked(m, io);
+  pthread_mutex_unlock(&m->lock);
+  return status;
+}
+
 infer_status_t infer_cuda_model_run(struct infer_cuda_model *m,
                                     void *const *host_buffers) {
+  struct io io = {host_buffers, NULL, NULL};
+  return run_serialized(m, &io);
+}
+
+infer_status_t infer_cuda_model_run_device(struct infer_cuda_model *m,
+                                           const uint64_t *inputs,
+                                           const uint64_t *outputs) {
+  struct io io = {NULL, inputs, outputs};
+  return run_serialized(m, &io);
+}
+
+size_t infer_cuda_model_buffer_size(const struct infer_cuda_model *m,
+                                    size_t index) {
+  return m->sizes[index];
+}
+
+infer_status_t infer_cuda_alloc(struct infer_cuda_model *m, size_t bytes,
+                                uint64_t *out) {
+  CUdeviceptr ptr = 0;
+  CHECK("cuCtxSetCurrent", m->driver.CtxSetCurrent(m->context));
+  CHECK("cuMemAlloc", m->driver.MemAlloc(&ptr, bytes));
+  *out = (uint64_t)ptr;
+  return NULL;
+}
+
+infer_status_t infer_cuda_free(struct infer_cuda_model *m, uint64_t ptr) {
+  CHECK("cuCtxSetCurrent", m->driver.CtxSetCurrent(m->context));
+  CHECK("cuMemFree", m->driver.MemFree((CUdeviceptr)ptr));
+  return NULL;
+}
+
+/* Synchronous copies on the model's stream (serialized with its runs). */
+static infer_status_t copy_locked(struct infer_cuda_model *m, uint64_t device,
+                                  void *host, size_t bytes, int to_device) {
+  CHECK("cuCtxSetCurrent", m->driver.CtxSetCurrent(m->context));
+  if (to_device) {
+    CHECK("cuMemcpyHtoDAsync",
+          m->driver.MemcpyHtoDAsync((CUdeviceptr)device, host, bytes,
+                                    m->stream));
+  } else {
+    CHECK("cuMemcpyDtoHAsync",
+          m->driver.MemcpyDtoHAsync(host, (CUdeviceptr)device, bytes,
+                                    m->stream));
+  }
+  CHECK("cuStreamSynchronize", m->driver.StreamSynchronize(m->stream));
+  return NULL;
+}
+
+infer_status_t infer_cuda_copy(struct infer_cuda_model *m, uint64_t device,
+                               void *host, size_t bytes, int to_device) {
   pthread_mutex_lock(&m->lock);
-  infer_status_t status = run_locked(m, host_buffers);
+  infer_status_t status = copy_locked(m, device, host, bytes, to_device);
   pthread_mutex_unlock(&m->lock);
   return status;
 }

@@ -12,6 +12,9 @@
 #include "infer/status.h"
 #include "infer/tensor.h"
 
+#include <stddef.h>
+#include <stdint.h>
+
 struct infer_cuda_model;
 
 /* Finds the driver and a device, loads the kernels, allocates the device
@@ -24,6 +27,25 @@ infer_status_t infer_cuda_model_create(const infer_abi_model_t *abi,
  * dense, as abi.h describes). Serialized per model. */
 infer_status_t infer_cuda_model_run(struct infer_cuda_model *model,
                                     void *const *host_buffers);
+
+/* One run with inputs and outputs in device memory (addresses in the
+ * model's context): device-to-device copies in and out of the model's own
+ * buffers, so a captured graph stays valid. Serialized per model. */
+infer_status_t infer_cuda_model_run_device(struct infer_cuda_model *model,
+                                           const uint64_t *inputs,
+                                           const uint64_t *outputs);
+
+/* Bytes of the model's buffer `index` (inputs, then outputs). */
+size_t infer_cuda_model_buffer_size(const struct infer_cuda_model *model,
+                                    size_t index);
+
+/* Device memory in the model's context, and synchronous copies between it
+ * and the host (`to_device` nonzero: host -> device). */
+infer_status_t infer_cuda_alloc(struct infer_cuda_model *model, size_t bytes,
+                                uint64_t *out);
+infer_status_t infer_cuda_free(struct infer_cuda_model *model, uint64_t ptr);
+infer_status_t infer_cuda_copy(struct infer_cuda_model *model, uint64_t device,
+                               void *host, size_t bytes, int to_device);
 
 void infer_cuda_model_destroy(struct infer_cuda_model *model);
 

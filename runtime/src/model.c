@@ -17,9 +17,9 @@
 #include "arena.h"
 #include "cuda.h"
 #include "dynamic.h"
+#include "model.h"
 
 #include <dlfcn.h>
-#include <stdatomic.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -28,14 +28,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-struct infer_model {
-  void *library; /* from dlopen; NULL for a linked-in model */
-  const infer_abi_model_t *abi;
-  char *name;
-  _Atomic(void *) workspace; /* a free workspace, or NULL */
-  struct infer_cuda_model *cuda; /* the device side of a CUDA model */
-  infer_arena_t *arena; /* buffers of a dynamic model's runs, or NULL */
-};
 
 enum { WORKSPACE_ALIGNMENT = 64 };
 

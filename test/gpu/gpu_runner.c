@@ -7,7 +7,11 @@
  * reads DIR/input_<i>.bin (raw elements, in the model's order, shapes and
  * dtypes), runs once and writes DIR/result_<i>.bin, then runs ITERATIONS
  * more times (after 10 untimed) and prints one JSON line with the median
- * and 90th percentile latency in ms. Exit status 1 on any error.
+ * and 90th percentile latency in ms. It then runs once more on device
+ * tensors (infer_model_run_device: inputs copied to device memory first,
+ * outputs read back after), checks that those outputs equal the host run's
+ * bit for bit, and times ITERATIONS device runs (no host copies) too.
+ * Exit status 1 on any error or mismatch.
  *
  *===------------------------------------------------------------------===*/
 
@@ -35,6 +39,71 @@ static double now_ms(void) {
 static int compare_doubles(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
+}
+
+static int device_fail(infer_status_t status) {
+  fprintf(stderr, "gpu_runner: device tensors: %s\n",
+          infer_status_message(status));
+  infer_status_free(status);
+  return 1;
+}
+
+/* Runs once on device tensors and compares with the host run's `expected`
+ * outputs, then times `iterations` device runs (after 10 untimed). */
+static int run_on_device_tensors(infer_model_t model,
+                                 const infer_tensor_t *inputs,
+                                 size_t num_inputs,
+                                 const infer_tensor_t *expected,
+                                 size_t num_outputs, int iterations,
+                                 int *out_match, double *out_median_ms) {
+  size_t n = num_inputs + num_outputs;
+  uint64_t *ptrs = calloc(n + 1, sizeof(uint64_t));
+  infer_status_t status = NULL;
+  for (size_t i = 0; i < n && !status; ++i) {
+    infer_tensor_t t = i < num_inputs ? inputs[i] : expected[i - num_inputs];
+    size_t bytes = infer_tensor_byte_size(t);
+    status = infer_model_device_alloc(model, bytes, &ptrs[i]);
+    if (!status && i < num_inputs) {
+      status = infer_model_copy_to_device(model, ptrs[i],
+                                          infer_tensor_data(t), bytes);
+    }
+  }
+  if (!status) {
+    status = infer_model_run_device(model, ptrs, num_inputs,
+                                    ptrs + num_inputs, num_outputs);
+  }
+  *out_match = 1;
+  for (size_t o = 0; o < num_outputs && !status; ++o) {
+    size_t bytes = infer_tensor_byte_size(expected[o]);
+    void *host = malloc(bytes ? bytes : 1);
+    status = infer_model_copy_from_device(model, host, ptrs[num_inputs + o],
+                                          bytes);
+    if (!status && memcmp(host, infer_tensor_data(expected[o]), bytes) != 0) {
+      fprintf(stderr, "gpu_runner: output %zu differs between host and "
+              "device tensors\n", o);
+      *out_match = 0;
+    }
+    free(host);
+  }
+  double *times = calloc((size_t)iterations + 1, sizeof(double));
+  for (int i = -10; i < iterations && !status; ++i) {
+    double start = now_ms();
+    status = infer_model_run_device(model, ptrs, num_inputs,
+                                    ptrs + num_inputs, num_outputs);
+    if (i >= 0) {
+      times[i] = now_ms() - start;
+    }
+  }
+  if (!status && iterations > 0) {
+    qsort(times, (size_t)iterations, sizeof(double), compare_doubles);
+    *out_median_ms = times[iterations / 2];
+  }
+  for (size_t i = 0; i < n; ++i) {
+    infer_status_free(infer_model_device_free(model, ptrs[i]));
+  }
+  free(times);
+  free(ptrs);
+  return status ? device_fail(status) : 0;
 }
 
 int main(int argc, char **argv) {
@@ -84,6 +153,14 @@ int main(int argc, char **argv) {
       return 1;
     }
     fclose(f);
+  }
+  int device_match = 0;
+  double device_ms = 0;
+  if (run_on_device_tensors(model, inputs, num_inputs, outputs, num_outputs,
+                            iterations, &device_match, &device_ms)) {
+    return 1;
+  }
+  for (size_t i = 0; i < num_outputs; ++i) {
     infer_tensor_release(outputs[i]);
   }
   double *times = calloc((size_t)iterations + 1, sizeof(double));
@@ -103,9 +180,11 @@ int main(int argc, char **argv) {
   }
   qsort(times, (size_t)iterations, sizeof(double), compare_doubles);
   printf("{\"model\": \"%s\", \"iterations\": %d, \"median_ms\": %.4f, "
-         "\"p90_ms\": %.4f}\n",
+         "\"p90_ms\": %.4f, \"device_tensors_match\": %s, "
+         "\"device_tensors_median_ms\": %.4f}\n",
          argv[2], iterations, times[iterations / 2],
-         times[(iterations * 9) / 10]);
+         times[(iterations * 9) / 10], device_match ? "true" : "false",
+         device_ms);
   for (size_t i = 0; i < num_inputs; ++i) {
     infer_tensor_release(inputs[i]);
   }

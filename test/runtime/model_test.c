@@ -611,6 +611,30 @@ static void test_dynamic(const char *path) {
   }
 }
 
+/* The device-tensor API on a CPU model: refused by name, nothing allocated. */
+static void test_device_api_on_cpu(infer_model_t model) {
+  EXPECT(infer_model_on_device(model) == 0);
+  EXPECT(infer_model_on_device(NULL) == 0);
+  uint64_t ptr = 42;
+  EXPECT_ERROR(infer_model_device_alloc(model, 64, &ptr),
+               INFER_INVALID_ARGUMENT, "model 'fake' runs on the CPU");
+  EXPECT(ptr == 0);
+  EXPECT_ERROR(infer_model_device_alloc(model, 64, NULL),
+               INFER_INVALID_ARGUMENT, "out_ptr is NULL");
+  EXPECT_ERROR(infer_model_device_free(model, 4096), INFER_INVALID_ARGUMENT,
+               "--target=cuda");
+  float host[4] = {0};
+  EXPECT_ERROR(infer_model_copy_to_device(model, 4096, host, sizeof(host)),
+               INFER_INVALID_ARGUMENT, "runs on the CPU");
+  EXPECT_ERROR(infer_model_copy_from_device(model, host, 4096, sizeof(host)),
+               INFER_INVALID_ARGUMENT, "runs on the CPU");
+  uint64_t inputs[2] = {4096, 8192}, outputs[1] = {12288};
+  EXPECT_ERROR(infer_model_run_device(model, inputs, 2, outputs, 1),
+               INFER_INVALID_ARGUMENT, "runs on the CPU");
+  EXPECT_ERROR(infer_model_run_device(NULL, inputs, 2, outputs, 1),
+               INFER_INVALID_ARGUMENT, "model is NULL");
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s path/to/fake.so\n", argv[0]);
@@ -636,6 +660,7 @@ int main(int argc, char **argv) {
     test_queries(model);
     test_run(model);
     test_threads(model);
+    test_device_api_on_cpu(model);
     infer_model_release(model);
   }
   test_logic_model(path);

@@ -30,6 +30,7 @@
 #include "infer/tensor.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -101,6 +102,45 @@ infer_status_t infer_model_input_range(infer_model_t model, size_t index,
 infer_status_t infer_model_run(infer_model_t model,
                                const infer_tensor_t *inputs, size_t num_inputs,
                                infer_tensor_t *out_outputs, size_t num_outputs);
+
+/*===-- Device-resident tensors (CUDA models) ---------------------------===*
+ *
+ * For callers that keep data on the GPU. A device tensor is a device
+ * address (a CUdeviceptr, as uint64_t) in the model's context: the primary
+ * context of device 0, which the model retains while it lives, so memory
+ * from cudaMalloc in the same process works too. Its bytes are the dense,
+ * row-major elements of the declared dtype and shape. Every call is
+ * synchronous and serialized with the model's runs. On a CPU model each
+ * fails with INVALID_ARGUMENT. */
+
+/* 1 for a model whose kernels run on a GPU (--target=cuda), else 0. */
+int infer_model_on_device(infer_model_t model);
+
+/* `bytes` of device memory (0 bytes gives address 0), and its release
+ * (address 0 is accepted). Driver failures name the CUDA error. */
+infer_status_t infer_model_device_alloc(infer_model_t model, size_t bytes,
+                                        uint64_t *out_ptr);
+infer_status_t infer_model_device_free(infer_model_t model, uint64_t ptr);
+
+/* Copies between host memory and device memory. */
+infer_status_t infer_model_copy_to_device(infer_model_t model, uint64_t dst,
+                                          const void *src, size_t bytes);
+infer_status_t infer_model_copy_from_device(infer_model_t model, void *dst,
+                                            uint64_t src, size_t bytes);
+
+/* Runs the model once on device tensors: device_inputs[i] holds input i,
+ * device_outputs[i] receives output i (each at least the declared byte
+ * size). No host copy is made: the inputs are copied device-to-device into
+ * the model's buffers, the schedule (its CUDA graph) runs, and the outputs
+ * are copied device-to-device out, all on the model's stream. Work that
+ * produces the inputs on another stream must be finished first; the
+ * outputs are written when the call returns. INVALID_ARGUMENT for wrong
+ * counts or a 0 address of a non-empty tensor. */
+infer_status_t infer_model_run_device(infer_model_t model,
+                                      const uint64_t *device_inputs,
+                                      size_t num_inputs,
+                                      const uint64_t *device_outputs,
+                                      size_t num_outputs);
 
 #ifdef __cplusplus
 }
