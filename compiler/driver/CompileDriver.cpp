@@ -116,6 +116,14 @@ struct DriverOptions {
       cl::desc("Threads per block of the elementwise and reduction kernels "
                "(default 256)"),
       cl::init(256), cl::cat(cudaCat)};
+  cl::opt<std::string> gpuKernels{
+      "gpu-kernels",
+      cl::desc("Kernel shapes: 'tuned' (default) gives large contractions "
+               "(MatMul, Gemm, Conv) shared-memory tiled kernels and long "
+               "reductions over few outputs one warp per output; 'simple' "
+               "gives every output its own thread (to compare, or to rule "
+               "the tuned kernels out)"),
+      cl::init("tuned"), cl::cat(cudaCat)};
 
   cl::OptionCategory hlsCat{"HLS target (--target=hls)"};
   cl::opt<double> hlsClockNs{
@@ -286,6 +294,11 @@ int runCompileDriver(int argc, char **argv) {
     }
   }
   cudaOptions.blockSize = options.gpuBlockSize;
+  if (options.gpuKernels != "tuned" && options.gpuKernels != "simple") {
+    return fail("--gpu-kernels expects 'tuned' or 'simple', got '" +
+                options.gpuKernels + "'");
+  }
+  cudaOptions.tunedKernels = options.gpuKernels == "tuned";
   if (cudaOptions.blockSize < 1 || cudaOptions.blockSize > 1024) {
     return fail("--gpu-block-size must be between 1 and 1024");
   }

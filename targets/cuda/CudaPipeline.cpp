@@ -27,6 +27,10 @@ struct CodegenPipelineOptions
   Option<int64_t> blockSize{*this, "block-size",
                             llvm::cl::desc("Threads per block"),
                             llvm::cl::init(256)};
+  Option<bool> tuned{*this, "tuned-kernels",
+                     llvm::cl::desc("Tiled contractions and warp reductions "
+                                    "(false: one thread per output)"),
+                     llvm::cl::init(true)};
   Option<std::string> name{*this, "name",
                            llvm::cl::desc("Symbol of the GPU module"),
                            llvm::cl::init("kernels")};
@@ -47,6 +51,10 @@ void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
       loops::createInterchangeReductionsPass(interchange));
   pm.addNestedPass<func::FuncOp>(loops::createReshapesToViewsPass());
   pm.addNestedPass<func::FuncOp>(cpu::createExpandCopiesPass());
+  // Large contractions: shared-memory tiled kernels, launched directly.
+  if (options.tunedKernels) {
+    pm.addNestedPass<func::FuncOp>(createTileContractionsPass());
+  }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createCanonicalizerPass());
@@ -54,6 +62,7 @@ void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
   // Kernels.
   MapParallelLoopsPassOptions map;
   map.blockSize = options.blockSize;
+  map.warpReductions = options.tunedKernels;
   pm.addNestedPass<func::FuncOp>(createMapParallelLoopsPass(map));
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   // Weights stay host-side globals: the kernels take them as arguments and
@@ -107,6 +116,7 @@ void registerCudaPipelines() {
           cuda.chips.assign(options.chips.begin(), options.chips.end());
         }
         cuda.blockSize = options.blockSize;
+        cuda.tunedKernels = options.tuned;
         buildCudaCodegenPipeline(pm, cuda, options.name);
       });
 }

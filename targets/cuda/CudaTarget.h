@@ -26,6 +26,7 @@ namespace infer::cuda {
 struct CudaOptions {
   std::vector<std::string> chips = {"sm_90"}; // GPU architectures
   int64_t blockSize = 256;                    // threads per block
+  bool tunedKernels = true; // tiled contractions, warp reductions
   std::string ptxas;                          // "" -> search CUDA_HOME, /usr/local/cuda
   std::string libdevice;                      // "" -> search the same places
 };

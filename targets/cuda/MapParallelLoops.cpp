@@ -73,7 +73,7 @@ struct MapParallelLoopsPass final
     SmallVector<SmallVector<Operation *>> runs;
     bool open = false;
     for (Operation &op : body) {
-      if (staysOnHost(&op) || isa<scf::ParallelOp>(op)) {
+      if (staysOnHost(&op) || isa<scf::ParallelOp, gpu::LaunchOp>(op)) {
         open = false;
         continue;
       }

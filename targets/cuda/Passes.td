@@ -46,6 +46,39 @@ def MapParallelLoopsPass
                            "::mlir::affine::AffineDialect"];
 }
 
+def TileContractionsPass
+    : Pass<"infer-cuda-tile-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Turns large contractions into shared-memory tiled kernels";
+  let description = [{
+    Each f32 linalg op on buffers of static shape that computes
+    `out += in0 * in1` summed over its reduction dims (MatMul, Gemm, batched
+    products, convolutions as implicit GEMMs) becomes one `gpu.launch`. The
+    parallel dims read by both inputs are the batch (`block_z`); the others
+    split into the x side (the input that holds the output's innermost dim,
+    `block_x`) and the y side (`block_y`). A block of 16 x 16 threads
+    computes a T x T tile of (y, x), each thread (T/16) x (T/16) outputs in
+    registers; per step of 16 reduction elements the block stages both
+    operand slices in workgroup memory (loaded along each operand's
+    contiguous dim, padded by a column), with a barrier before and after the
+    products. The sums are added to `out`, which holds the init.
+
+    T is the largest of 64, 32 and 16 that still gives `min-blocks` blocks.
+    Contractions with a side or a reduction shorter than 16, or too small
+    for 16 x 16 tiles to give `min-blocks` blocks while at most
+    `warp-max-points` outputs, are left to `infer-cuda-map-parallel-loops`.
+  }];
+  let options = [
+    Option<"minBlocks", "min-blocks", "int64_t", "128",
+           "Blocks a tile size must give (about the SMs of a large GPU)">,
+    Option<"warpMaxPoints", "warp-max-points", "int64_t", "32768",
+           "Small contractions up to this many outputs stay untiled">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def MergeKernelModulesPass
     : Pass<"infer-cuda-merge-kernel-modules", "::mlir::ModuleOp"> {
   let summary = "Merges the outlined GPU modules into one";
