@@ -92,6 +92,13 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
     // it before the loops become branches.
     pm.addPass(createCanonicalizerPass());
   }
+  buildLoopsToLLVMPipeline(pm, /*barePointers=*/!options.dynamicShapes,
+                           /*genericAllocations=*/options.dynamicShapes,
+                           options.openmp);
+}
+
+void buildLoopsToLLVMPipeline(OpPassManager &pm, bool barePointers,
+                              bool genericAllocations, bool openmp) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -112,16 +119,16 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   // The generic variant allocates through the runtime (DynamicEntry.cpp
   // defines the generic functions the allocations call).
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
-  memrefOptions.useGenericFunctions = options.dynamicShapes;
+  memrefOptions.useGenericFunctions = genericAllocations;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = !options.dynamicShapes;
+  funcOptions.useBarePtrCallConv = barePointers;
   pm.addPass(createConvertFuncToLLVMPass(funcOptions));
-  if (options.openmp) {
+  if (openmp) {
     pm.addPass(createConvertOpenMPToLLVMPass());
   }
   pm.addPass(createConvertControlFlowToLLVMPass());

@@ -105,6 +105,18 @@ void buildBufferizePipeline(mlir::OpPassManager &pm, bool outParams = true);
 void buildCpuCodegenPipeline(mlir::OpPassManager &pm,
                              const CodegenOptions &options = {});
 
+/// Loops on buffers (scf, affine, memref, arith, math) to the LLVM dialect:
+/// the end of `buildCpuCodegenPipeline`, also used to build the CUDA
+/// kernels for the emulator. `barePointers`: memref arguments become plain
+/// pointers; `genericAllocations`: allocations call the generic functions.
+void buildLoopsToLLVMPipeline(mlir::OpPassManager &pm, bool barePointers,
+                              bool genericAllocations, bool openmp);
+
+/// Writes `soPath`, a shared library of `module` (the LLVM dialect) built
+/// for this host: optimized, compiled to an object beside it, linked by cc.
+llvm::LogicalResult emitHostLibrary(mlir::ModuleOp module,
+                                    llvm::StringRef soPath);
+
 /// Registers `cpu-codegen` for infer-opt.
 void registerCpuPipelines();
 

@@ -661,3 +661,59 @@ LogicalResult emitDataArtifacts(
 }
 
 } // namespace infer::cpu
+
+namespace infer::cpu {
+
+LogicalResult emitHostLibrary(ModuleOp module, StringRef soPath) {
+  Location loc = module.getLoc();
+  registerBuiltinDialectTranslation(*module->getContext());
+  registerLLVMDialectTranslation(*module->getContext());
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> tm =
+      createTargetMachine(CpuOptions{}, error);
+  if (!tm) {
+    return emitError(loc) << error;
+  }
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "kernels");
+  if (!llvmModule) {
+    return emitError(loc) << "translation to LLVM IR failed";
+  }
+  llvmModule->setTargetTriple(tm->getTargetTriple());
+  llvmModule->setDataLayout(tm->createDataLayout());
+  optimize(*llvmModule, tm.get(), 2);
+  std::string objPath = (soPath + ".o").str();
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(objPath, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      return emitError(loc) << "cannot write '" << objPath
+                            << "': " << ec.message();
+    }
+    llvm::legacy::PassManager codegen;
+    if (tm->addPassesToEmitFile(codegen, os, nullptr,
+                                llvm::CodeGenFileType::ObjectFile)) {
+      return emitError(loc) << "the target cannot emit object files";
+    }
+    codegen.run(*llvmModule);
+  }
+  auto cc = llvm::sys::findProgramByName("cc");
+  if (!cc) {
+    return emitError(loc) << "no C compiler driver ('cc') to link " << soPath;
+  }
+  std::string so = soPath.str();
+  llvm::SmallVector<llvm::StringRef> args = {*cc, "-shared", "-o", so,
+                                             objPath, "-lm"};
+  std::string linkError;
+  int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0,
+                                     &linkError);
+  llvm::sys::fs::remove(objPath);
+  if (rc != 0) {
+    return emitError(loc) << "linking " << soPath << " failed"
+                          << (linkError.empty() ? "" : ": " + linkError);
+  }
+  return success();
+}
+
+} // namespace infer::cpu
