@@ -124,6 +124,21 @@ struct DriverOptions {
                "gives every output its own thread (to compare, or to rule "
                "the tuned kernels out)"),
       cl::init("tuned"), cl::cat(cudaCat)};
+  cl::opt<bool> gpuEmulation{
+      "gpu-emulation",
+      cl::desc("Also write <name>.emu.so: the kernels built for this CPU, "
+               "which test/cuda-emulator runs in place of a GPU (for tests "
+               "where no GPU is available)"),
+      cl::init(false), cl::cat(cudaCat)};
+  cl::opt<int64_t> gpuTileMinBlocks{
+      "gpu-tile-min-blocks",
+      cl::desc("Tile a contraction only when its tiles give this many "
+               "blocks (default 128; 1 tiles every contraction, for tests)"),
+      cl::init(128), cl::Hidden, cl::cat(cudaCat)};
+  cl::opt<int64_t> gpuWarpMinLength{
+      "gpu-warp-min-length",
+      cl::desc("Shortest reduction given a warp per output (default 32)"),
+      cl::init(32), cl::Hidden, cl::cat(cudaCat)};
 
   cl::OptionCategory hlsCat{"HLS target (--target=hls)"};
   cl::opt<double> hlsClockNs{
@@ -299,6 +314,8 @@ int runCompileDriver(int argc, char **argv) {
                 options.gpuKernels + "'");
   }
   cudaOptions.tunedKernels = options.gpuKernels == "tuned";
+  cudaOptions.tileMinBlocks = options.gpuTileMinBlocks;
+  cudaOptions.warpMinLength = options.gpuWarpMinLength;
   if (cudaOptions.blockSize < 1 || cudaOptions.blockSize > 1024) {
     return fail("--gpu-block-size must be between 1 and 1024");
   }
@@ -418,6 +435,15 @@ int runCompileDriver(int argc, char **argv) {
 #endif
     } else if (options.compileTo >= Phase::LLVM && isCuda) {
 #ifdef INFER_HAVE_CUDA
+      if (options.gpuEmulation && options.compileTo == Phase::Artifact &&
+          options.output != "-") {
+        std::string dir = options.output.getValue();
+        if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+          return fail("cannot create the output directory '" + dir +
+                      "': " + ec.message());
+        }
+        cudaOptions.emulationLibrary = dir + "/" + signature.name + ".emu.so";
+      }
       cuda::buildCudaCodegenPipeline(lower, cudaOptions, signature.name);
 #endif
     } else if (options.compileTo >= Phase::LLVM) {

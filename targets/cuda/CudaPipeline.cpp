@@ -53,7 +53,9 @@ void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
   pm.addNestedPass<func::FuncOp>(cpu::createExpandCopiesPass());
   // Large contractions: shared-memory tiled kernels, launched directly.
   if (options.tunedKernels) {
-    pm.addNestedPass<func::FuncOp>(createTileContractionsPass());
+    TileContractionsPassOptions tile;
+    tile.minBlocks = options.tileMinBlocks;
+    pm.addNestedPass<func::FuncOp>(createTileContractionsPass(tile));
   }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
@@ -63,6 +65,7 @@ void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
   MapParallelLoopsPassOptions map;
   map.blockSize = options.blockSize;
   map.warpReductions = options.tunedKernels;
+  map.warpMinLength = options.warpMinLength;
   pm.addNestedPass<func::FuncOp>(createMapParallelLoopsPass(map));
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   // Weights stay host-side globals: the kernels take them as arguments and
@@ -71,6 +74,11 @@ void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
   MergeKernelModulesPassOptions merge;
   merge.moduleName = (name + "_kernels").str();
   pm.addPass(createMergeKernelModulesPass(merge));
+  if (!options.emulationLibrary.empty()) {
+    EmulationLibraryPassOptions emulation;
+    emulation.output = options.emulationLibrary;
+    pm.addPass(createEmulationLibraryPass(emulation));
+  }
 
   // PTX through NVVM, one image per chip. Math functions become libdevice
   // calls (exact fp32), linked from the CUDA toolkit when it is there.

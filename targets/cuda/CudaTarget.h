@@ -27,6 +27,12 @@ struct CudaOptions {
   std::vector<std::string> chips = {"sm_90"}; // GPU architectures
   int64_t blockSize = 256;                    // threads per block
   bool tunedKernels = true; // tiled contractions, warp reductions
+  // Tuning thresholds (tests lower them to reach the tuned kernels with
+  // small models): see infer-cuda-tile-contractions and
+  // infer-cuda-map-parallel-loops.
+  int64_t tileMinBlocks = 128;
+  int64_t warpMinLength = 32;
+  std::string emulationLibrary; // non-empty: also write this host library
   std::string ptxas;                          // "" -> search CUDA_HOME, /usr/local/cuda
   std::string libdevice;                      // "" -> search the same places
 };

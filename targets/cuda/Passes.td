@@ -66,6 +66,8 @@ def TileContractionsPass
     Contractions with a side or a reduction shorter than 16, or too small
     for 16 x 16 tiles to give `min-blocks` blocks while at most
     `warp-max-points` outputs, are left to `infer-cuda-map-parallel-loops`.
+    `min-blocks=1` tiles every contraction (tests use it to run the tiled
+    kernels on small models).
   }];
   let options = [
     Option<"minBlocks", "min-blocks", "int64_t", "128",
@@ -77,6 +79,28 @@ def TileContractionsPass
                            "::mlir::arith::ArithDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::memref::MemRefDialect"];
+}
+
+def EmulationLibraryPass
+    : Pass<"infer-cuda-emulation-library", "::mlir::ModuleOp"> {
+  let summary = "Builds the GPU kernels for the host, for the CUDA emulator";
+  let description = [{
+    Copies every kernel of the (merged) GPU module into a host function,
+    replaces thread and block ids, barriers, warp shuffles (after lowering
+    warp reductions to shuffles) and workgroup buffers with calls into the
+    emulator of `test/cuda-emulator`, lowers the copies like the CPU
+    target's loops, adds `<kernel>__emu(void **params)` entry points, and
+    links `output`, a shared library for this host. The module itself is
+    left unchanged: the PTX is built from the same kernels. For tests on
+    machines without a GPU (`infer-compile --gpu-emulation`).
+  }];
+  let options = [
+    Option<"output", "output", "std::string", "\"\"",
+           "Path of the shared library to write">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def MergeKernelModulesPass

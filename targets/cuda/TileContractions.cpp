@@ -343,12 +343,15 @@ struct TileContractionsPass final
   }
 
   /// The largest tile (64, 32 or 16 a side) that still makes `min-blocks`
-  /// blocks. None when even 16 makes fewer and the kernel is small enough
-  /// for one warp per output (infer-cuda-map-parallel-loops).
+  /// blocks. None when a side or the reduction is shorter than 16, or when
+  /// even 16 makes fewer blocks and the kernel is small enough for one warp
+  /// per output (infer-cuda-map-parallel-loops).
   std::optional<int64_t> pickTile(const Contraction &c) {
     int64_t ySize = c.size(c.ys), xSize = c.size(c.xs);
     int64_t batch = c.size(c.batch), k = c.size(c.ks);
-    if (ySize < kThreads || xSize < kThreads || k < kStep) {
+    // min-blocks 1 tiles everything (tests); otherwise small sides or
+    // reductions are not worth the staging.
+    if (minBlocks > 1 && (ySize < kThreads || xSize < kThreads || k < kStep)) {
       return std::nullopt;
     }
     for (int64_t tile : {64, 32, 16}) {
