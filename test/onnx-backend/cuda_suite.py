@@ -16,6 +16,14 @@ over every test_data_set_N, compared at the CPU target's tolerances. Where
 the runtime finds no CUDA driver or no device, that suite exits 77
 (skipped), never passed.
 
+With --emulator DIR (a build's test/cuda-emulator/lib), each model is also
+compiled with --gpu-emulation and run through the runtime's CUDA backend
+against test/cuda-emulator's libcuda.so.1, which runs the kernels on the CPU
+(one fiber per GPU thread), compared with the test data as above. The
+tuning thresholds are lowered so that every contraction gets the
+shared-memory tiled kernel and every reduction a warp per output: the
+suite checks those kernels on models far smaller than they are meant for.
+
 The closing lines also count the models of the CPU suite's passing set
 (every model not in --cpu-xfail) that compile here: the CUDA issue's bar is
 85% of them. Expected failures are listed as for the CPU suite.
@@ -77,6 +85,12 @@ def run_one(args, model, work):
                "-o", out, "--name", "m"]
     for arch in ARCHS:
         command += ["--gpu-arch", arch]
+    env = None
+    if args.emulator:
+        command += ["--gpu-emulation", "--gpu-tile-min-blocks=1", "--gpu-warp-min-length=1"]
+        env = dict(os.environ, INFER_EMU_KERNELS=os.path.join(out, "m.emu.so"),
+                   LD_LIBRARY_PATH=os.pathsep.join(
+                       p for p in [args.emulator, os.environ.get("LD_LIBRARY_PATH")] if p))
     try:
         proc = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
         if proc.returncode != 0:
@@ -100,7 +114,7 @@ def run_one(args, model, work):
             for s in sets:
                 command += ["--test-data", os.path.join(src, s)]
             proc = subprocess.run(command, capture_output=True, text=True,
-                                  timeout=args.timeout)
+                                  timeout=args.timeout, env=env)
             if proc.returncode != 0:
                 text = proc.stdout + proc.stderr
                 if "no CUDA driver" in text or "sees no device" in text:
@@ -139,13 +153,17 @@ def main():
     parser = suite_arguments(__doc__, timeout=300)
     parser.add_argument("--cpu-xfail", required=True)
     parser.add_argument("--infer-run", help="also run each model on the GPU")
+    parser.add_argument("--emulator", help="directory of the emulator's libcuda.so.1: "
+                        "run each model's kernels on the CPU (needs --infer-run)")
     parser.add_argument("--label", default="cuda")
     args = parser.parse_args()
+    if args.emulator and not args.infer_run:
+        parser.error("--emulator needs --infer-run")
     if not find_ptxas():
         print("SKIPPED: no ptxas ($CUDA_HOME/bin, /usr/local/cuda/bin or PATH): "
               "the PTX cannot be validated")
         return 77
-    if args.infer_run and not gpu_available(args):
+    if args.infer_run and not args.emulator and not gpu_available(args):
         return 77
     cpu_failing = read_xfail(args.cpu_xfail)
 
@@ -156,8 +174,12 @@ def main():
             print(f"{args.label}: {ok} of the {len(cpu_passing)} models that pass on CPU "
                   f"({100.0 * ok / len(cpu_passing):.1f}%)")
 
-    return run_suite(args, run_one,
-                     "compile to PTX that ptxas accepts for sm_80 and sm_90",
+    what = "compile to PTX that ptxas accepts for sm_80 and sm_90"
+    if args.emulator:
+        what += " and match the test data when the emulator runs their kernels"
+    elif args.infer_run:
+        what += " and match the test data on the GPU"
+    return run_suite(args, run_one, what,
                      summary=cpu_share)
 
 
