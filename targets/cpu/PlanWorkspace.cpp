@@ -80,11 +80,15 @@ FailureOr<int64_t> lastUse(Value value, Block &entry,
 std::optional<int64_t> staticBytes(MemRefType type) {
   Type element = type.getElementType();
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      !(isa<FloatType>(element) || isa<IntegerType>(element)) ||
-      element.getIntOrFloatBitWidth() % 8 != 0) {
+      !(isa<FloatType>(element) || isa<IntegerType>(element))) {
     return std::nullopt;
   }
-  return type.getNumElements() * (element.getIntOrFloatBitWidth() / 8);
+  // Booleans take a byte each in memory (LLVM's store size of i1).
+  unsigned bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
+  if (bits % 8 != 0) {
+    return std::nullopt;
+  }
+  return type.getNumElements() * (bits / 8);
 }
 
 /// First-fit by decreasing size: each buffer goes at the lowest aligned

@@ -68,3 +68,27 @@ func.func @result_in_place(%x: memref<8xf32>, %y: memref<8xf32>) {
   memref.copy %r, %y : memref<8xf32> to memref<8xf32>
   return
 }
+
+// -----
+
+// Booleans take a byte each (LLVM stores i1 as a byte): a 3-element mask
+// and a scalar flag, both live at once, 64-byte aligned, make 128 bytes.
+// CHECK: module attributes {infer.workspace_size = 128 : i64}
+// CHECK-LABEL: func.func @booleans
+// CHECK-NOT: memref.alloc
+// CHECK-DAG: memref.view %{{.+}}[%{{.+}}][] : memref<128xi8> to memref<3xi1>
+// CHECK-DAG: memref.view %{{.+}}[%{{.+}}][] : memref<128xi8> to memref<i1>
+func.func @booleans(%x: memref<3xi1>, %y: memref<i1>) {
+  %mask = memref.alloc() : memref<3xi1>
+  memref.copy %x, %mask : memref<3xi1> to memref<3xi1>
+  %flag = memref.alloc() : memref<i1>
+  %c0 = arith.constant 0 : index
+  %v = memref.load %mask[%c0] : memref<3xi1>
+  memref.store %v, %flag[] : memref<i1>
+  %c1 = arith.constant 1 : index
+  %w = memref.load %mask[%c1] : memref<3xi1>
+  %f = memref.load %flag[] : memref<i1>
+  %r = arith.andi %w, %f : i1
+  memref.store %r, %y[] : memref<i1>
+  return
+}
