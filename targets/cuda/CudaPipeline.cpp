@@ -40,8 +40,6 @@ struct CodegenPipelineOptions
 void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
                               StringRef name) {
   cpu::buildBufferizePipeline(pm);
-  // One device allocation for every intermediate, planned by liveness.
-  pm.addPass(cpu::createPlanWorkspacePass());
 
   // Loops on buffers: every parallel point a thread, reductions inside it;
   // copies as loops; views folded into loads and stores.
@@ -67,6 +65,13 @@ void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
   map.warpReductions = options.tunedKernels;
   map.warpMinLength = options.warpMinLength;
   pm.addNestedPass<func::FuncOp>(createMapParallelLoopsPass(map));
+  // One device allocation for every intermediate, planned by liveness once
+  // the kernels are formed (a value one kernel recomputes from another's
+  // buffer keeps that buffer alive).
+  pm.addPass(cpu::createPlanWorkspacePass());
+  // Failed run-time checks write the run's status (a device int32 after
+  // the workspace argument), which the runtime reads back after each run.
+  pm.addPass(cpu::createChecksToStatusPass());
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   // Weights stay host-side globals: the kernels take them as arguments and
   // the runtime uploads them once at load.

@@ -221,13 +221,7 @@ bool mapAsWarpReduction(RewriterBase &rewriter, scf::ParallelOp &loop,
   }
   // One dimension of points (collapsing rebuilds the loop, so match again).
   if (loop.getNumLoops() > 1) {
-    std::vector<unsigned> all;
-    for (unsigned d = 0; d < loop.getNumLoops(); ++d) {
-      all.push_back(d);
-    }
-    Operation *next = loop->getNextNode();
-    collapseParallelLoops(rewriter, loop, {all});
-    loop = cast<scf::ParallelOp>(next->getPrevNode());
+    loop = collapseToOneDim(rewriter, loop);
     // The collapsed bound is a product of constants: make it one.
     rewriter.setInsertionPoint(loop);
     loop.getUpperBoundMutable().assign(

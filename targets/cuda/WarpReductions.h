@@ -28,6 +28,11 @@ struct WarpReductionOptions {
   int64_t minLength = 32;
 };
 
+/// `loop` with its dimensions collapsed into one (row-major), or `loop`
+/// itself when it has one; the loop is rebuilt, and the new one returned.
+mlir::scf::ParallelOp collapseToOneDim(mlir::RewriterBase &rewriter,
+                                       mlir::scf::ParallelOp loop);
+
 /// Marks the dimensions of `loop`, outermost first, with `processors`.
 mlir::LogicalResult mapLoop(mlir::scf::ParallelOp loop,
                             llvm::ArrayRef<mlir::gpu::Processor> processors);

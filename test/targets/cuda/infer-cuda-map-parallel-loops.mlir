@@ -218,3 +218,48 @@ func.func @reads_output(%x: memref<4x64xf32>, %y: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// A size read from an input in straight-line code and used by a later
+// kernel: the later kernel loads and computes it again (kernels share
+// values only through memory), and the first copy, now unused, is dropped.
+// CHECK-LABEL: func.func @shared_value
+// CHECK: scf.parallel
+// CHECK: scf.parallel
+// CHECK: %[[N:.+]] = memref.load %arg0[] : memref<i64>
+// CHECK: %[[I:.+]] = arith.index_cast %[[N]] : i64 to index
+// CHECK: arith.addi %[[I]]
+// CHECK: memref.store
+func.func @shared_value(%n: memref<i64>, %y: memref<8xindex>, %t: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %v = memref.load %n[] : memref<i64>
+  %i = arith.index_cast %v : i64 to index
+  memref.store %zero, %t[] : memref<f32>
+  scf.parallel (%j) = (%c0) to (%c8) step (%c1) {
+    %s = arith.addi %i, %j : index
+    memref.store %s, %y[%j] : memref<8xindex>
+  }
+  return
+}
+
+// -----
+
+// The value comes from a buffer the code writes again before the kernel
+// that would need it: computing it there would read the new contents.
+func.func @changed_value(%x: memref<f32>, %y: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %one = arith.constant 1.0 : f32
+  // expected-error @+1 {{a value computed here is used outside the device code that computes it}}
+  %v = memref.load %x[] : memref<f32>
+  memref.store %one, %x[] : memref<f32>
+  scf.parallel (%j) = (%c0) to (%c8) step (%c1) {
+    memref.store %v, %y[%j] : memref<8xf32>
+  }
+  return
+}
