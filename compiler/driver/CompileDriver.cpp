@@ -424,10 +424,11 @@ int runCompileDriver(int argc, char **argv) {
     if (failed(applyPassManagerCLOptions(lower))) {
       return 1;
     }
-    // Run-time checks become the run's status on the CPU; the HLS and CUDA
-    // artifacts have no way to report them yet.
+    // Run-time checks become the run's status on the CPU and on CUDA (a
+    // device word the runtime reads back); the HLS artifact has no way to
+    // report them yet.
     lowering::LowerGraphToLinalgPassOptions lowerOptions;
-    lowerOptions.checks = !isHls && !isCuda;
+    lowerOptions.checks = !isHls;
     lower.addPass(lowering::createLowerGraphToLinalgPass(lowerOptions));
     if (options.compileTo >= Phase::LLVM && isHls) {
 #ifdef INFER_HAVE_HLS

@@ -19,6 +19,8 @@
 
 #include "cuda.h"
 
+#include "dynamic.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -88,6 +90,7 @@ struct infer_cuda_model {
   size_t *sizes;         /* bytes of each buffer */
   uint64_t *params;      /* every launch's parameter values, in order */
   void **param_pointers; /* one pointer per parameter, into `params` */
+  CUdeviceptr status;    /* the run-time checks' status word, or 0 */
   CUgraphExec graph;     /* the captured launches, or NULL */
   int use_graph;
   pthread_mutex_t lock;
@@ -314,6 +317,12 @@ static infer_status_t set_up(struct infer_cuda_model *m) {
         }
         value = m->weights[arg->index];
         break;
+      case INFER_CUDA_ARG_STATUS:
+        if (!m->status) {
+          CHECK("cuMemAlloc", m->driver.MemAlloc(&m->status, sizeof(int32_t)));
+        }
+        value = m->status;
+        break;
       case INFER_CUDA_ARG_F32: {
         /* A 4-byte parameter: its bits in the slot's first bytes. */
         uint32_t bits = (uint32_t)arg->value;
@@ -412,8 +421,14 @@ struct io {
 
 static infer_status_t run_locked(struct infer_cuda_model *m,
                                  const struct io *io) {
+  static const int32_t kNoFailure = 0;
   const infer_abi_model_t *abi = m->abi;
   CHECK("cuCtxSetCurrent", m->driver.CtxSetCurrent(m->context));
+  if (m->status) {
+    CHECK("cuMemcpyHtoDAsync",
+          m->driver.MemcpyHtoDAsync(m->status, &kNoFailure, sizeof(int32_t),
+                                    m->stream));
+  }
   for (uint32_t i = 0; i < abi->num_inputs; ++i) {
     if (m->sizes[i] == 0) {
       continue;
@@ -447,7 +462,16 @@ static infer_status_t run_locked(struct infer_cuda_model *m,
                                       m->sizes[b], m->stream));
     }
   }
+  int32_t failed_check = 0;
+  if (m->status) {
+    CHECK("cuMemcpyDtoHAsync",
+          m->driver.MemcpyDtoHAsync(&failed_check, m->status, sizeof(int32_t),
+                                    m->stream));
+  }
   CHECK("cuStreamSynchronize", m->driver.StreamSynchronize(m->stream));
+  if (failed_check != 0) {
+    return infer_check_failure(abi, abi->name, failed_check);
+  }
   return NULL;
 }
 
@@ -536,6 +560,9 @@ void infer_cuda_model_destroy(struct infer_cuda_model *m) {
           d->MemFree(m->buffers[i]);
         }
       }
+    }
+    if (m->status) {
+      d->MemFree(m->status);
     }
     if (m->weights) {
       for (uint32_t i = 0; i < m->abi->cuda->num_weights; ++i) {

@@ -85,18 +85,11 @@ infer_status_t infer_model_run_device(infer_model_t model,
     return status;
   }
   const infer_abi_model_t *abi = model->abi;
-  if (num_inputs != abi->num_inputs || num_outputs != abi->num_outputs) {
-    return infer_status_make(INFER_INVALID_ARGUMENT,
-                             "model '%s' takes %u inputs and %u outputs, got "
-                             "%zu inputs and %zu outputs",
-                             model->name, (unsigned)abi->num_inputs,
-                             (unsigned)abi->num_outputs, num_inputs,
-                             num_outputs);
-  }
-  if ((num_inputs > 0 && !device_inputs) ||
-      (num_outputs > 0 && !device_outputs)) {
-    return infer_status_make(INFER_INVALID_ARGUMENT,
-                             "device_inputs or device_outputs is NULL");
+  status = infer_model_check_arity(model, num_inputs, device_inputs,
+                                   num_outputs, device_outputs,
+                                   "device_inputs or device_outputs");
+  if (status) {
+    return status;
   }
   for (size_t i = 0; i < num_inputs + num_outputs; ++i) {
     int is_input = i < num_inputs;

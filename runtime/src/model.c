@@ -443,6 +443,25 @@ static infer_status_t check_input(const infer_abi_tensor_t *expected,
   return infer_status_make(INFER_INVALID_ARGUMENT, "%s", message);
 }
 
+infer_status_t infer_model_check_arity(const struct infer_model *model,
+                                       size_t num_inputs, const void *inputs,
+                                       size_t num_outputs, const void *outputs,
+                                       const char *what) {
+  const infer_abi_model_t *abi = model->abi;
+  if (num_inputs != abi->num_inputs || num_outputs != abi->num_outputs) {
+    return infer_status_make(INFER_INVALID_ARGUMENT,
+                             "model '%s' takes %u inputs and %u outputs, got "
+                             "%zu inputs and %zu outputs",
+                             model->name, (unsigned)abi->num_inputs,
+                             (unsigned)abi->num_outputs, num_inputs,
+                             num_outputs);
+  }
+  if ((num_inputs > 0 && !inputs) || (num_outputs > 0 && !outputs)) {
+    return infer_status_make(INFER_INVALID_ARGUMENT, "%s is NULL", what);
+  }
+  return NULL;
+}
+
 infer_status_t infer_model_run(infer_model_t model,
                                const infer_tensor_t *inputs, size_t num_inputs,
                                infer_tensor_t *out_outputs,
@@ -456,17 +475,11 @@ infer_status_t infer_model_run(infer_model_t model,
     return infer_status_make(INFER_INVALID_ARGUMENT, "model is NULL");
   }
   const infer_abi_model_t *abi = model->abi;
-  if (num_inputs != abi->num_inputs || num_outputs != abi->num_outputs) {
-    return infer_status_make(INFER_INVALID_ARGUMENT,
-                             "model '%s' takes %u inputs and %u outputs, got "
-                             "%zu inputs and %zu outputs",
-                             model->name, (unsigned)abi->num_inputs,
-                             (unsigned)abi->num_outputs, num_inputs,
-                             num_outputs);
-  }
-  if ((num_inputs > 0 && !inputs) || (num_outputs > 0 && !out_outputs)) {
-    return infer_status_make(INFER_INVALID_ARGUMENT,
-                             "inputs or out_outputs is NULL");
+  infer_status_t arity =
+      infer_model_check_arity(model, num_inputs, inputs, num_outputs,
+                              out_outputs, "inputs or out_outputs");
+  if (arity) {
+    return arity;
   }
   bool dynamic = infer_abi_is_dynamic(abi);
   for (size_t i = 0; i < num_inputs; ++i) {

@@ -9,6 +9,9 @@
 #define INFER_RUNTIME_SRC_MODEL_H
 
 #include "infer/abi.h"
+#include "infer/status.h"
+
+#include <stddef.h>
 
 #include "arena.h"
 
@@ -24,5 +27,12 @@ struct infer_model {
   struct infer_cuda_model *cuda; /* the device side of a CUDA model */
   infer_arena_t *arena; /* buffers of a dynamic model's runs, or NULL */
 };
+
+/* INVALID_ARGUMENT unless the counts are the model's and each array with
+ * elements is non-NULL (`what` names the arrays in the message). */
+infer_status_t infer_model_check_arity(const struct infer_model *model,
+                                       size_t num_inputs, const void *inputs,
+                                       size_t num_outputs, const void *outputs,
+                                       const char *what);
 
 #endif /* INFER_RUNTIME_SRC_MODEL_H */

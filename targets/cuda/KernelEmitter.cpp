@@ -88,7 +88,8 @@ enum {
   kI64 = INFER_CUDA_ARG_I64,
   kF32 = INFER_CUDA_ARG_F32,
   kF64 = INFER_CUDA_ARG_F64,
-  kWeight = INFER_CUDA_ARG_WEIGHT
+  kWeight = INFER_CUDA_ARG_WEIGHT,
+  kStatus = INFER_CUDA_ARG_STATUS
 };
 
 struct Launch {
@@ -186,30 +187,35 @@ FailureOr<Arg> argumentOf(Value value, func::FuncOp host, unsigned numInputs,
     }
     return Arg{kWeight, static_cast<int32_t>(*index), 0};
   }
+  // The host function takes the inputs, the outputs, the workspace and,
+  // when the model has run-time checks, the status.
+  unsigned workspace = numInputs + numOutputs;
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     unsigned index = arg.getArgNumber();
     if (index < numInputs) {
       return Arg{kInput, static_cast<int32_t>(index), 0};
     }
-    if (index < numInputs + numOutputs) {
+    if (index < workspace) {
       return Arg{kOutput, static_cast<int32_t>(index - numInputs), 0};
     }
-    return Arg{kWorkspace, 0, 0};
+    return Arg{index == workspace ? kWorkspace : kStatus, 0, 0};
   }
   Operation *def = value.getDefiningOp();
   if (auto view = dyn_cast_or_null<memref::ViewOp>(def)) {
     std::optional<int64_t> offset = getConstantIntValue(view.getByteShift());
     auto base = dyn_cast<BlockArgument>(view.getSource());
-    if (offset && base &&
-        base.getArgNumber() == host.getNumArguments() - 1 &&
-        base.getArgNumber() >= numInputs + numOutputs) {
+    if (offset && base && base.getArgNumber() == workspace) {
       return Arg{kWorkspace, 0, *offset};
     }
   }
   Attribute constant;
   if (def && matchPattern(value, m_Constant(&constant))) {
     if (auto integer = dyn_cast<IntegerAttr>(constant)) {
-      return Arg{kI64, 0, integer.getValue().getSExtValue()};
+      // A boolean is 1, not -1: its parameter byte must hold 0 or 1.
+      const APInt &bits = integer.getValue();
+      return Arg{kI64, 0,
+                 bits.getBitWidth() == 1 ? static_cast<int64_t>(bits.getZExtValue())
+                                         : bits.getSExtValue()};
     }
     if (auto real = dyn_cast<FloatAttr>(constant)) {
       if (real.getType().isF64()) {
@@ -228,8 +234,9 @@ FailureOr<Arg> argumentOf(Value value, func::FuncOp host, unsigned numInputs,
 }
 
 llvm::json::Value toJson(const Arg &arg) {
-  static const char *kNames[] = {"input",    "output",   "workspace", "int64",
-                                 "f32_bits", "f64_bits", "weight"};
+  static const char *kNames[] = {"input",    "output",   "workspace",
+                                 "int64",    "f32_bits", "f64_bits",
+                                 "weight",   "status"};
   bool indexed = arg.kind == kInput || arg.kind == kOutput || arg.kind == kWeight;
   return llvm::json::Object{
       {kNames[arg.kind], indexed ? arg.index : arg.value}};
@@ -451,6 +458,12 @@ LogicalResult emitKernels(ModuleOp module, const cpu::ModelSignature &signature,
   cpu::ModelSignature sig = signature;
   sig.workspaceSize = workspace ? workspace.getInt() : 0;
   sig.isCuda = true;
+  // The run-time checks' messages: a status k > 0 means errors[k-1].
+  if (auto errors = module->getAttrOfType<ArrayAttr>("infer.errors")) {
+    for (Attribute message : errors) {
+      sig.errors.push_back(cast<StringAttr>(message).str());
+    }
+  }
 
   llvm::json::Object imageTable;
   for (const Image &image : images) {

@@ -19,7 +19,9 @@ shape (the script checks the schedule says so):
 Each runs with CUDA graphs and without, and compiled with
 --gpu-kernels=simple; every output must match onnx.reference. gpu_runner
 (test/gpu) then runs the cnn on device tensors: its outputs must equal the
-host run's bit for bit.
+host run's bit for bit. Last, a Gather whose index is out of range must
+fail the run with the check's message naming the node (the device status
+word), and valid indices must match.
 
 Usage: cuda_emulated.py --infer-compile BIN --infer-run BIN --gpu-runner BIN
                         --emulator DIR --work DIR
@@ -91,6 +93,17 @@ def wide_matmul(rng):
     return make_model(graph, 17), {"tiled": 1, "warp": 0, "tile": 64}
 
 
+def gather(rng):
+    """An embedding lookup: an index out of range must fail the run, naming
+    the node (the device status word), and the next run must succeed."""
+    info = helper.make_tensor_value_info
+    graph = helper.make_graph(
+        [helper.make_node("Gather", ["table", "x"], ["y"], name="lookup")], "gather",
+        [info("x", TensorProto.INT64, [6])], [info("y", TensorProto.FLOAT, [6, 4])],
+        [weight("table", [10, 4], rng)])
+    return make_model(graph, 17)
+
+
 def kernel_shapes(out_dir, name):
     with open(os.path.join(out_dir, f"{name}.schedule.json")) as f:
         launches = json.load(f)["launches"]
@@ -158,6 +171,29 @@ def main():
                       and np.allclose(got, expected[0].ravel(), rtol=1e-3, atol=1e-5),
                       "cnn on device tensors (gpu_runner) equals the host run and the reference"
                       + ("" if proc.returncode == 0 else ": " + proc.stderr[-400:]))
+    model = gather(rng)
+    good = np.array([0, 9, -1, 3, -10, 5], np.int64)
+    bad = np.array([0, 9, 10, 3, 1, 2], np.int64)
+    expected = ReferenceEvaluator(model).run(None, {"x": good})
+    sets = [os.path.join(args.work, "gather_bad"), os.path.join(args.work, "gather_good")]
+    write_set(sets[0], model, {"x": bad})
+    write_set(sets[1], model, {"x": good}, expected)
+    _, so = compile_model(args, model, "gather", "--target=cuda", "--gpu-emulation")
+    env = dict(os.environ, LD_LIBRARY_PATH=args.emulator,
+               INFER_EMU_KERNELS=os.path.join(os.path.dirname(so), "gather.emu.so"))
+    for s in sets:
+        proc = subprocess.run([args.infer_run, so, "--test-data", s], capture_output=True,
+                              text=True, env=env, timeout=600)
+        text = proc.stdout + proc.stderr
+        if s == sets[0]:
+            check(proc.returncode != 0 and "node 'lookup' (Gather)" in text
+                  and "out of range" in text,
+                  "gather: an index out of range fails the run naming the node"
+                  + ("" if proc.returncode != 0 else ": the run succeeded"))
+        else:
+            check(proc.returncode == 0 and "1 of 1 compared outputs passed" in proc.stdout,
+                  "gather: valid indices (negative ones included) match onnx.reference"
+                  + ("" if proc.returncode == 0 else ": " + text[-300:]))
     print(f"cuda-emulated-models: {checks - failures} of {checks} checks passed")
     return 1 if failures else 0
 

@@ -63,6 +63,7 @@ def check_launches(ptx_text, schedule):
     pointer = {"u64", "b64"}
     integer = {"u8", "u16", "u32", "u64", "b8", "b16", "b32", "b64", "s8", "s16", "s32", "s64"}
     expected = {"input": pointer, "output": pointer, "workspace": pointer, "weight": pointer,
+                "status": pointer,
                 "int64": integer, "f32_bits": {"f32"}, "f64_bits": {"f64"}}
     for launch in schedule["launches"]:
         params = entries.get(launch["kernel"])

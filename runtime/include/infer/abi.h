@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define INFER_ABI_VERSION 5
+#define INFER_ABI_VERSION 6
 
 /* Element types, numbered as ONNX's TensorProto.DataType. */
 typedef enum infer_dtype_e {
@@ -109,6 +109,10 @@ typedef enum infer_abi_cuda_arg_kind_e {
   INFER_CUDA_ARG_F32 = 4,       /* the float whose bits are `value` */
   INFER_CUDA_ARG_F64 = 5,       /* the double whose bits are `value` */
   INFER_CUDA_ARG_WEIGHT = 6,    /* device copy of weight `index` */
+  INFER_CUDA_ARG_STATUS = 7,    /* abi_version >= 6: the run's status, a
+                                   device int32 the runtime zeroes before
+                                   each run; a failed run-time check writes
+                                   k > 0 there (errors[k-1] says which) */
 } infer_abi_cuda_arg_kind_t;
 
 typedef struct infer_abi_cuda_arg {
