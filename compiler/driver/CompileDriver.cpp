@@ -124,6 +124,11 @@ struct DriverOptions {
                "gives every output its own thread (to compare, or to rule "
                "the tuned kernels out)"),
       cl::init("tuned"), cl::cat(cudaCat)};
+  cl::opt<std::string> emit{
+      "emit",
+      cl::desc("Extra files to write: 'ptx' (--target=cuda) keeps "
+               "NAME.<arch>.ptx, the PTX the artifact embeds, for inspection"),
+      cl::init(""), cl::cat(cudaCat)};
   cl::opt<bool> gpuEmulation{
       "gpu-emulation",
       cl::desc("Also write <name>.emu.so: the kernels built for this CPU, "
@@ -297,6 +302,14 @@ int runCompileDriver(int argc, char **argv) {
                 "' is the input model; refusing to overwrite it");
   }
   bool isCuda = options.target == Target::Cuda;
+  if (!options.emit.empty() && options.emit != "ptx") {
+    return fail("--emit expects 'ptx', got '" + options.emit + "'");
+  }
+  if (options.emit == "ptx" && !isCuda) {
+    return fail("--emit=ptx applies to --target=cuda (this compile targets " +
+                std::string(options.target == Target::Hls ? "hls" : "cpu") +
+                ")");
+  }
 #ifdef INFER_HAVE_CUDA
   cuda::CudaOptions cudaOptions;
   if (!options.gpuArch.empty()) {
@@ -314,6 +327,7 @@ int runCompileDriver(int argc, char **argv) {
                 options.gpuKernels + "'");
   }
   cudaOptions.tunedKernels = options.gpuKernels == "tuned";
+  cudaOptions.emitPtx = options.emit == "ptx";
   cudaOptions.tileMinBlocks = options.gpuTileMinBlocks;
   cudaOptions.warpMinLength = options.gpuWarpMinLength;
   if (cudaOptions.blockSize < 1 || cudaOptions.blockSize > 1024) {

@@ -33,6 +33,7 @@ struct CudaOptions {
   int64_t tileMinBlocks = 128;
   int64_t warpMinLength = 32;
   std::string emulationLibrary; // non-empty: also write this host library
+  bool emitPtx = false;         // keep NAME.<arch>.ptx beside the artifact
   std::string ptxas;                          // "" -> search CUDA_HOME, /usr/local/cuda
   std::string libdevice;                      // "" -> search the same places
 };

@@ -442,6 +442,11 @@ LogicalResult emitKernels(ModuleOp module, const cpu::ModelSignature &signature,
         }
         image.cubin = (*cubin)->getBuffer().str();
       }
+      // The PTX is embedded either way; the file stays with --emit=ptx (and
+      // when ptxas rejected it, for inspection).
+      if (!options.emitPtx) {
+        llvm::sys::fs::remove(ptxPath);
+      }
       images.push_back(std::move(image));
     }
   }
@@ -468,7 +473,10 @@ LogicalResult emitKernels(ModuleOp module, const cpu::ModelSignature &signature,
   llvm::json::Object imageTable;
   for (const Image &image : images) {
     std::string base = sig.name + "." + image.chip;
-    llvm::json::Object entry{{"ptx", base + ".ptx"}};
+    llvm::json::Object entry;
+    if (options.emitPtx) {
+      entry["ptx"] = base + ".ptx";
+    }
     if (!image.cubin.empty()) {
       entry["cubin"] = base + ".cubin";
     }

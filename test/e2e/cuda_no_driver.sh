@@ -13,7 +13,7 @@ fi
 fail() { echo "FAILED: $*"; exit 1; }
 rm -rf "$work"
 "$compile" "$src/examples/models/tiny_cnn.onnxtxt" --batch 1 --target=cuda \
-  --gpu-arch sm_90 -o "$work" --name cnn > /dev/null
+  --gpu-arch sm_90 --emit=ptx -o "$work" --name cnn > /dev/null
 for f in cnn.o cnn.h cnn.so cnn.sm_90.ptx cnn.schedule.json; do
   [[ -f $work/$f ]] || fail "no $f"
 done

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Compiles every ONNX backend model for the CUDA target and checks the PTX.
 
-For each model: `infer-compile model.onnx --target=cuda --gpu-arch sm_80
---gpu-arch sm_90 -o DIR --name m`, which writes m.sm_80.ptx and m.sm_90.ptx
+For each model: `infer-compile model.onnx --target=cuda --emit=ptx --gpu-arch
+sm_80 --gpu-arch sm_90 -o DIR --name m`, which writes m.sm_80.ptx and m.sm_90.ptx
 and runs ptxas on each (-arch=sm_80, -arch=sm_90): a model passes when both
 PTX images exist, ptxas accepted both (m.<arch>.cubin written), and every
 launch of the schedule names a kernel of the PTX and passes as many
@@ -83,7 +83,7 @@ def run_one(args, model, work):
     src = os.path.join(args.root, model)
     out = os.path.join(work, re.sub(r"[^A-Za-z0-9_]", "_", model))
     command = [args.infer_compile, os.path.join(src, "model.onnx"), "--target=cuda",
-               "-o", out, "--name", "m"]
+               "--emit=ptx", "-o", out, "--name", "m"]
     for arch in ARCHS:
         command += ["--gpu-arch", arch]
     env = None
