@@ -80,11 +80,14 @@ FailureOr<int64_t> lastUse(Value value, Block &entry,
 std::optional<int64_t> staticBytes(MemRefType type) {
   Type element = type.getElementType();
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      !(isa<FloatType>(element) || isa<IntegerType>(element))) {
+      !(isa<FloatType, IntegerType, IndexType>(element))) {
     return std::nullopt;
   }
-  // Booleans take a byte each in memory (LLVM's store size of i1).
-  unsigned bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
+  // Booleans take a byte each in memory (LLVM's store size of i1); indices
+  // are 64-bit on every target infer lowers to.
+  unsigned bits = isa<IndexType>(element) ? 64
+                  : element.isInteger(1)  ? 8
+                                          : element.getIntOrFloatBitWidth();
   if (bits % 8 != 0) {
     return std::nullopt;
   }

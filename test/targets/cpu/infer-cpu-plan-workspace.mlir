@@ -92,3 +92,20 @@ func.func @booleans(%x: memref<3xi1>, %y: memref<i1>) {
   memref.store %r, %y[] : memref<i1>
   return
 }
+
+// -----
+
+// Index buffers take 8 bytes an element (64-bit indices on every target).
+// CHECK: module attributes {infer.workspace_size = 64 : i64}
+// CHECK-LABEL: func.func @indices
+// CHECK-NOT: memref.alloc
+// CHECK: memref.view %{{.+}}[%{{.+}}][] : memref<64xi8> to memref<3xindex>
+func.func @indices(%y: memref<index>) {
+  %slots = memref.alloc() : memref<3xindex>
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  memref.store %c2, %slots[%c0] : memref<3xindex>
+  %v = memref.load %slots[%c0] : memref<3xindex>
+  memref.store %v, %y[] : memref<index>
+  return
+}
