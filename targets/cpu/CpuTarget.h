@@ -67,6 +67,11 @@ llvm::LogicalResult readSignature(mlir::ModuleOp module, llvm::StringRef func,
                                   llvm::StringRef target = "CPU",
                                   bool allowDynamic = false);
 
+/// Appends the run-time checks' messages (the module's `infer.errors`, set
+/// by infer-cpu-checks-to-status) to `signature.errors`; returns whether the
+/// module has that attribute, i.e. whether its code reports a status.
+bool readCheckMessages(mlir::ModuleOp module, ModelSignature &signature);
+
 /// Sets each dynamic input's profile from `profiles` ("name=MIN:OPT:MAX" or
 /// "name=MIN:MAX", each a shape like 1x3x224x224); inputs without one get
 /// min 1, opt 1 and max INT64_MAX at their dynamic dims.

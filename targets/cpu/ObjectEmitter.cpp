@@ -523,47 +523,39 @@ unsigned vectorBits(const CpuOptions &options) {
   return 128;
 }
 
-/// Writes `<dir>/<name>.o` from `llvmModule`, the header, and (on the host)
-/// `<name>.so` linked from the object.
-static LogicalResult writeArtifacts(llvm::Module &llvmModule,
-                                    llvm::TargetMachine &target,
-                                    const ModelSignature &sig, bool host,
-                                    StringRef outputDir, StringRef sourceName,
-                                    Location loc) {
-  llvm::TargetMachine *tm = &target;
-  std::string base = (outputDir + "/" + sig.name).str();
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(base + ".o", ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      return emitError(loc) << "cannot write '" << base << ".o': " << ec.message();
-    }
-    llvm::legacy::PassManager codegen;
-    if (tm->addPassesToEmitFile(codegen, os, nullptr,
-                                llvm::CodeGenFileType::ObjectFile)) {
-      return emitError(loc) << "the target cannot emit object files";
-    }
-    codegen.run(llvmModule);
+/// Writes `objPath`, the object code of `llvmModule` for `tm`.
+static LogicalResult writeObject(llvm::Module &llvmModule,
+                                 llvm::TargetMachine &tm,
+                                 const std::string &objPath, Location loc) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(objPath, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    return emitError(loc) << "cannot write '" << objPath << "': " << ec.message();
   }
-  if (failed(writeFile(base + ".h", headerText(sig, sourceName), loc))) {
-    return failure();
+  llvm::legacy::PassManager codegen;
+  if (tm.addPassesToEmitFile(codegen, os, nullptr,
+                             llvm::CodeGenFileType::ObjectFile)) {
+    return emitError(loc) << "the target cannot emit object files";
   }
-  if (!host) {
-    return success(); // A cross-compiled object: no loadable library here.
-  }
-  // The same code as a shared library for infer-run and infer-bench.
+  codegen.run(llvmModule);
+  return success();
+}
+
+/// Links `objPath` into the shared library `soPath` with the system's cc
+/// (libm, and LLVM's OpenMP runtime when `openmp`).
+static LogicalResult linkShared(const std::string &objPath,
+                                const std::string &soPath, bool openmp,
+                                Location loc) {
   auto cc = llvm::sys::findProgramByName("cc");
   if (!cc) {
-    return emitError(loc) << "no C compiler driver ('cc') to link " << base
-                          << ".so";
+    return emitError(loc) << "no C compiler driver ('cc') to link " << soPath;
   }
-  std::string soPath = base + ".so", objPath = base + ".o";
   llvm::SmallVector<llvm::StringRef> args = {*cc, "-shared", "-o", soPath,
                                              objPath, "-lm"};
   std::string openmpDir = std::string("-L") + INFER_OPENMP_LIBRARY_DIR;
   std::string openmpRpath =
       std::string("-Wl,-rpath,") + INFER_OPENMP_LIBRARY_DIR;
-  if (sig.usesOpenMP) {
+  if (openmp) {
     args.append({openmpDir, "-lomp", openmpRpath});
   }
   std::string linkError;
@@ -574,6 +566,25 @@ static LogicalResult writeArtifacts(llvm::Module &llvmModule,
                           << (linkError.empty() ? "" : ": " + linkError);
   }
   return success();
+}
+
+/// Writes `<dir>/<name>.o` from `llvmModule`, the header, and (on the host)
+/// `<name>.so` linked from the object.
+static LogicalResult writeArtifacts(llvm::Module &llvmModule,
+                                    llvm::TargetMachine &target,
+                                    const ModelSignature &sig, bool host,
+                                    StringRef outputDir, StringRef sourceName,
+                                    Location loc) {
+  std::string base = (outputDir + "/" + sig.name).str();
+  if (failed(writeObject(llvmModule, target, base + ".o", loc)) ||
+      failed(writeFile(base + ".h", headerText(sig, sourceName), loc))) {
+    return failure();
+  }
+  if (!host) {
+    return success(); // A cross-compiled object: no loadable library here.
+  }
+  // The same code as a shared library for infer-run and infer-bench.
+  return linkShared(base + ".o", base + ".so", sig.usesOpenMP, loc);
 }
 
 LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &signature,
@@ -587,12 +598,7 @@ LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &signature,
                              "(infer-cpu-plan-workspace did not run)";
   }
   sig.workspaceSize = workspace.getInt();
-  if (auto errors = module->getAttrOfType<ArrayAttr>("infer.errors")) {
-    sig.hasStatus = true;
-    for (Attribute message : errors) {
-      sig.errors.push_back(cast<StringAttr>(message).str());
-    }
-  }
+  sig.hasStatus = readCheckMessages(module, sig);
   registerBuiltinDialectTranslation(*module->getContext());
   registerLLVMDialectTranslation(*module->getContext());
   registerOpenMPDialectTranslation(*module->getContext());
@@ -660,10 +666,6 @@ LogicalResult emitDataArtifacts(
                         outputDir, sourceName, loc);
 }
 
-} // namespace infer::cpu
-
-namespace infer::cpu {
-
 LogicalResult emitHostLibrary(ModuleOp module, StringRef soPath) {
   Location loc = module.getLoc();
   registerBuiltinDialectTranslation(*module->getContext());
@@ -684,36 +686,12 @@ LogicalResult emitHostLibrary(ModuleOp module, StringRef soPath) {
   llvmModule->setDataLayout(tm->createDataLayout());
   optimize(*llvmModule, tm.get(), 2);
   std::string objPath = (soPath + ".o").str();
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(objPath, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      return emitError(loc) << "cannot write '" << objPath
-                            << "': " << ec.message();
-    }
-    llvm::legacy::PassManager codegen;
-    if (tm->addPassesToEmitFile(codegen, os, nullptr,
-                                llvm::CodeGenFileType::ObjectFile)) {
-      return emitError(loc) << "the target cannot emit object files";
-    }
-    codegen.run(*llvmModule);
+  LogicalResult built = writeObject(*llvmModule, *tm, objPath, loc);
+  if (succeeded(built)) {
+    built = linkShared(objPath, soPath.str(), /*openmp=*/false, loc);
   }
-  auto cc = llvm::sys::findProgramByName("cc");
-  if (!cc) {
-    return emitError(loc) << "no C compiler driver ('cc') to link " << soPath;
-  }
-  std::string so = soPath.str();
-  llvm::SmallVector<llvm::StringRef> args = {*cc, "-shared", "-o", so,
-                                             objPath, "-lm"};
-  std::string linkError;
-  int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0,
-                                     &linkError);
   llvm::sys::fs::remove(objPath);
-  if (rc != 0) {
-    return emitError(loc) << "linking " << soPath << " failed"
-                          << (linkError.empty() ? "" : ": " + linkError);
-  }
-  return success();
+  return built;
 }
 
 } // namespace infer::cpu

@@ -111,6 +111,17 @@ LogicalResult readSignature(ModuleOp module, StringRef funcName,
   return success();
 }
 
+bool readCheckMessages(ModuleOp module, ModelSignature &signature) {
+  auto errors = module->getAttrOfType<ArrayAttr>("infer.errors");
+  if (!errors) {
+    return false;
+  }
+  for (Attribute message : errors) {
+    signature.errors.push_back(cast<StringAttr>(message).str());
+  }
+  return true;
+}
+
 LogicalResult applyShapeProfiles(ModuleOp module, ArrayRef<std::string> profiles,
                                  ModelSignature &signature) {
   for (StringRef profile : profiles) {

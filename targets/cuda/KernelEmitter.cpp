@@ -464,11 +464,7 @@ LogicalResult emitKernels(ModuleOp module, const cpu::ModelSignature &signature,
   sig.workspaceSize = workspace ? workspace.getInt() : 0;
   sig.isCuda = true;
   // The run-time checks' messages: a status k > 0 means errors[k-1].
-  if (auto errors = module->getAttrOfType<ArrayAttr>("infer.errors")) {
-    for (Attribute message : errors) {
-      sig.errors.push_back(cast<StringAttr>(message).str());
-    }
-  }
+  cpu::readCheckMessages(module, sig);
 
   llvm::json::Object imageTable;
   for (const Image &image : images) {

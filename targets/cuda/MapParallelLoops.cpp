@@ -1,6 +1,7 @@
 //===- MapParallelLoops.cpp - loop nests -> GPU blocks and threads --------===//
 
 #include "targets/cuda/Passes.h"
+#include "targets/cuda/KernelUtils.h"
 #include "targets/cuda/WarpReductions.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -49,7 +50,8 @@ struct MapParallelLoopsPass final
       fn.emitError("block-size must be between 1 and 1024");
       return signalPassFailure();
     }
-    if (failed(wrapHostCode(fn))) {
+    wrapHostCode(fn);
+    if (failed(shareValuesAcrossKernels(fn))) {
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());
@@ -71,7 +73,7 @@ struct MapParallelLoopsPass final
 
   /// Moves each run of top-level ops that must run on the device into a
   /// one-iteration scf.parallel.
-  LogicalResult wrapHostCode(func::FuncOp fn) {
+  void wrapHostCode(func::FuncOp fn) {
     Block &body = fn.getBody().front();
     SmallVector<SmallVector<Operation *>> runs;
     bool open = false;
@@ -98,7 +100,6 @@ struct MapParallelLoopsPass final
         op->moveBefore(inner->getTerminator());
       }
     }
-    return shareValuesAcrossKernels(fn);
   }
 
   /// Kernels cannot pass values to each other except through memory. A
@@ -168,9 +169,9 @@ struct MapParallelLoopsPass final
     if (Value done = copies.lookupOrNull(value)) {
       return done;
     }
+    // After wrapping, every other top-level op is a kernel.
     Operation *def = value.getDefiningOp();
-    if (!def || staysOnHost(def) ||
-        isa<func::FuncOp>(def->getParentOp())) {
+    if (!def || staysOnHost(def)) {
       return value;
     }
     auto load = dyn_cast<memref::LoadOp>(def);
@@ -274,13 +275,7 @@ struct MapParallelLoopsPass final
       return failure();
     }
     // Points in the iteration space (bounds were checked to be constants).
-    int64_t trips = 1;
-    for (unsigned d = 0; d < loop.getNumLoops(); ++d) {
-      int64_t lb = *getConstantIntValue(loop.getLowerBound()[d]);
-      int64_t ub = *getConstantIntValue(loop.getUpperBound()[d]);
-      int64_t step = *getConstantIntValue(loop.getStep()[d]);
-      trips *= ub > lb && step > 0 ? (ub - lb + step - 1) / step : 0;
-    }
+    int64_t trips = pointCount(loop).value_or(0);
     // One dimension: the iteration space flattened (row-major).
     loop = collapseToOneDim(rewriter, loop);
     // Blocks of block-size threads; the last block's surplus threads skip.
@@ -296,29 +291,5 @@ struct MapParallelLoopsPass final
 };
 
 } // namespace
-
-scf::ParallelOp collapseToOneDim(RewriterBase &rewriter, scf::ParallelOp loop) {
-  if (loop.getNumLoops() < 2) {
-    return loop;
-  }
-  std::vector<unsigned> all;
-  for (unsigned d = 0; d < loop.getNumLoops(); ++d) {
-    all.push_back(d);
-  }
-  Operation *next = loop->getNextNode();
-  collapseParallelLoops(rewriter, loop, {all});
-  return cast<scf::ParallelOp>(next->getPrevNode());
-}
-
-LogicalResult mapLoop(scf::ParallelOp loop,
-                      ArrayRef<gpu::Processor> processors) {
-  MLIRContext *ctx = loop.getContext();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
-  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
-  for (gpu::Processor processor : processors) {
-    mapping.push_back(gpu::ParallelLoopDimMappingAttr::get(ctx, processor, id, id));
-  }
-  return gpu::setMappingAttr(loop, mapping);
-}
 
 } // namespace infer::cuda

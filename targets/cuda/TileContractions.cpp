@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/cuda/Passes.h"
+#include "targets/cuda/KernelUtils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -161,14 +162,12 @@ struct KernelBuilder {
   /// Sets the loop values of `dims` from `flat` (row-major over them).
   void delinearize(Value flat, ArrayRef<unsigned> dims,
                    SmallVectorImpl<Value> &point) {
-    for (size_t i = dims.size(); i-- > 0;) {
-      Value size = index(c.ranges[dims[i]]);
-      if (i == 0) {
-        point[dims[i]] = flat;
-      } else {
-        point[dims[i]] = arith::RemUIOp::create(b, loc, flat, size);
-        flat = arith::DivUIOp::create(b, loc, flat, size);
-      }
+    SmallVector<int64_t> sizes;
+    for (unsigned d : dims) {
+      sizes.push_back(c.ranges[d]);
+    }
+    for (auto [d, v] : llvm::zip(dims, cuda::delinearize(b, loc, flat, sizes))) {
+      point[d] = v;
     }
   }
 

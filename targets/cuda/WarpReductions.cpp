@@ -1,6 +1,7 @@
 //===- WarpReductions.cpp - reduction kernels as one warp per output ------===//
 
 #include "targets/cuda/WarpReductions.h"
+#include "targets/cuda/KernelUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -46,16 +47,6 @@ std::optional<Combine> combineOf(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-std::optional<int64_t> tripCount(Value lb, Value ub, Value step) {
-  std::optional<int64_t> l = getConstantIntValue(lb);
-  std::optional<int64_t> u = getConstantIntValue(ub);
-  std::optional<int64_t> s = getConstantIntValue(step);
-  if (!l || !u || !s || *s <= 0) {
-    return std::nullopt;
-  }
-  return *u > *l ? (*u - *l + *s - 1) / *s : 0;
-}
-
 bool isPureLeaf(Operation &op) {
   return op.getNumRegions() == 0 && isPure(&op);
 }
@@ -87,14 +78,11 @@ std::optional<Reduction> matchReduction(scf::ParallelOp loop) {
       loop->hasAttr(gpu::getMappingAttrName())) {
     return std::nullopt;
   }
-  for (unsigned d = 0; d < loop.getNumLoops(); ++d) {
-    std::optional<int64_t> trips = tripCount(
-        loop.getLowerBound()[d], loop.getUpperBound()[d], loop.getStep()[d]);
-    if (!trips) {
-      return std::nullopt;
-    }
-    r.points *= *trips;
+  std::optional<int64_t> points = pointCount(loop);
+  if (!points) {
+    return std::nullopt;
   }
+  r.points = *points;
   // Pure index math and (in a wrapped full reduction) the init stores, then
   // the nest.
   Block *body = loop.getBody();
@@ -287,19 +275,15 @@ bool mapAsWarpReduction(RewriterBase &rewriter, scf::ParallelOp &loop,
   auto partial = scf::ForOp::create(
       rewriter, loc, lane, length, lanes, ValueRange{identity},
       [&](OpBuilder &b, Location bodyLoc, Value flat, ValueRange acc) {
-        Value rest = flat;
-        for (size_t level = r.nest.size(); level-- > 0;) {
-          scf::ForOp f = r.nest[level];
-          int64_t trips = *tripCount(f.getLowerBound(), f.getUpperBound(),
-                                     f.getStep());
-          Value trip = arith::ConstantIndexOp::create(b, bodyLoc, trips);
-          Value at = rest;
-          if (level != 0) {
-            at = arith::RemUIOp::create(b, bodyLoc, rest, trip);
-            rest = arith::DivUIOp::create(b, bodyLoc, rest, trip);
-          }
+        SmallVector<int64_t> trips;
+        for (scf::ForOp f : r.nest) {
+          trips.push_back(
+              *tripCount(f.getLowerBound(), f.getUpperBound(), f.getStep()));
+        }
+        SmallVector<Value> at = delinearize(b, bodyLoc, flat, trips);
+        for (auto [f, i] : llvm::zip(r.nest, at)) {
           map.map(f.getInductionVar(),
-                  affine(b, bodyLoc, at, f.getLowerBound(), f.getStep()));
+                  affine(b, bodyLoc, i, f.getLowerBound(), f.getStep()));
         }
         map.map(r.accumulator.getResult(), acc[0]);
         for (Operation &op : r.nest.back().getBody()->without_terminator()) {

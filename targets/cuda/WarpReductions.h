@@ -12,7 +12,6 @@
 #ifndef INFER_TARGETS_CUDA_WARPREDUCTIONS_H
 #define INFER_TARGETS_CUDA_WARPREDUCTIONS_H
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -27,15 +26,6 @@ struct WarpReductionOptions {
   /// Reductions shorter than this stay sequential in one thread.
   int64_t minLength = 32;
 };
-
-/// `loop` with its dimensions collapsed into one (row-major), or `loop`
-/// itself when it has one; the loop is rebuilt, and the new one returned.
-mlir::scf::ParallelOp collapseToOneDim(mlir::RewriterBase &rewriter,
-                                       mlir::scf::ParallelOp loop);
-
-/// Marks the dimensions of `loop`, outermost first, with `processors`.
-mlir::LogicalResult mapLoop(mlir::scf::ParallelOp loop,
-                            llvm::ArrayRef<mlir::gpu::Processor> processors);
 
 /// Maps `loop` (a top-level scf.parallel of constant bounds) as one warp per
 /// point when its body is a reduction into one output element (a perfect
