@@ -15,6 +15,7 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "onnx-backend",
                    "runtime", "unit"]
 
 config.substitutions.append(("%testdata", config.onnx_testdata_dir))
+config.substitutions.append(("%venv_python", config.venv_python))
 config.substitutions.append(("%python", config.python_executable))
 
 llvm_config.use_default_substitutions()

@@ -190,7 +190,7 @@ LogicalResult GraphImporter::importMainGraph(ModuleOp module,
     std::string error;
     Type type = convertType(context_, input.type(), error);
     if (!type) {
-      return emitError(modelLoc) << "graph input '" << input.name()
+      return emitError(modelLoc) << "graph input '" << printableName(input.name())
                                  << "': " << error;
     }
     argTypes.push_back(type);
@@ -215,7 +215,7 @@ LogicalResult GraphImporter::importMainGraph(ModuleOp module,
     diag << "the model uses " << unsupported_.size()
          << " operator(s) that infer cannot import:";
     for (const auto &[key, info] : unsupported_) {
-      diag << "\n  " << key.first << " (opset " << key.second
+      diag << "\n  " << printableName(key.first) << " (opset " << key.second
            << "), first at node '" << info.firstNode << "'";
       if (info.count > 1) {
         diag << " (" << info.count << " nodes)";
@@ -227,7 +227,7 @@ LogicalResult GraphImporter::importMainGraph(ModuleOp module,
   for (const auto &output : graph.output()) {
     Value value = lookup(output.name());
     if (!value) {
-      return emitError(modelLoc) << "graph output '" << output.name()
+      return emitError(modelLoc) << "graph output '" << printableName(output.name())
                                  << "' is not produced by any node";
     }
     results.push_back(value);
@@ -386,7 +386,8 @@ Type GraphImporter::resultType(const std::string &name, NodeState &state,
       return UnrankedTensorType::get(element);
     }
   }
-  emitError(state.loc) << "cannot determine the type of output '" << name
+  emitError(state.loc) << "cannot determine the type of output '"
+                       << printableName(name)
                        << "': the model does not annotate it";
   return nullptr;
 }
@@ -409,7 +410,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   auto markUnsupported = [&](const std::string &what) {
     auto &entry = unsupported_[{what, version}];
     if (entry.count++ == 0) {
-      entry.firstNode = nodeName;
+      entry.firstNode = printableName(nodeName);
     }
     poison();
     return success();
@@ -448,8 +449,9 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
       }
     }
     if (!known) {
-      return emitError(loc) << "node '" << nodeName << "' (" << node.op_type()
-                            << ") uses '" << input
+      return emitError(loc) << "node '" << printableName(nodeName) << "' ("
+                            << printableName(node.op_type())
+                            << ") uses '" << printableName(input)
                             << "', which no node, graph input or initializer "
                                "defines";
     }
@@ -585,7 +587,7 @@ LogicalResult GraphImporter::importRegion(const onnx::GraphProto &graph,
       }
     }
     if (!type) {
-      return emitError(owner.loc) << "subgraph input '" << input.name()
+      return emitError(owner.loc) << "subgraph input '" << printableName(input.name())
                                   << "': " << error;
     }
     block->addArgument(type, owner.loc);
@@ -605,7 +607,7 @@ LogicalResult GraphImporter::importRegion(const onnx::GraphProto &graph,
         scopes_.pop_back();
         return success();
       }
-      return emitError(owner.loc) << "subgraph output '" << output.name()
+      return emitError(owner.loc) << "subgraph output '" << printableName(output.name())
                                   << "' is not produced by any node";
     }
     results.push_back(value);

@@ -1,6 +1,7 @@
 //===- ModelLoader.cpp - reading and validating ONNX protobufs ------------===//
 
 #include "compiler/import/onnx/ModelLoader.h"
+#include "compiler/import/onnx/NodeChecks.h"
 
 #include "onnx/checker.h"
 #include "onnx/defs/parser.h"
@@ -54,6 +55,31 @@ bool parseBinary(const std::string &bytes, onnx::ModelProto &model) {
   coded.SetTotalBytesLimit(INT_MAX);
   return model.ParseFromCodedStream(&coded) &&
          coded.ConsumedEntireMessage();
+}
+
+/// A model newer than anything the importer was written against: its ops
+/// may mean something the importer does not know, so it is refused.
+bool newerThanImporter(const onnx::ModelProto &model, const std::string &path,
+                       std::string &error) {
+  if (model.ir_version() > kNewestIrVersion) {
+    error = "'" + path + "' declares IR version " +
+            std::to_string(model.ir_version()) +
+            ", newer than any this importer knows (up to " +
+            std::to_string(kNewestIrVersion) + ")";
+    return true;
+  }
+  for (const auto &opset : model.opset_import()) {
+    if ((opset.domain().empty() || opset.domain() == "ai.onnx") &&
+        opset.version() > kNewestOpset) {
+      error = "'" + path + "' imports opset " +
+              std::to_string(opset.version()) +
+              " of the default domain, newer than any this importer knows "
+              "(up to " +
+              std::to_string(kNewestOpset) + ")";
+      return true;
+    }
+  }
+  return false;
 }
 
 /// A model newer than the library: checking it would reject what may well
@@ -119,6 +145,17 @@ bool loadModel(const std::string &path, bool runChecker, LoadedModel &out,
       error = "'" + path + "' has no IR version (is it an ONNX model?)";
       return false;
     }
+    if (out.model.graph().output_size() == 0) {
+      error = "'" + path + "' has a graph with no outputs: nothing to compute";
+      return false;
+    }
+    if (newerThanImporter(out.model, path, error)) {
+      return false;
+    }
+    // Before libonnx's checker and shape inference index with them.
+    if (!checkNodeAttributes(out.model.graph(), error)) {
+      return false;
+    }
     bool newer = newerThanLibrary(out.model, out);
     if (runChecker && !newer) {
       if (isText) {
@@ -138,6 +175,7 @@ bool loadModel(const std::string &path, bool runChecker, LoadedModel &out,
     return false;
   }
   try {
+    ShapeInferenceGuard guard(out.model);
     onnx::ShapeInferenceOptions options(/*check_type=*/false,
                                         /*error_mode=*/0,
                                         /*enable_data_propagation=*/true);

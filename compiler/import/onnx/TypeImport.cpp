@@ -1,15 +1,18 @@
 //===- TypeImport.cpp - ONNX types and tensors -> MLIR --------------------===//
 
 #include "compiler/import/onnx/TypeImport.h"
+#include "compiler/import/onnx/ExternalData.h"
 #include "dialects/graph/IR/GraphDialect.h"
+#include "dialects/graph/IR/TensorLimits.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/BuiltinDialect.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
-#include <fstream>
 
 using namespace mlir;
 
@@ -75,6 +78,29 @@ std::string dataTypeName(int dataType) {
   }
 }
 
+std::string printableName(const std::string &name) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::printEscapedString(name, os);
+  return text;
+}
+
+bool checkTensorSize(ArrayRef<int64_t> shape, Type element,
+                     std::string &error) {
+  if (!graph::exceedsTensorLimit(shape, element)) {
+    return true;
+  }
+  std::string dims;
+  for (int64_t dim : shape) {
+    dims += (dims.empty() ? "" : "x") +
+            (ShapedType::isDynamic(dim) ? std::string("?")
+                                        : std::to_string(dim));
+  }
+  error = "shape " + (dims.empty() ? std::string("()") : dims) +
+          " holds more than 2^48 bytes";
+  return false;
+}
+
 Type convertType(MLIRContext *ctx, const onnx::TypeProto &type,
                  std::string &error) {
   switch (type.value_case()) {
@@ -91,9 +117,18 @@ Type convertType(MLIRContext *ctx, const onnx::TypeProto &type,
     }
     SmallVector<int64_t> shape;
     for (const auto &dim : tensor.shape().dim()) {
+      if (dim.has_dim_value() && dim.dim_value() < -1) {
+        error = "dimension " + std::to_string(shape.size()) + " is " +
+                std::to_string(dim.dim_value()) +
+                " (a size must be >= 0; -1 or a name marks a dynamic one)";
+        return nullptr;
+      }
       shape.push_back(dim.has_dim_value() && dim.dim_value() >= 0
                           ? dim.dim_value()
                           : ShapedType::kDynamic);
+    }
+    if (!checkTensorSize(shape, element, error)) {
+      return nullptr;
     }
     return RankedTensorType::get(shape, element);
   }
@@ -127,53 +162,6 @@ Type convertType(MLIRContext *ctx, const onnx::TypeProto &type,
 
 namespace {
 
-/// Reads a tensor's external data into `bytes`.
-bool readExternal(const onnx::TensorProto &tensor, const std::string &dir,
-                  std::string &bytes, std::string &error) {
-  std::string location;
-  int64_t offset = 0, length = -1;
-  for (const auto &entry : tensor.external_data()) {
-    try {
-      if (entry.key() == "location") {
-        location = entry.value();
-      } else if (entry.key() == "offset") {
-        offset = std::stoll(entry.value());
-      } else if (entry.key() == "length") {
-        length = std::stoll(entry.value());
-      }
-    } catch (const std::exception &) {
-      error = "external data of '" + tensor.name() + "' has a bad " +
-              entry.key() + " '" + entry.value() + "'";
-      return false;
-    }
-  }
-  if (location.empty()) {
-    error = "external data of '" + tensor.name() + "' names no location";
-    return false;
-  }
-  std::string path = location[0] == '/' ? location : dir + "/" + location;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "external data file '" + path + "' of initializer '" +
-            tensor.name() + "' cannot be opened";
-    return false;
-  }
-  in.seekg(0, std::ios::end);
-  int64_t size = in.tellg();
-  if (offset < 0 || offset > size || (length >= 0 && offset + length > size)) {
-    error = "external data of '" + tensor.name() + "' lies outside '" + path +
-            "'";
-    return false;
-  }
-  if (length < 0) {
-    length = size - offset;
-  }
-  bytes.resize(length);
-  in.seekg(offset);
-  in.read(bytes.data(), length);
-  return static_cast<bool>(in);
-}
-
 /// Bytes of one element in MLIR's dense storage for the types that are
 /// byte-aligned.
 int64_t storageBytes(Type element) {
@@ -192,12 +180,30 @@ bool collectBytes(const onnx::TensorProto &t, Type element, int64_t count,
   using TP = onnx::TensorProto;
   int64_t width = storageBytes(element);
   if (t.data_location() == TP::EXTERNAL) {
-    if (!readExternal(t, dir, bytes, error)) {
+    if (!readExternalData(t, dir, count * width, bytes, error)) {
       return false;
     }
   } else if (t.has_raw_data()) {
     bytes = t.raw_data();
   } else {
+    // Check the typed field's size before allocating what the dims declare.
+    int64_t have = 0;
+    switch (t.data_type()) {
+    case TP::FLOAT:
+    case TP::COMPLEX64: have = int64_t(t.float_data_size()) * 4; break;
+    case TP::DOUBLE:
+    case TP::COMPLEX128: have = int64_t(t.double_data_size()) * 8; break;
+    case TP::INT64: have = int64_t(t.int64_data_size()) * width; break;
+    case TP::UINT32:
+    case TP::UINT64: have = int64_t(t.uint64_data_size()) * width; break;
+    default: have = int64_t(t.int32_data_size()) * width; break;
+    }
+    if (have != count * width) {
+      error = "initializer '" + printableName(t.name()) + "' holds " +
+              std::to_string(width ? have / width : 0) +
+              " values, but its shape needs " + std::to_string(count);
+      return false;
+    }
     bytes.resize(count * width);
     char *out = bytes.data();
     auto put = [&](int64_t i, uint64_t value) {
@@ -243,11 +249,12 @@ bool collectBytes(const onnx::TensorProto &t, Type element, int64_t count,
       }
       return true;
     }
-    error = "initializer '" + t.name() + "' holds the wrong number of values";
+    error = "initializer '" + printableName(t.name()) +
+            "' holds the wrong number of values";
     return false;
   }
   if (static_cast<int64_t>(bytes.size()) != count * width) {
-    error = "initializer '" + t.name() + "' has " +
+    error = "initializer '" + printableName(t.name()) + "' has " +
             std::to_string(bytes.size()) + " bytes of data, expected " +
             std::to_string(count * width);
     return false;
@@ -267,13 +274,20 @@ ElementsAttr convertTensor(MLIRContext *ctx, const onnx::TensorProto &t,
     return nullptr;
   }
   SmallVector<int64_t> shape;
-  int64_t count = 1;
   for (int64_t d : t.dims()) {
     if (d < 0) {
-      error = "tensor '" + t.name() + "' has a negative dimension";
+      error = "tensor '" + printableName(t.name()) +
+              "' has a negative dimension";
       return nullptr;
     }
     shape.push_back(d);
+  }
+  if (!checkTensorSize(shape, element, error)) {
+    error = "tensor '" + printableName(t.name()) + "': " + error;
+    return nullptr;
+  }
+  int64_t count = 1;
+  for (int64_t d : shape) {
     count *= d;
   }
   auto type = RankedTensorType::get(shape, element);
@@ -326,7 +340,7 @@ ElementsAttr convertTensor(MLIRContext *ctx, const onnx::TensorProto &t,
       return DenseElementsAttr::get(type, values);
     }
     if (t.data_location() == onnx::TensorProto::EXTERNAL) {
-      if (!readExternal(t, options.directory, bytes, error)) {
+      if (!readExternalData(t, options.directory, count, bytes, error)) {
         return nullptr;
       }
     } else {

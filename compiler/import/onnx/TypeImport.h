@@ -17,6 +17,15 @@ mlir::Type convertElementType(mlir::MLIRContext *context, int dataType);
 /// The ONNX spelling of a data type (for messages).
 std::string dataTypeName(int dataType);
 
+/// `name` with non-printable bytes (newlines, control characters) and
+/// quotes escaped, for one-line messages.
+std::string printableName(const std::string &name);
+
+/// False with `error` set when a tensor of `shape` (dynamic dims ignored)
+/// and `element` would hold more than 2^48 bytes.
+bool checkTensorSize(llvm::ArrayRef<int64_t> shape, mlir::Type element,
+                     std::string &error);
+
 /// An ONNX TypeProto as a tensor, `!graph.seq` or `!graph.opt` type; null
 /// with `error` set when the type cannot be represented.
 mlir::Type convertType(mlir::MLIRContext *context, const onnx::TypeProto &type,
