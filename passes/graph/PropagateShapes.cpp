@@ -2,6 +2,7 @@
 
 #include "passes/graph/Passes.h"
 #include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/IR/TensorLimits.h"
 
 using namespace mlir;
 
@@ -223,6 +224,12 @@ static LogicalResult propagateOnce(func::FuncOp func, bool &changed) {
         return WalkResult::interrupt();
       }
       if (*joined != result.getType()) {
+        if (exceedsTensorLimit(*joined)) {
+          op->emitOpError("result #")
+              << i << " would be " << *joined
+              << ", more than 2^48 bytes (a corrupt or hostile model?)";
+          return WalkResult::interrupt();
+        }
         result.setType(*joined);
         changed = true;
       }

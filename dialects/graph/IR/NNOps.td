@@ -157,7 +157,9 @@ def Graph_LayerNormalizationOp : Graph_OnnxOp<"layer_normalization",
          Graph_I64<-1>:$axis, Graph_F32<"1.0e-5">:$epsilon,
          Graph_I64<1>:$stash_type),
     (outs AnyTensor:$Y, Graph_TensorOrNone:$Mean,
-          Graph_TensorOrNone:$InvStdDev), 1>;
+          Graph_TensorOrNone:$InvStdDev), 1> {
+  let hasVerifier = 1;
+}
 
 def Graph_GroupNormalizationOp : Graph_OnnxOp<"group_normalization",
     "GroupNormalization", "group normalization",
@@ -299,7 +301,9 @@ def Graph_RNNOp : Graph_OnnxOp<"rnn", "RNN", "simple recurrent layer",
          OptionalAttr<StrArrayAttr>:$activations, OptionalAttr<F32Attr>:$clip,
          Graph_Direction:$direction, OptionalAttr<Graph_I64Attr>:$hidden_size,
          Graph_I64<0>:$layout),
-    (outs Graph_TensorOrNone:$Y, Graph_TensorOrNone:$Y_h)>;
+    (outs Graph_TensorOrNone:$Y, Graph_TensorOrNone:$Y_h)> {
+  let hasVerifier = 1;
+}
 
 def Graph_GRUOp : Graph_OnnxOp<"gru", "GRU", "gated recurrent unit layer",
     (ins AnyTensor:$X, AnyTensor:$W, AnyTensor:$R, Graph_TensorOrNone:$B,
@@ -308,7 +312,9 @@ def Graph_GRUOp : Graph_OnnxOp<"gru", "GRU", "gated recurrent unit layer",
          OptionalAttr<StrArrayAttr>:$activations, OptionalAttr<F32Attr>:$clip,
          Graph_Direction:$direction, OptionalAttr<Graph_I64Attr>:$hidden_size,
          Graph_I64<0>:$layout, Graph_I64<0>:$linear_before_reset),
-    (outs Graph_TensorOrNone:$Y, Graph_TensorOrNone:$Y_h)>;
+    (outs Graph_TensorOrNone:$Y, Graph_TensorOrNone:$Y_h)> {
+  let hasVerifier = 1;
+}
 
 def Graph_LSTMOp : Graph_OnnxOp<"lstm", "LSTM", "long short-term memory layer",
     (ins AnyTensor:$X, AnyTensor:$W, AnyTensor:$R, Graph_TensorOrNone:$B,
@@ -319,7 +325,9 @@ def Graph_LSTMOp : Graph_OnnxOp<"lstm", "LSTM", "long short-term memory layer",
          Graph_Direction:$direction, OptionalAttr<Graph_I64Attr>:$hidden_size,
          Graph_I64<0>:$input_forget, Graph_I64<0>:$layout),
     (outs Graph_TensorOrNone:$Y, Graph_TensorOrNone:$Y_h,
-          Graph_TensorOrNone:$Y_c)>;
+          Graph_TensorOrNone:$Y_c)> {
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Losses (forward computation only)

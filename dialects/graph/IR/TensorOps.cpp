@@ -318,6 +318,13 @@ LogicalResult ConcatOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   return success();
 }
 
+LogicalResult SplitOp::verify() {
+  if (auto n = getNumOutputs(); n && *n < 1) {
+    return emitOpError("'num_outputs' must be at least 1, got ") << *n;
+  }
+  return verifyAxis(*this, getAxis(), getInput());
+}
+
 LogicalResult SplitOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   auto input = getRanked(getInput());
   int64_t n = getNumResults();

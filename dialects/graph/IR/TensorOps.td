@@ -134,7 +134,9 @@ def Graph_SplitOp : Graph_OnnxOp<"split", "Split",
     "splits along an axis",
     (ins AnyTensor:$input, Graph_TensorOrNone:$split, Graph_I64<0>:$axis,
          OptionalAttr<Graph_I64Attr>:$num_outputs),
-    (outs Variadic<AnyTensor>:$outputs), 1>;
+    (outs Variadic<AnyTensor>:$outputs), 1> {
+  let hasVerifier = 1;
+}
 
 def Graph_SliceOp : Graph_OnnxOp<"slice", "Slice",
     "strided slice along some axes",

@@ -3,6 +3,7 @@
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Operation.h"
 
 using namespace mlir;
 
@@ -98,6 +99,16 @@ std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
     return std::nullopt;
   }
   return axis < 0 ? axis + rank : axis;
+}
+
+LogicalResult verifyAxis(Operation *op, int64_t axis, Value input) {
+  auto ranked = getRanked(input);
+  if (ranked && !normalizeAxis(axis, ranked.getRank())) {
+    return op->emitOpError("axis ")
+           << axis << " is out of range for an input of rank "
+           << ranked.getRank();
+  }
+  return success();
 }
 
 int64_t windowOutputSize(int64_t in, int64_t kernel, int64_t stride,

@@ -48,6 +48,11 @@ broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 /// of range.
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 
+/// Fails on `op` with "axis A is out of range for an input of rank R" when
+/// `input` is ranked and `axis` lies outside [-R, R).
+llvm::LogicalResult verifyAxis(mlir::Operation *op, int64_t axis,
+                               mlir::Value input);
+
 /// Parses a shape written "D0xD1x..." (an empty string is a scalar);
 /// failure unless every dim is a non-negative integer.
 llvm::FailureOr<llvm::SmallVector<int64_t>> parseDims(llvm::StringRef text);
