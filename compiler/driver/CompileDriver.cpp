@@ -11,6 +11,7 @@
 #endif
 #ifdef INFER_HAVE_CUDA
 #include "targets/cuda/CudaTarget.h"
+#include "targets/common/OutputFile.h"
 #endif
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,10 +26,11 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <fmt/core.h>
 
@@ -240,6 +242,25 @@ bool isIdentifier(llvm::StringRef name) {
   });
 }
 
+/// Set once an error has been printed: a failure without one is reported as
+/// an internal error, so a user never sees a bare non-zero exit.
+bool errorPrinted = false;
+
+/// `text` with control bytes escaped (`\0A`), except the newlines of
+/// `keepNewlines` text, so a hostile name cannot forge or split a line.
+std::string escapeControl(llvm::StringRef text, bool keepNewlines) {
+  std::string out;
+  for (char c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && !(keepNewlines && c == '\n')) || byte == 0x7f) {
+      out += llvm::formatv("\\{0:X-2}", static_cast<unsigned>(byte)).str();
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 /// Prints one diagnostic, naming the ONNX node its location carries
 /// (`loc("<node>"("<op type>"))`, as the importer builds them).
 void printDiagnostic(const Diagnostic &diag, llvm::StringRef inputPath) {
@@ -248,7 +269,7 @@ void printDiagnostic(const Diagnostic &diag, llvm::StringRef inputPath) {
   case DiagnosticSeverity::Warning: severity = "warning"; break;
   case DiagnosticSeverity::Note: severity = "note"; break;
   case DiagnosticSeverity::Remark: severity = "remark"; break;
-  case DiagnosticSeverity::Error: break;
+  case DiagnosticSeverity::Error: errorPrinted = true; break;
   }
   std::string where;
   Location loc = diag.getLocation();
@@ -256,30 +277,45 @@ void printDiagnostic(const Diagnostic &diag, llvm::StringRef inputPath) {
     loc = fused.getLocations().front();
   }
   if (auto name = dyn_cast<NameLoc>(loc)) {
-    where = "node '" + name.getName().str() + "'";
+    where = "node '" + escapeControl(name.getName(), false) + "'";
     if (auto opType = dyn_cast<NameLoc>(name.getChildLoc())) {
-      where += " (" + opType.getName().str() + ")";
+      where += " (" + escapeControl(opType.getName(), false) + ")";
     }
   }
   std::string file = inputPath.str();
   if (auto fileLoc = dyn_cast<FileLineColLoc>(loc)) {
     file = fileLoc.getFilename().str();
   }
-  fmt::print(stderr, "{}: {}: {}{}\n", file, severity,
-             where.empty() ? "" : where + ": ", diag.str());
+  std::string message = escapeControl(diag.str(), /*keepNewlines=*/true);
+  if (message.empty()) {
+    message = "internal error: a check failed without saying why (please "
+              "report this model)";
+  }
+  fmt::print(stderr, "{}: {}: {}{}\n", escapeControl(file, false), severity,
+             where.empty() ? "" : where + ": ", message);
 }
 
+/// Whether `a` and `b` are the same file: the same path after symlinks, or
+/// hard links to one inode.
 bool samePath(llvm::StringRef a, llvm::StringRef b) {
-  llvm::SmallString<256> ra, rb;
-  if (llvm::sys::fs::real_path(a, ra) || llvm::sys::fs::real_path(b, rb)) {
-    return false;
-  }
-  return ra == rb;
+  bool result = false;
+  return !llvm::sys::fs::equivalent(a, b, result) && result;
 }
 
 } // namespace
 
+static int compile(int argc, char **argv);
+
 int runCompileDriver(int argc, char **argv) {
+  int status = compile(argc, argv);
+  if (status != 0 && !errorPrinted) {
+    fmt::print(stderr, "infer-compile: internal error: the compile failed "
+                       "without a diagnostic (please report this model)\n");
+  }
+  return status;
+}
+
+static int compile(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   DriverOptions options;
   registerAsmPrinterCLOptions();
@@ -291,9 +327,11 @@ int runCompileDriver(int argc, char **argv) {
                             &options.hlsCat,
                             &options.outputCat});
   if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &llvm::errs())) {
+    errorPrinted = true; // the parser printed what is wrong
     return 1;
   }
   auto fail = [](const std::string &message) {
+    errorPrinted = true;
     fmt::print(stderr, "infer-compile: error: {}\n", message);
     return 1;
   };
@@ -513,19 +551,22 @@ int runCompileDriver(int argc, char **argv) {
     return 0;
   }
 
-  std::string errorMessage;
-  auto out = openOutputFile(options.output, &errorMessage);
-  if (!out) {
-    return fail(errorMessage);
-  }
   bool toStdout = options.output == "-";
   OpPrintingFlags flags;
   if (options.weights == WeightsMode::Elide ||
       (options.weights == WeightsMode::Auto && toStdout)) {
     flags.elideLargeResourceString(64);
   }
-  module->print(out->os(), flags);
-  out->keep();
+  // A new file replaces the output path: a symlink or a hard link there
+  // (even one to the input model) is replaced, never written through.
+  if (llvm::Error error =
+          writeOutputFile(options.output, [&](llvm::raw_ostream &os) {
+            module->print(os, flags);
+            return llvm::Error::success();
+          })) {
+    return fail("cannot write '" + options.output.getValue() +
+                "': " + llvm::toString(std::move(error)));
+  }
   return 0;
 }
 

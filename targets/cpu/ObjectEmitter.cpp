@@ -1,6 +1,7 @@
 //===- ObjectEmitter.cpp - LLVM dialect -> object, header, shared library -===//
 
 #include "targets/cpu/CpuTarget.h"
+#include "targets/common/OutputFile.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -452,14 +453,14 @@ std::string headerText(const ModelSignature &sig, llvm::StringRef source) {
   return h;
 }
 
+/// Writes `data` to a new file that then replaces `path`: an existing
+/// symlink or hard link there is replaced, never written through.
 LogicalResult writeFile(const std::string &path, llvm::StringRef data,
                         Location loc) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec) {
-    return emitError(loc) << "cannot write '" << path << "': " << ec.message();
+  if (llvm::Error error = writeOutputFile(path, data)) {
+    return emitError(loc) << "cannot write '" << path
+                          << "': " << llvm::toString(std::move(error));
   }
-  os << data;
   return success();
 }
 
@@ -527,18 +528,16 @@ unsigned vectorBits(const CpuOptions &options) {
 static LogicalResult writeObject(llvm::Module &llvmModule,
                                  llvm::TargetMachine &tm,
                                  const std::string &objPath, Location loc) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(objPath, ec, llvm::sys::fs::OF_None);
-  if (ec) {
-    return emitError(loc) << "cannot write '" << objPath << "': " << ec.message();
-  }
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream os(object);
   llvm::legacy::PassManager codegen;
   if (tm.addPassesToEmitFile(codegen, os, nullptr,
                              llvm::CodeGenFileType::ObjectFile)) {
     return emitError(loc) << "the target cannot emit object files";
   }
   codegen.run(llvmModule);
-  return success();
+  return writeFile(objPath, llvm::StringRef(object.data(), object.size()),
+                   loc);
 }
 
 /// Links `objPath` into the shared library `soPath` with the system's cc
@@ -550,6 +549,9 @@ static LogicalResult linkShared(const std::string &objPath,
   if (!cc) {
     return emitError(loc) << "no C compiler driver ('cc') to link " << soPath;
   }
+  // The linker writes where it is told: remove whatever entry (a symlink,
+  // a hard link) is there first, so it never writes through one.
+  clearOutputPath(soPath);
   llvm::SmallVector<llvm::StringRef> args = {*cc, "-shared", "-o", soPath,
                                              objPath, "-lm"};
   std::string openmpDir = std::string("-L") + INFER_OPENMP_LIBRARY_DIR;

@@ -1,6 +1,7 @@
 //===- KernelEmitter.cpp - PTX, cubins and the launch schedule ------------===//
 
 #include "targets/cuda/CudaTarget.h"
+#include "targets/common/OutputFile.h"
 
 #include "infer/abi.h"
 
@@ -23,7 +24,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <array>
 #include <cmath>
@@ -338,13 +339,12 @@ llvm::Constant *addDescriptor(llvm::Module &module, StringRef name,
 }
 
 LogicalResult writeText(Location loc, StringRef path, StringRef text) {
-  std::error_code ec;
-  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_Text);
-  if (ec) {
-    return emitError(loc) << "cannot write '" << path << "': " << ec.message();
+  // A new file replaces `path`: a symlink or hard link there is replaced,
+  // never written through.
+  if (llvm::Error error = writeOutputFile(path, text)) {
+    return emitError(loc) << "cannot write '" << path
+                          << "': " << llvm::toString(std::move(error));
   }
-  out.os() << text;
-  out.keep();
   return success();
 }
 
@@ -427,6 +427,7 @@ LogicalResult emitKernels(ModuleOp module, const cpu::ModelSignature &signature,
         llvm::sys::path::append(cubinPath, base + ".cubin");
         std::string arch = "-arch=" + image.chip;
         std::string error;
+        clearOutputPath(cubinPath); // never write through a link
         llvm::SmallVector<StringRef> argv = {ptxas, arch, ptxPath, "-o",
                                              cubinPath};
         int rc = llvm::sys::ExecuteAndWait(ptxas, argv, std::nullopt, {}, 0,

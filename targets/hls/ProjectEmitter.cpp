@@ -9,6 +9,7 @@
 #include "targets/hls/CppEmitter.h"
 #include "targets/hls/Estimator.h"
 #include "targets/hls/HlsTarget.h"
+#include "targets/common/OutputFile.h"
 
 #include "tools/common/Tolerance.h"
 
@@ -16,7 +17,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <set>
 
@@ -81,15 +82,21 @@ LogicalResult writeFile(Location loc, StringRef dir, StringRef file,
                         llvm::function_ref<LogicalResult(raw_ostream &)> body) {
   llvm::SmallString<256> path(dir);
   llvm::sys::path::append(path, file);
-  std::error_code ec;
-  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_Text);
-  if (ec) {
-    return emitError(loc) << "cannot write '" << path << "': " << ec.message();
+  // A new file replaces `path`: a symlink or hard link there is replaced,
+  // never written through.
+  bool bodyFailed = false;
+  if (llvm::Error error = writeOutputFile(path, [&](raw_ostream &os) {
+        bodyFailed = failed(body(os));
+        return bodyFailed ? llvm::createStringError("not emitted")
+                          : llvm::Error::success();
+      })) {
+    if (bodyFailed) {
+      llvm::consumeError(std::move(error));
+      return failure();
+    }
+    return emitError(loc) << "cannot write '" << path
+                          << "': " << llvm::toString(std::move(error));
   }
-  if (failed(body(out.os()))) {
-    return failure();
-  }
-  out.keep();
   return success();
 }
 
