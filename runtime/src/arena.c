@@ -12,6 +12,7 @@
 #include "arena.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,9 @@ static void *arena_alloc(infer_abi_allocator_t *self, uint64_t bytes) {
   pthread_mutex_unlock(&arena->lock);
   if (block) {
     return block;
+  }
+  if (bytes > SIZE_MAX - ARENA_ALIGNMENT) {
+    return NULL; /* would round to a tiny block */
   }
   uint64_t rounded = (bytes + ARENA_ALIGNMENT - 1) / ARENA_ALIGNMENT * ARENA_ALIGNMENT;
   return aligned_alloc(ARENA_ALIGNMENT, rounded ? rounded : ARENA_ALIGNMENT);

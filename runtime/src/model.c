@@ -17,12 +17,14 @@
 #include "arena.h"
 #include "cuda.h"
 #include "dynamic.h"
+#include "elf_check.h"
 #include "model.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,11 @@ static void *workspace_take(struct infer_model *model) {
   }
   void *workspace = atomic_exchange(&model->workspace, NULL);
   if (!workspace) {
+    /* A size near 2^64 would round to a tiny block: refuse it (the caller
+     * reports the workspace as out of memory). */
+    if (size > SIZE_MAX - WORKSPACE_ALIGNMENT) {
+      return NULL;
+    }
     uint64_t rounded = (size + WORKSPACE_ALIGNMENT - 1) /
                        WORKSPACE_ALIGNMENT * WORKSPACE_ALIGNMENT;
     workspace = aligned_alloc(WORKSPACE_ALIGNMENT, rounded);
@@ -250,6 +257,10 @@ infer_status_t infer_model_load(const char *path, const char *name,
   if (S_ISDIR(info.st_mode)) {
     return infer_status_make(INFER_INVALID_ARGUMENT,
                              "cannot open model '%s': it is a directory", path);
+  }
+  infer_status_t invalid = infer_check_shared_object(path);
+  if (invalid) {
+    return invalid;
   }
 
   char *stem = NULL;

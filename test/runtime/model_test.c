@@ -157,7 +157,7 @@ static void test_load_errors(const char *path, const char *dir) {
   EXPECT(model == NULL);
   EXPECT_ERROR(infer_model_load(dir, NULL, &model), INFER_INVALID_ARGUMENT,
                "is a directory");
-  /* Not a shared library: dlopen's own reason is included. */
+  /* Not a shared library: refused before dlopen maps it. */
   char text[PATH_MAX + 32];
   snprintf(text, sizeof(text), "%s/not_a_library.so", dir);
   FILE *file = fopen(text, "w");
@@ -165,8 +165,26 @@ static void test_load_errors(const char *path, const char *dir) {
     fputs("not ELF\n", file);
     fclose(file);
   }
-  EXPECT_ERROR(infer_model_load(text, NULL, &model), INFER_NOT_FOUND,
-               "cannot load model");
+  EXPECT_ERROR(infer_model_load(text, NULL, &model), INFER_INVALID_ARGUMENT,
+               "is not a shared object (no ELF header)");
+  /* A truncated copy of a real model: a status, not SIGBUS in dlopen. */
+  char truncated[PATH_MAX + 32];
+  snprintf(truncated, sizeof(truncated), "%s/truncated.so", dir);
+  FILE *whole = fopen(path, "rb");
+  FILE *part = fopen(truncated, "wb");
+  if (whole && part) {
+    char chunk[4096];
+    size_t got = fread(chunk, 1, sizeof(chunk), whole);
+    fwrite(chunk, 1, got / 2, part);
+  }
+  if (whole) {
+    fclose(whole);
+  }
+  if (part) {
+    fclose(part);
+  }
+  EXPECT_ERROR(infer_model_load(truncated, NULL, &model),
+               INFER_INVALID_ARGUMENT, "is truncated");
   EXPECT_ERROR(infer_model_load(path, "missing", &model), INFER_NOT_FOUND,
                "no symbol 'missing_model'");
   EXPECT_ERROR(infer_model_load(path, "missing", &model), INFER_NOT_FOUND,
@@ -670,6 +688,8 @@ int main(int argc, char **argv) {
 
   char scratch[sizeof(dir) + 32];
   snprintf(scratch, sizeof(scratch), "%s/not_a_library.so", dir);
+  unlink(scratch);
+  snprintf(scratch, sizeof(scratch), "%s/truncated.so", dir);
   unlink(scratch);
   rmdir(dir);
   printf("%d passed, %d failed\n", passed, failed);

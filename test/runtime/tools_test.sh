@@ -107,6 +107,46 @@ run-npy-wrong-shape)
   expect 1 "holds 20 bytes of data, but a float32 [2,3] array needs 24" -- \
     "$run" "$model" --input "a=$work/short.npy" --input "b=$npy/b.npy"
   ;;
+run-hostile-inputs)
+  # A 128-byte .npy whose header claims 2^30 floats: refused from the file's
+  # size, before 4 GB are allocated (ulimit makes an allocation fail loudly).
+  python3 - "$work/huge.npy" <<'PY'
+import sys
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1073741824,), }"
+header += " " * (128 - 10 - len(header) - 1) + "\n"
+open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + bytes([len(header), 0]) + header.encode())
+PY
+  expect 1 "holds 0 bytes of data, but a float32 [1073741824] array needs 4294967296" -- \
+    bash -c 'ulimit -v 1000000; exec "$@"' _ "$run" "$model" --input "a=$work/huge.npy" --input "b=$npy/b.npy"
+  # A shape whose byte size overflows 64 bits.
+  python3 - "$work/overflow.npy" <<'PY'
+import sys
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16), }"
+header += " " * (128 - 10 - len(header) - 1) + "\n"
+open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + bytes([len(header), 0]) + header.encode())
+PY
+  expect 1 "declares a shape too large for any memory" -- \
+    "$run" "$model" --input "a=$work/overflow.npy" --input "b=$npy/b.npy"
+  # A test-data folder with inputs but no expected outputs compares nothing:
+  # an error, not a silent pass (with --save-outputs it is a way to run).
+  cp -r "$add/test_data_set_0" "$work/noout" && rm "$work/noout"/output_*.pb
+  expect 1 "test data '$work/noout' has no output_K.pb file: nothing to compare" -- \
+    "$run" "$model" --test-data "$work/noout"
+  expect 0 "(no expected output)" -- \
+    "$run" "$model" --test-data "$work/noout" --save-outputs "$work/saved"
+  ;;
+run-hostile-model)
+  # Truncated and non-ELF artifacts: a status, never SIGBUS in dlopen.
+  size=$(stat -c %s "$model")
+  head -c $((size / 2)) "$model" > "$work/truncated.so"
+  expect 1 "is truncated" -- "$run" "$work/truncated.so"
+  head -c 40 "$model" > "$work/headonly.so"
+  expect 1 "is not a shared object (no ELF header)" -- "$run" "$work/headonly.so"
+  printf 'not a model' > "$work/text.so"
+  expect 1 "is not a shared object (no ELF header)" -- "$run" "$work/text.so"
+  mkfifo "$work/fifo.so"
+  expect 1 "not a regular file" -- timeout 20 "$run" "$work/fifo.so"
+  ;;
 run-unknown-input)
   expect 1 "no input 'c'; its inputs are: 'a', 'b'" -- \
     "$run" "$model" --input "c=$npy/a.npy"

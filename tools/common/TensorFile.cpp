@@ -8,7 +8,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -143,6 +145,25 @@ std::vector<int64_t> parseNpyShape(const std::string &text,
   return shape;
 }
 
+/// The elements of `shape`, or a ToolError naming `path` when a dim is
+/// negative or the count overflows; so a header's claim is checked against
+/// the file's size before anything is allocated.
+uint64_t elementCount(const std::vector<int64_t> &shape,
+                      const std::string &path) {
+  uint64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim < 0) {
+      throw ToolError(fmt::format("'{}' has a negative dimension {}", path, dim));
+    }
+    if (dim && count > UINT64_MAX / 16 / static_cast<uint64_t>(dim)) {
+      throw ToolError(fmt::format(
+          "'{}' declares a shape too large for any memory", path));
+    }
+    count *= static_cast<uint64_t>(dim);
+  }
+  return count;
+}
+
 } // namespace
 
 NamedTensor readNpy(const std::string &path) {
@@ -188,15 +209,17 @@ NamedTensor readNpy(const std::string &path) {
   }
   std::vector<int64_t> shape =
       parseNpyShape(headerValue(header, "shape", path), path);
-  Tensor tensor = makeTensor(dtype, shape);
   size_t dataStart = headerStart + headerLength;
   size_t available = contents.size() - dataStart;
-  size_t needed = infer_tensor_byte_size(tensor.get());
+  uint64_t needed = elementCount(shape, path) * infer_dtype_size(dtype);
   if (available != needed) {
     throw ToolError(fmt::format(
         "'{}' holds {} bytes of data, but a {} {} array needs {}", path,
-        available, infer_dtype_name(dtype), formatShape(tensor.get()), needed));
+        available, infer_dtype_name(dtype),
+        formatShape(shape.data(), static_cast<int32_t>(shape.size())),
+        needed));
   }
+  Tensor tensor = makeTensor(dtype, shape);
   if (needed) {
     std::memcpy(infer_tensor_data(tensor.get()), contents.data() + dataStart,
                 needed);
@@ -331,6 +354,27 @@ NamedTensor readTensorProto(const std::string &path) {
                     path, typeName));
   }
   std::vector<int64_t> shape(proto.dims().begin(), proto.dims().end());
+  // Check what the file holds against what its dims claim before
+  // allocating them.
+  uint64_t count = elementCount(shape, path);
+  uint64_t held = 0;
+  if (proto.has_raw_data()) {
+    held = proto.raw_data().size() / std::max<size_t>(infer_dtype_size(dtype), 1);
+  } else {
+    switch (dtype) {
+    case INFER_DTYPE_F32: held = proto.float_data_size(); break;
+    case INFER_DTYPE_F64: held = proto.double_data_size(); break;
+    case INFER_DTYPE_I64: held = proto.int64_data_size(); break;
+    case INFER_DTYPE_U32:
+    case INFER_DTYPE_U64: held = proto.uint64_data_size(); break;
+    default: held = proto.int32_data_size(); break;
+    }
+  }
+  if (held < count) {
+    throw ToolError(fmt::format(
+        "'{}' holds {} values, but its shape {} needs {}", path, held,
+        formatShape(shape.data(), static_cast<int32_t>(shape.size())), count));
+  }
   Tensor tensor;
   try {
     tensor = makeTensor(dtype, shape);

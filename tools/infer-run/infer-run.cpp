@@ -277,7 +277,19 @@ int run(int argc, char **argv) {
   if (!options.testData.empty()) {
     for (const std::string &dir : options.testData) {
       TestCase test = loadTestDataSet(model.get(), dir);
+      // Runs first, so a run-time check still reports its own error.
       runCase(model.get(), options, test, saveDirFor(dir), passed, failed);
+      bool anyExpected = false;
+      for (const Tensor &expected : test.expected) {
+        anyExpected = anyExpected || expected;
+      }
+      if (!anyExpected && options.saveDir.empty()) {
+        throw ToolError(fmt::format(
+            "test data '{}' has no output_K.pb file: nothing to compare the "
+            "outputs with (add the expected outputs, or run it with "
+            "--save-outputs DIR to keep what the model computes)",
+            dir));
+      }
     }
   } else {
     TestCase test = options.inputs.empty()
