@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <initializer_list>
+#include <map>
 
 namespace infer::onnx_import {
 
@@ -57,14 +58,55 @@ const OpRule kRules[] = {
     {"TopK", {{"k", 0}}},
 };
 
+/// Ops over N x C x D1... whose libonnx shape inference indexes the spatial
+/// dims without checking the rank: their first input needs rank >= 3.
+const char *const kSpatialOps[] = {
+    "Conv",        "ConvTranspose", "ConvInteger", "QLinearConv",
+    "MaxPool",     "AveragePool",   "LpPool",      "MaxUnpool",
+    "DeformConv",  "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"};
+
+/// Ranks the graph declares for its values (inputs, value_info,
+/// initializers), for checks that libonnx's shape inference skips.
+using DeclaredRanks = std::map<std::string, int>;
+
+DeclaredRanks declaredRanks(const onnx::GraphProto &graph) {
+  DeclaredRanks ranks;
+  for (const auto *list : {&graph.input(), &graph.value_info()}) {
+    for (const auto &info : *list) {
+      if (info.type().has_tensor_type() &&
+          info.type().tensor_type().has_shape()) {
+        ranks[info.name()] = info.type().tensor_type().shape().dim_size();
+      }
+    }
+  }
+  for (const auto &tensor : graph.initializer()) {
+    ranks[tensor.name()] = tensor.dims_size();
+  }
+  return ranks;
+}
+
 std::string nodeName(const onnx::NodeProto &node, int index) {
   return printableName(node.name().empty()
                            ? node.op_type() + "#" + std::to_string(index)
                            : node.name());
 }
 
-bool checkNode(const onnx::NodeProto &node, int index, std::string &error) {
+bool checkNode(const onnx::NodeProto &node, int index,
+               const DeclaredRanks &ranks, std::string &error) {
   bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+  for (const char *op : kSpatialOps) {
+    if (!defaultDomain || node.op_type() != op || node.input_size() == 0) {
+      continue;
+    }
+    auto rank = ranks.find(node.input(0));
+    if (rank != ranks.end() && rank->second < 3) {
+      error = "node '" + nodeName(node, index) + "' (" + node.op_type() +
+              "): input '" + printableName(node.input(0)) + "' has rank " +
+              std::to_string(rank->second) +
+              "; it must have rank >= 3 (N x C x D1 ...)";
+      return false;
+    }
+  }
   for (const OpRule &rule : kRules) {
     if (!defaultDomain || node.op_type() != rule.opType) {
       continue;
@@ -108,8 +150,9 @@ bool checkNode(const onnx::NodeProto &node, int index, std::string &error) {
 } // namespace
 
 bool checkNodeAttributes(const onnx::GraphProto &graph, std::string &error) {
+  DeclaredRanks ranks = declaredRanks(graph);
   for (int i = 0; i < graph.node_size(); ++i) {
-    if (!checkNode(graph.node(i), i, error)) {
+    if (!checkNode(graph.node(i), i, ranks, error)) {
       return false;
     }
   }
