@@ -49,7 +49,9 @@ struct FoldConstantsPass final
         OpBuilder b(op);
         SmallVector<APInt> ints;
         for (int64_t v : *values) {
-          ints.push_back(APInt(type.getElementTypeBitWidth(), v, /*isSigned=*/true));
+          unsigned width = type.getElementTypeBitWidth();
+          ints.push_back(width == 1 ? APInt(1, v != 0)
+                                    : APInt(width, v, /*isSigned=*/true));
         }
         auto constant = infer::graph::ConstantOp::create(
             b, op->getLoc(), DenseElementsAttr::get(type, ints));

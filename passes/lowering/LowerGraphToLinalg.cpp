@@ -49,6 +49,7 @@ struct LowerGraphToLinalgPass final
     RewritePatternSet patterns(ctx);
     populateElementwiseLoweringPatterns(converter, patterns);
     populateShapeLoweringPatterns(converter, patterns);
+    populateRuntimeShapeLoweringPatterns(converter, patterns);
     populateContractionLoweringPatterns(converter, patterns);
     populateReductionLoweringPatterns(converter, patterns);
     populateRecurrentLoweringPatterns(converter, patterns);

@@ -294,6 +294,32 @@ Value castScalar(OpBuilder &b, Location loc, Value v, Type to,
   return arith::TruncFOp::create(b, loc, to, wide);
 }
 
+std::optional<SmallVector<int64_t>> reshapeDimSources(RankedTensorType from,
+                                                      RankedTensorType to) {
+  auto nonUnit = [](RankedTensorType t) {
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0; d < t.getRank(); ++d) {
+      if (t.getDimSize(d) != 1) {
+        dims.push_back(d);
+      }
+    }
+    return dims;
+  };
+  SmallVector<int64_t> in = nonUnit(from), out = nonUnit(to);
+  if (in.size() != out.size()) {
+    return std::nullopt;
+  }
+  SmallVector<int64_t> sources(to.getRank(), -1);
+  for (auto [i, o] : llvm::zip(in, out)) {
+    int64_t a = from.getDimSize(i), c = to.getDimSize(o);
+    if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(c) && a != c) {
+      return std::nullopt;
+    }
+    sources[o] = i;
+  }
+  return sources;
+}
+
 Value reshapeTo(OpBuilder &b, Location loc, Value value,
                 RankedTensorType type) {
   if (value.getType() == type) {
@@ -305,9 +331,24 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value,
         b, loc, DenseElementsAttr::get(shapeType, type.getShape()));
     return tensor::ReshapeOp::create(b, loc, type, value, shape);
   }
-  // One dynamic dim: the element count over the static dims' product.
-  assert(type.getNumDynamicDims() == 1 && "reshape to several dynamic dims");
   auto from = cast<RankedTensorType>(value.getType());
+  if (type.getNumDynamicDims() > 1) {
+    // Several dynamic dims: each is one of the input's (unit dims inserted
+    // or removed, as Squeeze and Unsqueeze do).
+    auto sources = reshapeDimSources(from, type);
+    assert(sources && "reshape to several dynamic dims");
+    SmallVector<Value> dims;
+    for (auto [d, size] : llvm::enumerate(type.getShape())) {
+      Value dim = ShapedType::isDynamic(size)
+                      ? getValueOrCreateConstantIndexOp(
+                            b, loc, dimSize(b, loc, value, (*sources)[d]))
+                      : arith::ConstantIndexOp::create(b, loc, size).getResult();
+      dims.push_back(arith::IndexCastOp::create(b, loc, b.getI64Type(), dim));
+    }
+    Value shape = tensor::FromElementsOp::create(b, loc, shapeType, dims);
+    return tensor::ReshapeOp::create(b, loc, type, value, shape);
+  }
+  // One dynamic dim: the element count over the static dims' product.
   Value count = arith::ConstantIndexOp::create(b, loc, 1);
   for (int64_t d = 0; d < from.getRank(); ++d) {
     count = arith::MulIOp::create(

@@ -112,8 +112,14 @@ llvm::SmallVector<mlir::OpFoldResult> batchSizes(mlir::OpBuilder &b, mlir::Locat
 /// the window ops (Conv, pooling) support in the generic variant.
 bool onlyBatchDynamic(mlir::Operation *op);
 
+/// For a reshape that only inserts or removes unit dims: the input dim each
+/// result dim comes from (-1 for unit dims); std::nullopt otherwise.
+std::optional<llvm::SmallVector<int64_t>>
+reshapeDimSources(mlir::RankedTensorType from, mlir::RankedTensorType to);
+
 /// Reshapes `value` to `type` (same number of elements; at most one dynamic
-/// dim, sized from the element count).
+/// dim, sized from the element count, or only unit dims inserted or removed
+/// (see reshapeDimSources)).
 mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       mlir::RankedTensorType type);
 

@@ -172,7 +172,9 @@ struct DynamicQuantizeLowering final : OpConversionPattern<DynamicQuantizeLinear
   LogicalResult
   matchAndRewrite(DynamicQuantizeLinearOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    // Dynamic dims are fine: the reductions and the elementwise quantization
+    // take their sizes from x.
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
     Location loc = op.getLoc();
@@ -224,7 +226,7 @@ struct MatMulIntegerLowering final : OpConversionPattern<MatMulIntegerOp> {
   LogicalResult
   matchAndRewrite(MatMulIntegerOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
     Location loc = op.getLoc();
@@ -233,14 +235,21 @@ struct MatMulIntegerLowering final : OpConversionPattern<MatMulIntegerOp> {
     if (aType.getRank() < 2 || bType.getRank() < 2) {
       return rewriter.notifyMatchFailure(op, "1-d operands");
     }
+    // In the generic variant: rows of A (a dynamic batch or sequence) sized
+    // at run time, B (the weights) static.
+    auto yType = loweredAnyShapeType(op.getY().getType());
+    if (!yType.hasStaticShape() &&
+        (!bType.hasStaticShape() || aType.isDynamicDim(aType.getRank() - 1) ||
+         aType.getRank() != yType.getRank())) {
+      return rewriter.notifyMatchFailure(op, "dynamic dims beyond A's rows");
+    }
     Value a = widenMinusZp(rewriter, loc, adaptor.getA(), isUnsignedTensor(op.getA().getType()),
                            isNone(op.getAZeroPoint()) ? Value() : adaptor.getAZeroPoint(),
                            isUnsignedTensor(op.getAZeroPoint().getType()), aType.getRank() - 2);
     Value b = widenMinusZp(rewriter, loc, adaptor.getB(), isUnsignedTensor(op.getB().getType()),
                            isNone(op.getBZeroPoint()) ? Value() : adaptor.getBZeroPoint(),
                            isUnsignedTensor(op.getBZeroPoint().getType()), bType.getRank() - 1);
-    rewriter.replaceOp(op, buildMatmul(rewriter, loc, a, b,
-                                       loweredTensorType(op.getY().getType())));
+    rewriter.replaceOp(op, buildMatmul(rewriter, loc, a, b, yType));
     return success();
   }
 };

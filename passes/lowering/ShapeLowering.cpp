@@ -204,10 +204,13 @@ struct ReshapeLikeLowering final : StaticPattern<Op> {
                                      this->resultType(op->getResult(0))));
     return success();
   }
-  /// One dynamic result dim follows from the element count.
+  /// One dynamic result dim follows from the element count; several, when
+  /// only unit dims come and go.
   bool supportsDynamic(Op op) const override {
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    return type && type.getNumDynamicDims() <= 1;
+    auto from = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    return type && (type.getNumDynamicDims() <= 1 ||
+                    (from && reshapeDimSources(from, type)));
   }
 };
 

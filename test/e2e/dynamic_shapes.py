@@ -34,14 +34,12 @@ Usage: dynamic_shapes.py --infer-compile BIN --infer-run BIN --infer-bench BIN
                          --work DIR
 """
 import os
-import subprocess
 import sys
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
-from onnx.reference import ReferenceEvaluator
 
-from test_data import compile_model, make_model, parse_args, write_set
+from test_data import compile_model, expect_match, expect_refused, make_model, parse_args, run
 
 F = TensorProto.FLOAT
 RNG = np.random.default_rng(11)
@@ -162,32 +160,6 @@ def add_model():
                               [info("a", F, ["N", 4]), info("b", F, ["M", 4])],
                               [info("c", F, ["N", 4])])
     return make_model(graph, 13, check=False)
-
-
-def run(command):
-    return subprocess.run(command, capture_output=True, text=True, timeout=600)
-
-
-def expect_match(args, work, library, model, feeds, label):
-    expected = ReferenceEvaluator(model).run(None, feeds)
-    directory = os.path.join(work, label)
-    write_set(directory, model, feeds, expected)
-    proc = run([args.infer_run, library, "--test-data", directory])
-    if proc.returncode != 0:
-        sys.exit(f"FAIL: {label}:\n{proc.stdout}{proc.stderr}")
-    shapes = ", ".join("x".join(map(str, np.shape(v))) for v in expected)
-    print(f"ok {label}: outputs {shapes} match onnx.reference")
-
-
-def expect_refused(args, work, library, model, feeds, label, wanted):
-    directory = os.path.join(work, label)
-    write_set(directory, model, feeds)
-    proc = run([args.infer_run, library, "--test-data", directory])
-    message = proc.stdout + proc.stderr
-    if proc.returncode != 1 or wanted not in message:
-        sys.exit(f"FAIL: {label}: expected exit 1 and '{wanted}', got exit "
-                 f"{proc.returncode}:\n{message}")
-    print(f"ok {label}: refused ({wanted})")
 
 
 def main():

@@ -8,6 +8,7 @@ import sys
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
 
 
 def parse_args(doc, *extra_tools):
@@ -64,3 +65,33 @@ def write_set(directory, model, feeds, expected=None):
         tensor = numpy_helper.from_array(np.asarray(value), model.graph.output[i].name)
         with open(os.path.join(directory, f"output_{i}.pb"), "wb") as f:
             f.write(tensor.SerializeToString())
+
+
+def run(command):
+    return subprocess.run(command, capture_output=True, text=True, timeout=600)
+
+
+def expect_match(args, work, library, model, feeds, label):
+    """Runs `library` on `feeds` and compares with onnx.reference; exits on a
+    mismatch."""
+    expected = ReferenceEvaluator(model).run(None, feeds)
+    directory = os.path.join(work, label)
+    write_set(directory, model, feeds, expected)
+    proc = run([args.infer_run, library, "--test-data", directory])
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: {label}:\n{proc.stdout}{proc.stderr}")
+    shapes = ", ".join("x".join(map(str, np.shape(v))) for v in expected)
+    print(f"ok {label}: outputs {shapes} match onnx.reference")
+
+
+def expect_refused(args, work, library, model, feeds, label, wanted):
+    """Runs `library` on `feeds` and expects exit status 1 with `wanted` in
+    its message."""
+    directory = os.path.join(work, label)
+    write_set(directory, model, feeds)
+    proc = run([args.infer_run, library, "--test-data", directory])
+    message = proc.stdout + proc.stderr
+    if proc.returncode != 1 or wanted not in message:
+        sys.exit(f"FAIL: {label}: expected exit 1 and '{wanted}', got exit "
+                 f"{proc.returncode}:\n{message}")
+    print(f"ok {label}: refused ({wanted})")

@@ -99,5 +99,21 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
       [](const APFloat &a, const APFloat &b) { return a / b; });
 }
 
+/// A condition that is all true or all false picks one operand, when that
+/// operand needs no broadcast.
+OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
+  auto condition = dyn_cast_or_null<SplatElementsAttr>(adaptor.getCondition());
+  if (!condition) {
+    return {};
+  }
+  Value picked = condition.getSplatValue<bool>() ? getX() : getY();
+  auto pickedType = dyn_cast<RankedTensorType>(picked.getType());
+  if (pickedType && pickedType.hasStaticShape() &&
+      pickedType == getOutput().getType()) {
+    return picked;
+  }
+  return {};
+}
+
 #define GET_OP_CLASSES
 #include "dialects/graph/IR/ElementwiseOps.cpp.inc"

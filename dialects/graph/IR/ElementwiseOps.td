@@ -235,6 +235,7 @@ def Graph_WhereOp : Graph_Op<"where", "Where", [Pure, Graph_BroadcastShapeInfere
   }];
   let arguments = (ins I1Tensor:$condition, AnyTensor:$X, AnyTensor:$Y);
   let results = (outs AnyTensor:$output);
+  let hasFolder = 1;
 }
 
 #endif // INFER_DIALECTS_GRAPH_IR_ELEMENTWISEOPS_TD

@@ -46,35 +46,6 @@ LogicalResult verifyWindowAttrs(Operation *op, int64_t spatialRank,
   return success();
 }
 
-/// Spatial output sizes of a convolution or pooling window.
-SmallVector<int64_t> windowOutputShape(ArrayRef<int64_t> inSpatial,
-                                       ArrayRef<int64_t> kernel,
-                                       std::optional<ArrayRef<int64_t>> strides,
-                                       std::optional<ArrayRef<int64_t>> dilations,
-                                       std::optional<ArrayRef<int64_t>> pads,
-                                       StringRef autoPad, bool ceilMode) {
-  SmallVector<int64_t> out;
-  int64_t n = inSpatial.size();
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t stride = strides ? (*strides)[i] : 1;
-    int64_t dilation = dilations ? (*dilations)[i] : 1;
-    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-      out.push_back(inSpatial[i] == kDynamic
-                        ? kDynamic
-                        : (inSpatial[i] + stride - 1) / stride);
-      continue;
-    }
-    int64_t begin = 0, end = 0;
-    if (autoPad == "NOTSET" && pads) {
-      begin = (*pads)[i];
-      end = (*pads)[i + n];
-    }
-    out.push_back(windowOutputSize(inSpatial[i], kernel[i], stride, dilation,
-                                   begin, end, ceilMode));
-  }
-  return out;
-}
-
 /// Result type of a pooling op over `X` (N x C x spatial...).
 Type inferPool(Value x, Type resultType, ArrayRef<int64_t> kernel,
                std::optional<ArrayRef<int64_t>> strides,
@@ -469,7 +440,54 @@ LogicalResult verifyRecurrent(Op op, int64_t gates) {
   return success();
 }
 
+/// Y is [seq, directions, batch, hidden] (layout 1: [batch, seq,
+/// directions, hidden]); Y_h and Y_c are [directions, batch, hidden]
+/// ([batch, directions, hidden]). Exporters often declare these dynamic;
+/// the operands decide them.
+template <typename Op>
+LogicalResult inferRecurrent(Op op, SmallVectorImpl<Type> &inferred) {
+  auto x = getRanked(op.getX());
+  auto r = getRanked(op.getR());
+  int64_t directions = op.getDirection() == "bidirectional" ? 2 : 1;
+  int64_t hidden = op.getHiddenSize()      ? *op.getHiddenSize()
+                   : r && r.getRank() == 3 ? r.getDimSize(2)
+                                           : kDynamic;
+  bool batchFirst = op.getLayout() == 1;
+  int64_t seq = kDynamic, batch = kDynamic;
+  if (x && x.getRank() == 3) {
+    seq = x.getDimSize(batchFirst ? 1 : 0);
+    batch = x.getDimSize(batchFirst ? 0 : 1);
+  }
+  for (Value result : op->getResults()) {
+    Type type = result.getType();
+    if (isa<NoneType>(type)) {
+      inferred.push_back(type);
+      continue;
+    }
+    SmallVector<int64_t> shape;
+    if (result == op->getResult(0)) {
+      shape = batchFirst ? SmallVector<int64_t>{batch, seq, directions, hidden}
+                         : SmallVector<int64_t>{seq, directions, batch, hidden};
+    } else {
+      shape = batchFirst ? SmallVector<int64_t>{batch, directions, hidden}
+                         : SmallVector<int64_t>{directions, batch, hidden};
+    }
+    inferred.push_back(withShape(type, shape));
+  }
+  return success();
+}
+
 } // namespace
+
+LogicalResult RNNOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  return inferRecurrent(*this, inferred);
+}
+LogicalResult GRUOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  return inferRecurrent(*this, inferred);
+}
+LogicalResult LSTMOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  return inferRecurrent(*this, inferred);
+}
 
 LogicalResult RNNOp::verify() { return verifyRecurrent(*this, 1); }
 LogicalResult GRUOp::verify() { return verifyRecurrent(*this, 3); }
@@ -518,43 +536,6 @@ LogicalResult HardmaxOp::verify() {
 //===----------------------------------------------------------------------===//
 // Matrix products
 //===----------------------------------------------------------------------===//
-
-/// numpy matmul result shape; std::nullopt with `error` set on mismatch.
-static std::optional<SmallVector<int64_t>>
-matmulShape(RankedTensorType a, RankedTensorType b, std::string &error) {
-  if (a.getRank() == 0 || b.getRank() == 0) {
-    error = "operands must have rank >= 1";
-    return std::nullopt;
-  }
-  SmallVector<int64_t> aShape(a.getShape()), bShape(b.getShape());
-  bool aVector = aShape.size() == 1, bVector = bShape.size() == 1;
-  if (aVector) {
-    aShape.insert(aShape.begin(), 1);
-  }
-  if (bVector) {
-    bShape.push_back(1);
-  }
-  int64_t k1 = aShape.back(), k2 = bShape[bShape.size() - 2];
-  if (k1 != kDynamic && k2 != kDynamic && k1 != k2) {
-    error = "contraction dimensions differ: " + std::to_string(k1) + " vs " +
-            std::to_string(k2);
-    return std::nullopt;
-  }
-  auto batch = broadcastShapes(ArrayRef<int64_t>(aShape).drop_back(2),
-                               ArrayRef<int64_t>(bShape).drop_back(2));
-  if (!batch) {
-    error = "batch dimensions cannot be broadcast";
-    return std::nullopt;
-  }
-  SmallVector<int64_t> shape = *batch;
-  if (!aVector) {
-    shape.push_back(aShape[aShape.size() - 2]);
-  }
-  if (!bVector) {
-    shape.push_back(bShape.back());
-  }
-  return shape;
-}
 
 LogicalResult MatMulOp::verify() {
   auto a = getRanked(getA());

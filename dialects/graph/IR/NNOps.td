@@ -301,7 +301,7 @@ def Graph_RNNOp : Graph_OnnxOp<"rnn", "RNN", "simple recurrent layer",
          OptionalAttr<StrArrayAttr>:$activations, OptionalAttr<F32Attr>:$clip,
          Graph_Direction:$direction, OptionalAttr<Graph_I64Attr>:$hidden_size,
          Graph_I64<0>:$layout),
-    (outs Graph_TensorOrNone:$Y, Graph_TensorOrNone:$Y_h)> {
+    (outs Graph_TensorOrNone:$Y, Graph_TensorOrNone:$Y_h), 1> {
   let hasVerifier = 1;
 }
 
@@ -312,7 +312,7 @@ def Graph_GRUOp : Graph_OnnxOp<"gru", "GRU", "gated recurrent unit layer",
          OptionalAttr<StrArrayAttr>:$activations, OptionalAttr<F32Attr>:$clip,
          Graph_Direction:$direction, OptionalAttr<Graph_I64Attr>:$hidden_size,
          Graph_I64<0>:$layout, Graph_I64<0>:$linear_before_reset),
-    (outs Graph_TensorOrNone:$Y, Graph_TensorOrNone:$Y_h)> {
+    (outs Graph_TensorOrNone:$Y, Graph_TensorOrNone:$Y_h), 1> {
   let hasVerifier = 1;
 }
 
@@ -325,7 +325,7 @@ def Graph_LSTMOp : Graph_OnnxOp<"lstm", "LSTM", "long short-term memory layer",
          Graph_Direction:$direction, OptionalAttr<Graph_I64Attr>:$hidden_size,
          Graph_I64<0>:$input_forget, Graph_I64<0>:$layout),
     (outs Graph_TensorOrNone:$Y, Graph_TensorOrNone:$Y_h,
-          Graph_TensorOrNone:$Y_c)> {
+          Graph_TensorOrNone:$Y_c), 1> {
   let hasVerifier = 1;
 }
 

@@ -1,11 +1,75 @@
 //===- QuantOps.cpp - quantization graph ops ------------------------------===//
 
 #include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
 using namespace infer::graph;
+
+namespace {
+
+/// The result type of a quantized matrix product of `a` and `b`.
+Type inferMatmul(Value a, Value b, Type resultType) {
+  auto lhs = getRanked(a), rhs = getRanked(b);
+  std::string error;
+  if (!lhs || !rhs) {
+    return resultType;
+  }
+  auto shape = matmulShape(lhs, rhs, error);
+  return shape ? withShape(resultType, *shape) : resultType;
+}
+
+/// The result type of a quantized convolution (N x M x spatial...).
+template <typename Op>
+Type inferConv(Op op, Value xValue, Value wValue, Type resultType) {
+  auto x = getRanked(xValue), w = getRanked(wValue);
+  if (!x || !w || x.getRank() < 3 || w.getRank() != x.getRank()) {
+    return resultType;
+  }
+  SmallVector<int64_t> kernel(op.getKernelShape().value_or(w.getShape().drop_front(2)));
+  if (static_cast<int64_t>(kernel.size()) != x.getRank() - 2) {
+    return resultType;
+  }
+  SmallVector<int64_t> shape = {x.getDimSize(0), w.getDimSize(0)};
+  llvm::append_range(shape, windowOutputShape(x.getShape().drop_front(2), kernel,
+                                              op.getStrides(), op.getDilations(),
+                                              op.getPads(), op.getAutoPad(), false));
+  return withShape(resultType, shape);
+}
+
+} // namespace
+
+/// y has x's shape; the scale and zero point are scalars.
+LogicalResult
+DynamicQuantizeLinearOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto x = getRanked(getX());
+  inferred.push_back(x ? withShape(getY().getType(), x.getShape()) : getY().getType());
+  inferred.push_back(withShape(getYScale().getType(), {}));
+  inferred.push_back(withShape(getYZeroPoint().getType(), {}));
+  return success();
+}
+
+LogicalResult MatMulIntegerOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(inferMatmul(getA(), getB(), getY().getType()));
+  return success();
+}
+
+LogicalResult QLinearMatMulOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(inferMatmul(getA(), getB(), getY().getType()));
+  return success();
+}
+
+LogicalResult ConvIntegerOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(inferConv(*this, getX(), getW(), getY().getType()));
+  return success();
+}
+
+LogicalResult QLinearConvOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(inferConv(*this, getX(), getW(), getY().getType()));
+  return success();
+}
 
 #define GET_OP_CLASSES
 #include "dialects/graph/IR/QuantOps.cpp.inc"

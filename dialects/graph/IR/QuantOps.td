@@ -38,20 +38,20 @@ def Graph_DequantizeLinearOp : Graph_OnnxOp<"dequantize_linear",
 def Graph_DynamicQuantizeLinearOp : Graph_OnnxOp<"dynamic_quantize_linear",
     "DynamicQuantizeLinear", "uint8 quantization with a computed scale",
     (ins AnyTensor:$x),
-    (outs AnyTensor:$y, AnyTensor:$y_scale, AnyTensor:$y_zero_point)>;
+    (outs AnyTensor:$y, AnyTensor:$y_scale, AnyTensor:$y_zero_point), 1>;
 
 def Graph_QLinearMatMulOp : Graph_OnnxOp<"q_linear_mat_mul", "QLinearMatMul",
     "quantized matrix product",
     (ins AnyTensor:$a, AnyTensor:$a_scale, AnyTensor:$a_zero_point,
          AnyTensor:$b, AnyTensor:$b_scale, AnyTensor:$b_zero_point,
          AnyTensor:$y_scale, AnyTensor:$y_zero_point),
-    (outs AnyTensor:$y)>;
+    (outs AnyTensor:$y), 1>;
 
 def Graph_MatMulIntegerOp : Graph_OnnxOp<"mat_mul_integer", "MatMulInteger",
     "integer matrix product with i32 accumulation",
     (ins AnyTensor:$A, AnyTensor:$B, Graph_TensorOrNone:$a_zero_point,
          Graph_TensorOrNone:$b_zero_point),
-    (outs AnyTensor:$Y)>;
+    (outs AnyTensor:$Y), 1>;
 
 def Graph_QLinearConvOp : Graph_OnnxOp<"q_linear_conv", "QLinearConv",
     "quantized convolution",
@@ -61,7 +61,7 @@ def Graph_QLinearConvOp : Graph_OnnxOp<"q_linear_conv", "QLinearConv",
          Graph_AutoPad:$auto_pad, Graph_OptI64s:$dilations,
          Graph_I64<1>:$group, Graph_OptI64s:$kernel_shape,
          Graph_OptI64s:$pads, Graph_OptI64s:$strides),
-    (outs AnyTensor:$y)>;
+    (outs AnyTensor:$y), 1>;
 
 def Graph_ConvIntegerOp : Graph_OnnxOp<"conv_integer", "ConvInteger",
     "integer convolution with i32 accumulation",
@@ -70,6 +70,6 @@ def Graph_ConvIntegerOp : Graph_OnnxOp<"conv_integer", "ConvInteger",
          Graph_OptI64s:$dilations, Graph_I64<1>:$group,
          Graph_OptI64s:$kernel_shape, Graph_OptI64s:$pads,
          Graph_OptI64s:$strides),
-    (outs AnyTensor:$y)>;
+    (outs AnyTensor:$y), 1>;
 
 #endif // INFER_DIALECTS_GRAPH_IR_QUANTOPS_TD

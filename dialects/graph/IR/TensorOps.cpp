@@ -14,7 +14,7 @@ namespace {
 /// A 1-d shape tensor of known length but unknown values gives a ranked
 /// result with every dimension dynamic.
 Type shapeFromShapeOperand(Value shapeOperand, Type resultType) {
-  if (auto values = getConstantInts(shapeOperand)) {
+  if (auto values = getPartialInts(shapeOperand)) {
     return withShape(resultType, *values);
   }
   auto ranked = getRanked(shapeOperand);
@@ -459,7 +459,7 @@ GatherElementsOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
 
 LogicalResult ExpandOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   auto input = getRanked(getInput());
-  auto target = getConstantInts(getShape());
+  auto target = getPartialInts(getShape());
   if (!input || !target) {
     // Unknown target values: the rank is the larger of the two ranks.
     auto shapeType = getRanked(getShape());

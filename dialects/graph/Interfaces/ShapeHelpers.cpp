@@ -131,4 +131,70 @@ int64_t windowOutputSize(int64_t in, int64_t kernel, int64_t stride,
   return out;
 }
 
+/// Spatial output sizes of a convolution or pooling window.
+SmallVector<int64_t> windowOutputShape(ArrayRef<int64_t> inSpatial,
+                                       ArrayRef<int64_t> kernel,
+                                       std::optional<ArrayRef<int64_t>> strides,
+                                       std::optional<ArrayRef<int64_t>> dilations,
+                                       std::optional<ArrayRef<int64_t>> pads,
+                                       StringRef autoPad, bool ceilMode) {
+  SmallVector<int64_t> out;
+  int64_t n = inSpatial.size();
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t stride = strides ? (*strides)[i] : 1;
+    int64_t dilation = dilations ? (*dilations)[i] : 1;
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      out.push_back(inSpatial[i] == kDynamic
+                        ? kDynamic
+                        : (inSpatial[i] + stride - 1) / stride);
+      continue;
+    }
+    int64_t begin = 0, end = 0;
+    if (autoPad == "NOTSET" && pads) {
+      begin = (*pads)[i];
+      end = (*pads)[i + n];
+    }
+    out.push_back(windowOutputSize(inSpatial[i], kernel[i], stride, dilation,
+                                   begin, end, ceilMode));
+  }
+  return out;
+}
+
+/// numpy matmul result shape; std::nullopt with `error` set on mismatch.
+std::optional<SmallVector<int64_t>>
+matmulShape(RankedTensorType a, RankedTensorType b, std::string &error) {
+  if (a.getRank() == 0 || b.getRank() == 0) {
+    error = "operands must have rank >= 1";
+    return std::nullopt;
+  }
+  SmallVector<int64_t> aShape(a.getShape()), bShape(b.getShape());
+  bool aVector = aShape.size() == 1, bVector = bShape.size() == 1;
+  if (aVector) {
+    aShape.insert(aShape.begin(), 1);
+  }
+  if (bVector) {
+    bShape.push_back(1);
+  }
+  int64_t k1 = aShape.back(), k2 = bShape[bShape.size() - 2];
+  if (k1 != kDynamic && k2 != kDynamic && k1 != k2) {
+    error = "contraction dimensions differ: " + std::to_string(k1) + " vs " +
+            std::to_string(k2);
+    return std::nullopt;
+  }
+  auto batch = broadcastShapes(ArrayRef<int64_t>(aShape).drop_back(2),
+                               ArrayRef<int64_t>(bShape).drop_back(2));
+  if (!batch) {
+    error = "batch dimensions cannot be broadcast";
+    return std::nullopt;
+  }
+  SmallVector<int64_t> shape = *batch;
+  if (!aVector) {
+    shape.push_back(aShape[aShape.size() - 2]);
+  }
+  if (!bVector) {
+    shape.push_back(bShape.back());
+  }
+  return shape;
+}
+
 } // namespace infer::graph
