@@ -173,6 +173,12 @@ struct DriverOptions {
       "batch",
       cl::desc("Set every dynamic leading (batch) input dimension to N"),
       cl::init(0), cl::cat(shapeCat)};
+  cl::list<std::string> bindings{
+      "bind",
+      cl::desc("Fix an input to a compile-time value and remove it from the "
+               "entry point: --bind sample_rate=16000 (a scalar), --bind "
+               "mask=1,0,1 (several values); an If on it keeps one branch"),
+      cl::cat(shapeCat)};
   cl::list<std::string> shapeProfiles{
       "shape-profile",
       cl::desc("Range of a dynamic input's shape for the generic variant "
@@ -433,12 +439,13 @@ static int compile(int argc, char **argv) {
     GraphOptOptions graphOptions;
     graphOptions.shapes = llvm::to_vector(options.shapes);
     graphOptions.batch = options.batch;
+    graphOptions.bindings = llvm::to_vector(options.bindings);
     buildGraphOptPipeline(pm, graphOptions);
     if (failed(pm.run(*module))) {
       return 1;
     }
-  } else if (!options.shapes.empty() || options.batch > 0) {
-    return fail("--shape and --batch apply in the graph phase; use "
+  } else if (!options.shapes.empty() || options.batch > 0 || !options.bindings.empty()) {
+    return fail("--shape, --batch and --bind apply in the graph phase; use "
                 "--compile-to=graph or later");
   }
 

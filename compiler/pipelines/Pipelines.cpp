@@ -13,6 +13,11 @@ namespace infer {
 
 void buildGraphOptPipeline(OpPassManager &pm, const GraphOptOptions &options) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
+  if (!options.bindings.empty()) {
+    graph::BindInputsPassOptions bind;
+    bind.bindings = llvm::to_vector(options.bindings);
+    fn.addPass(graph::createBindInputsPass(bind));
+  }
   if (!options.shapes.empty() || options.batch > 0) {
     graph::SpecializeShapesPassOptions specialize;
     specialize.shapes = llvm::to_vector(options.shapes);

@@ -52,4 +52,23 @@ def SpecializeShapesPass : Pass<"infer-graph-specialize-shapes", "::mlir::func::
   let dependentDialects = ["::infer::graph::GraphDialect"];
 }
 
+def BindInputsPass : Pass<"infer-graph-bind-inputs", "::mlir::func::FuncOp"> {
+  let summary = "Replaces inputs by compile-time values";
+  let description = [{
+    `bind=name=v0,v1,...` makes the input named `name` a constant and
+    removes it from the function's arguments: a model that branches on a
+    configuration input (a sample rate, a mode flag) is specialised to one
+    value, and an `If` on it folds to the branch taken. The values are
+    parsed as the input's element type; their count must match its shape
+    (a scalar takes one value; a 1-d input of unknown length takes the
+    count given). An unknown name, a value that does not parse or fit, or
+    a count that does not match is an error.
+  }];
+  let options = [
+    ListOption<"bindings", "bind", "std::string",
+               "Inputs fixed to values as name=v0,v1,... (repeatable)">
+  ];
+  let dependentDialects = ["::infer::graph::GraphDialect"];
+}
+
 #endif // INFER_PASSES_GRAPH_PASSES_TD

@@ -179,6 +179,60 @@ LogicalResult refineLoop(LoopOp op, bool &changed) {
   return success();
 }
 
+/// What two branches' values have in common: the dims they agree on.
+Type meetTypes(Type a, Type b) {
+  auto x = dyn_cast<RankedTensorType>(a), y = dyn_cast<RankedTensorType>(b);
+  if (a == b) {
+    return a;
+  }
+  if (!x || !y || x.getElementType() != y.getElementType()) {
+    return nullptr;
+  }
+  if (x.getRank() != y.getRank()) {
+    return UnrankedTensorType::get(x.getElementType());
+  }
+  SmallVector<int64_t> shape;
+  for (auto [u, v] : llvm::zip(x.getShape(), y.getShape())) {
+    shape.push_back(u == v ? u : ShapedType::kDynamic);
+  }
+  return RankedTensorType::get(shape, x.getElementType());
+}
+
+/// If: each result is what both branches yield; dims the branches disagree
+/// on stay dynamic. A declared type that contradicts it gives way (with a
+/// warning), as for other ops.
+LogicalResult refineIf(IfOp op, bool &changed) {
+  auto yields = [](Region &region) -> std::optional<ValueRange> {
+    if (region.empty()) {
+      return std::nullopt;
+    }
+    if (auto yield = dyn_cast<YieldOp>(region.front().getTerminator())) {
+      return yield.getValues();
+    }
+    return std::nullopt;
+  };
+  auto thenValues = yields(op.getThenBranch());
+  auto elseValues = yields(op.getElseBranch());
+  if (!thenValues || !elseValues || thenValues->size() != op.getNumResults() ||
+      elseValues->size() != op.getNumResults()) {
+    return success();
+  }
+  for (auto [i, result] : llvm::enumerate(op.getResults())) {
+    Type inferred = meetTypes((*thenValues)[i].getType(), (*elseValues)[i].getType());
+    if (!inferred) {
+      continue;
+    }
+    if (failed(refine(result, inferred, changed))) {
+      op->emitWarning("result #")
+          << i << ": the model declares " << result.getType()
+          << ", but the branches give " << inferred << "; using the latter";
+      result.setType(inferred);
+      changed = true;
+    }
+  }
+  return success();
+}
+
 struct PropagateShapesPass final
     : infer::graph::impl::PropagateShapesPassBase<PropagateShapesPass> {
   void runOnOperation() override {
@@ -250,6 +304,8 @@ static LogicalResult propagateOnce(func::FuncOp func, bool &changed) {
       refined = refineScan(scan, changed);
     } else if (auto loop = dyn_cast<LoopOp>(op)) {
       refined = refineLoop(loop, changed);
+    } else if (auto ifOp = dyn_cast<IfOp>(op)) {
+      refined = refineIf(ifOp, changed);
     }
     return failed(refined) ? WalkResult::interrupt() : WalkResult::advance();
   });

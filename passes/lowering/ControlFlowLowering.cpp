@@ -36,6 +36,13 @@ struct IfLowering final : OpConversionPattern<IfOp> {
       }
       types.push_back(loweredTensorType(t));
     }
+    for (Region *branch : {&op.getThenBranch(), &op.getElseBranch()}) {
+      auto yield = cast<YieldOp>(branch->front().getTerminator());
+      if (TypeRange(yield.getValues()) != op.getResultTypes()) {
+        return rewriter.notifyMatchFailure(
+            op, "the branches yield tensors of different shapes");
+      }
+    }
     Location loc = op.getLoc();
     auto condType = cast<RankedTensorType>(adaptor.getCond().getType());
     SmallVector<Value> zeros(condType.getRank(),

@@ -15,18 +15,23 @@ model fail to compile; each run is compared with onnx.reference:
   shape propagation refines them from the operands;
 - `quantize_dynamic`'s form: DynamicQuantizeLinear feeding ConvInteger and
   MatMulInteger, static and with a dynamic batch;
+- an If on a run-time condition (a sample-rate input), each branch a
+  strided Conv and an LSTM with state in and out, run with both values;
+  `--bind sample_rate=8000` folds it to one branch and drops the input;
 - an output declared with the wrong rank (as one CRNN exporter did): the
   compile warns and the computed shape is returned.
 
 Usage: exporter_idioms.py --infer-compile BIN --infer-run BIN --work DIR
 """
+import copy
 import subprocess
 import sys
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
 
-from test_data import compile_model, expect_match, make_model, parse_args
+from test_data import compile_model, expect_match, make_model, parse_args, write_set
 
 F = TensorProto.FLOAT
 RNG = np.random.default_rng(17)
@@ -146,6 +151,46 @@ def dynamic_quant_model():
     return make_model(graph, 13)
 
 
+def streaming_if_model():
+    """A streaming audio block: the sample rate (a model input) picks one of
+    two front ends, each a strided Conv and an LSTM that takes its state
+    from the model's inputs and returns the new state."""
+    hidden, channels = 8, 4
+
+    def branch(name, kernel, stride, w, r):
+        nodes = [
+            node("Conv", ["audio", f"{name}_conv"], [f"{name}_feat"], kernel_shape=[kernel],
+                 strides=[stride], name=f"{name}_conv"),
+            node("Relu", [f"{name}_feat"], [f"{name}_relu"]),
+            node("Transpose", [f"{name}_relu"], [f"{name}_seq"], perm=[2, 0, 1]),
+            node("LSTM", [f"{name}_seq", w, r, "", "", "h0", "c0"],
+                 [f"{name}_y", f"{name}_h", f"{name}_c"], hidden_size=hidden,
+                 name=f"{name}_lstm"),
+            node("ReduceMean", [f"{name}_y"], [f"{name}_out"], axes=[0, 1], keepdims=0),
+        ]
+        outs = [info(f"{name}_out", F, None), info(f"{name}_h", F, None),
+                info(f"{name}_c", F, None)]
+        return helper.make_graph(nodes, name, [], outs)
+
+    nodes = [
+        node("Equal", ["sample_rate", "rate_16k"], ["is_16k"]),
+        node("If", ["is_16k"], ["y", "h1", "c1"], name="pick_front_end",
+             then_branch=branch("wide", 8, 4, "W16", "R16"),
+             else_branch=branch("narrow", 4, 2, "W8", "R8")),
+    ]
+    inits = [ints("rate_16k", 16000), floats("wide_conv", channels, 1, 8),
+             floats("narrow_conv", channels, 1, 4),
+             floats("W16", 1, 4 * hidden, channels), floats("R16", 1, 4 * hidden, hidden),
+             floats("W8", 1, 4 * hidden, channels), floats("R8", 1, 4 * hidden, hidden)]
+    graph = helper.make_graph(
+        nodes, "streaming_if",
+        [info("audio", F, [1, 1, 64]), info("sample_rate", TensorProto.INT64, []),
+         info("h0", F, [1, 1, hidden]), info("c0", F, [1, 1, hidden])],
+        [info("y", F, ["n", "h"]), info("h1", F, ["a", "b", "c"]), info("c1", F, ["a", "b", "c"])],
+        inits)
+    return make_model(graph, 13)
+
+
 def wrong_output_model():
     """Reduces [1, T, 8] to [1, T]... and declares the output [1]."""
     nodes = [node("ReduceMax", ["x"], ["y"], axes=[2], keepdims=0, name="reduce")]
@@ -189,6 +234,39 @@ def main():
           "--shape", "x=1x3x6x6")
     check(quant, "dynamic_quant_batch", [{"x": (1, 3, 6, 6)}, {"x": (4, 3, 6, 6)}],
           expand_feeds)
+
+    streaming = streaming_if_model()
+
+    def streaming_feeds(rate):
+        return {"audio": RNG.standard_normal((1, 1, 64)).astype(np.float32),
+                "sample_rate": np.array(rate, np.int64),
+                "h0": RNG.standard_normal((1, 1, 8)).astype(np.float32),
+                "c0": RNG.standard_normal((1, 1, 8)).astype(np.float32)}
+    work, library = compile_model(args, streaming, "streaming_if")
+    for rate in [16000, 8000]:
+        expect_match(args, work, library, streaming, streaming_feeds(rate),
+                     f"streaming_if_{rate}")
+        passed += 1
+    # --bind folds the If away and drops the input from the entry point.
+    work, library = compile_model(args, streaming, "streaming_bound", "--bind",
+                                  "sample_rate=8000")
+    proc = subprocess.run([args.infer_compile, f"{work}/model.onnx", "--bind",
+                           "sample_rate=8000", "--compile-to=graph"],
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0 or "graph.if" in proc.stdout or "sample_rate" in proc.stdout:
+        sys.exit(f"FAIL: --bind left the If or the input:\n{proc.stdout}{proc.stderr}")
+    feeds = streaming_feeds(8000)
+    expected = ReferenceEvaluator(streaming).run(None, feeds)
+    bound = copy.deepcopy(streaming)
+    bound.graph.input.remove(bound.graph.input[1])
+    directory = f"{work}/bound_8000"
+    write_set(directory, bound, feeds, expected)
+    proc = subprocess.run([args.infer_run, library, "--test-data", directory],
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: streaming_bound:\n{proc.stdout}{proc.stderr}")
+    print("ok streaming_bound: --bind sample_rate=8000 folds the If and matches")
+    passed += 1
 
     wrong = wrong_output_model()
     work = check(wrong, "wrong_output", [{"x": (1, 7, 8)}], expand_feeds, "--shape", "x=1x7x8")

@@ -1,8 +1,10 @@
 //===- ControlFlowOps.cpp - subgraph and sequence ops ---------------------===//
 
 #include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace infer::graph;
@@ -27,6 +29,25 @@ LogicalResult IfOp::verify() {
              << " results";
     }
   }
+  return success();
+}
+
+LogicalResult IfOp::canonicalize(IfOp op, PatternRewriter &rewriter) {
+  DenseElementsAttr cond = getConstantElements(op.getCond());
+  if (!cond || cond.getNumElements() != 1) {
+    return failure();
+  }
+  bool taken = isa<FloatType>(cond.getElementType())
+                   ? !(*cond.getValues<APFloat>().begin()).isZero()
+                   : !(*cond.getValues<APInt>().begin()).isZero();
+  Block *branch = &(taken ? op.getThenBranch() : op.getElseBranch()).front();
+  auto yield = cast<YieldOp>(branch->getTerminator());
+  SmallVector<Value> results(yield.getValues());
+  rewriter.inlineBlockBefore(branch, op);
+  rewriter.eraseOp(yield);
+  // The branch's values may be more precise than the If's declared results;
+  // shape propagation carries that on.
+  rewriter.replaceOp(op, results);
   return success();
 }
 

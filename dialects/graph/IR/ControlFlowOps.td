@@ -47,6 +47,8 @@ def Graph_IfOp : Graph_Op<"if", "If", [RecursiveMemoryEffects,
     `then` $then_branch `else` $else_branch
   }];
   let hasVerifier = 1;
+  // A constant condition (after --bind or folding) inlines its branch.
+  let hasCanonicalizeMethod = 1;
 }
 
 def Graph_LoopOp : Graph_Op<"loop", "Loop", [RecursiveMemoryEffects]> {

@@ -114,3 +114,34 @@ func.func @reshape_dynamic_kept(%x: tensor<?x?x?xf32>, %s: tensor<3xi64>) -> ten
   %0 = graph.reshape %x, %s : (tensor<?x?x?xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>
 }
+
+// -----
+
+// An If on a constant condition becomes the branch it takes.
+// CHECK-LABEL: func.func @if_constant
+// CHECK-NOT: graph.if
+// CHECK: %[[Y:.+]] = graph.relu %arg0
+// CHECK: return %[[Y]]
+func.func @if_constant(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = graph.constant dense<true> : tensor<i1>
+  %y = graph.if %c : (tensor<i1>) -> tensor<4xf32> then {
+    %a = graph.relu %x : (tensor<4xf32>) -> tensor<4xf32>
+    graph.yield %a : tensor<4xf32>
+  } else {
+    %b = graph.neg %x : (tensor<4xf32>) -> tensor<4xf32>
+    graph.yield %b : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// Where on a constant condition picks an operand of the result's type.
+// CHECK-LABEL: func.func @where_constant
+// CHECK-NOT: graph.where
+// CHECK: return %arg1
+func.func @where_constant(%x: tensor<4xi64>, %y: tensor<4xi64>) -> tensor<4xi64> {
+  %c = graph.constant dense<false> : tensor<4xi1>
+  %w = graph.where %c, %x, %y : (tensor<4xi1>, tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  return %w : tensor<4xi64>
+}

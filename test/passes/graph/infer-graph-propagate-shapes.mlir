@@ -103,3 +103,51 @@ func.func @loop_changing_shape(%m: tensor<i64>, %v: tensor<2xf32>) -> tensor<*xf
   }
   return %r : tensor<*xf32>
 }
+
+// -----
+
+// Recurrent results follow from X, R and the attributes, whatever the
+// exporter declared.
+// CHECK-LABEL: func.func @recurrent
+// CHECK: graph.lstm {{.+}} -> (tensor<10x1x2x16xf32>, tensor<1x2x16xf32>, tensor<1x2x16xf32>)
+// CHECK: graph.gru {{.+}} -> (tensor<3x7x2x16xf32>, tensor<3x2x16xf32>)
+func.func @recurrent(%x: tensor<10x2x8xf32>, %w: tensor<1x64x8xf32>, %r: tensor<1x64x16xf32>,
+                     %x2: tensor<3x7x8xf32>, %w2: tensor<2x48x8xf32>, %r2: tensor<2x48x16xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %none = graph.none
+  %y, %h, %c = graph.lstm %x, %w, %r, %none, %none, %none, %none, %none {hidden_size = 16 : i64} : (tensor<10x2x8xf32>, tensor<1x64x8xf32>, tensor<1x64x16xf32>, none, none, none, none, none) -> (tensor<?x1x?x16xf32>, tensor<1x?x16xf32>, tensor<1x?x16xf32>)
+  %y2, %h2 = graph.gru %x2, %w2, %r2, %none, %none, %none {direction = "bidirectional", layout = 1 : i64} : (tensor<3x7x8xf32>, tensor<2x48x8xf32>, tensor<2x48x16xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  %a = graph.identity %y : (tensor<?x1x?x16xf32>) -> tensor<*xf32>
+  return %a, %y2 : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+// An If's results are what both branches yield; dims they disagree on stay
+// dynamic.
+// CHECK-LABEL: func.func @if_results
+// CHECK: graph.if {{.+}} -> (tensor<2x3xf32>, tensor<2x?xf32>)
+func.func @if_results(%c: tensor<i1>, %a: tensor<2x3xf32>, %b: tensor<2x5xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %y, %z = graph.if %c : (tensor<i1>) -> (tensor<*xf32>, tensor<*xf32>) then {
+    graph.yield %a, %a : tensor<2x3xf32>, tensor<2x3xf32>
+  } else {
+    %n = graph.neg %a : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    graph.yield %n, %b : tensor<2x3xf32>, tensor<2x5xf32>
+  }
+  return %y, %z : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+// quantize_dynamic's ops: DynamicQuantizeLinear keeps x's shape, the
+// integer contractions infer theirs.
+// CHECK-LABEL: func.func @dynamic_quant
+// CHECK: graph.dynamic_quantize_linear {{.+}} -> (tensor<1x3x8x8xui8>, tensor<f32>, tensor<ui8>)
+// CHECK: graph.conv_integer {{.+}} -> tensor<1x4x8x8xi32>
+// CHECK: graph.mat_mul_integer {{.+}} -> tensor<5x10xi32>
+func.func @dynamic_quant(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xi8>, %a: tensor<5x7xui8>, %b: tensor<7x10xi8>) -> (tensor<*xi32>, tensor<*xi32>) {
+  %none = graph.none
+  %q, %s, %z = graph.dynamic_quantize_linear %x : (tensor<1x3x8x8xf32>) -> (tensor<?x3x8x8xui8>, tensor<*xf32>, tensor<*xui8>)
+  %c = graph.conv_integer %q, %w, %z, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<?x3x8x8xui8>, tensor<4x3x3x3xi8>, tensor<*xui8>, none) -> tensor<*xi32>
+  %m = graph.mat_mul_integer %a, %b, %none, %none : (tensor<5x7xui8>, tensor<7x10xi8>, none, none) -> tensor<*xi32>
+  return %c, %m : tensor<*xi32>, tensor<*xi32>
+}

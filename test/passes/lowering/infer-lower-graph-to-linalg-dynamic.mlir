@@ -158,3 +158,49 @@ func.func @pool_spatial(%x: tensor<1x2x?x5xf32>) -> tensor<1x2x?x5xf32> {
   %0, %1 = graph.max_pool %x {kernel_shape = array<i64: 1, 1>} : (tensor<1x2x?x5xf32>) -> (tensor<1x2x?x5xf32>, none)
   return %0 : tensor<1x2x?x5xf32>
 }
+
+// -----
+
+// Expand to a shape read at run time: each dim is the target's entry where
+// the input's is 1, else the input's, checked to broadcast.
+// CHECK-LABEL: func.func @expand_runtime
+// CHECK: %[[T0:.+]] = tensor.extract %{{.+}}[%c0]
+// CHECK: %[[N:.+]] = tensor.dim
+// CHECK: cf.assert {{.+}}, "node 'expand' (Expand): the target shape does not broadcast with the input"
+// CHECK: tensor.empty({{.+}}) : tensor<?x2x?x4xf32>
+// CHECK: linalg.generic
+// CHECK: tensor.extract
+func.func @expand_runtime(%x: tensor<?x1x1x4xf32>, %s: tensor<4xi64>) -> tensor<?x2x?x4xf32> {
+  %0 = graph.expand %x, %s : (tensor<?x1x1x4xf32>, tensor<4xi64>) -> tensor<?x2x?x4xf32> loc(#expand)
+  return %0 : tensor<?x2x?x4xf32>
+}
+#expand = loc("expand"("Expand"))
+
+// -----
+
+// Reshape to a run-time shape with two unknown entries: 0 copies the input
+// dim, -1 takes the rest; the element count is checked.
+// CHECK-LABEL: func.func @reshape_runtime
+// CHECK: arith.divui
+// CHECK: cf.assert {{.+}}, "node 'reshape' (Reshape): the target shape does not hold the input's element count"
+// CHECK: tensor.from_elements
+// CHECK: tensor.reshape {{.+}} -> tensor<?x?x2x4xf32>
+func.func @reshape_runtime(%x: tensor<?x?x8xf32>, %s: tensor<4xi64>) -> tensor<?x?x2x4xf32> {
+  %0 = graph.reshape %x, %s : (tensor<?x?x8xf32>, tensor<4xi64>) -> tensor<?x?x2x4xf32> loc(#reshape)
+  return %0 : tensor<?x?x2x4xf32>
+}
+#reshape = loc("reshape"("Reshape"))
+
+// -----
+
+// Unsqueeze with two dynamic dims: each comes from the input's dim.
+// CHECK-LABEL: func.func @unsqueeze_two_dynamic
+// CHECK: %[[B:.+]] = tensor.dim %{{.+}}, %c0
+// CHECK: %[[S:.+]] = tensor.dim %{{.+}}, %c1
+// CHECK: tensor.from_elements
+// CHECK: tensor.reshape {{.+}} -> tensor<?x1x1x?xf32>
+func.func @unsqueeze_two_dynamic(%x: tensor<?x?xf32>) -> tensor<?x1x1x?xf32> {
+  %axes = graph.constant dense<[1, 2]> : tensor<2xi64>
+  %0 = graph.unsqueeze %x, %axes : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x1x1x?xf32>
+  return %0 : tensor<?x1x1x?xf32>
+}
