@@ -21,7 +21,12 @@ model fail to compile; each run is compared with onnx.reference:
 - an output declared with the wrong rank (as one CRNN exporter did): the
   compile warns and the computed shape is returned.
 
-Usage: exporter_idioms.py --infer-compile BIN --infer-run BIN --work DIR
+- infer-bench on BERT-style embeddings: random token-type ids overrun a
+  2-row table and are refused naming the node; --int-range, --test-data
+  and --input give it inputs the model accepts.
+
+Usage: exporter_idioms.py --infer-compile BIN --infer-run BIN --infer-bench BIN
+                          --work DIR
 """
 import copy
 import subprocess
@@ -191,6 +196,20 @@ def streaming_if_model():
     return make_model(graph, 13)
 
 
+def embedding_model():
+    """BERT's embeddings: word ids index a 50-row table, token-type ids a
+    2-row one."""
+    nodes = [node("Gather", ["words", "input_ids"], ["w"], name="word_embeddings"),
+             node("Gather", ["types", "token_type_ids"], ["t"], name="token_type_embeddings"),
+             node("Add", ["w", "t"], ["y"])]
+    graph = helper.make_graph(
+        nodes, "embeddings",
+        [info("input_ids", TensorProto.INT64, [1, 16]),
+         info("token_type_ids", TensorProto.INT64, [1, 16])],
+        [info("y", F, [1, 16, 8])], [floats("words", 50, 8), floats("types", 2, 8)])
+    return make_model(graph, 13)
+
+
 def wrong_output_model():
     """Reduces [1, T, 8] to [1, T]... and declares the output [1]."""
     nodes = [node("ReduceMax", ["x"], ["y"], axes=[2], keepdims=0, name="reduce")]
@@ -200,7 +219,7 @@ def wrong_output_model():
 
 
 def main():
-    args = parse_args(__doc__)
+    args = parse_args(__doc__, "infer-bench")
     passed = 0
 
     def check(model, name, shapes, feeds_for, *extra):
@@ -267,6 +286,29 @@ def main():
         sys.exit(f"FAIL: streaming_bound:\n{proc.stdout}{proc.stderr}")
     print("ok streaming_bound: --bind sample_rate=8000 folds the If and matches")
     passed += 1
+
+    # infer-bench with inputs a model accepts: random ids in 0..9 overrun
+    # the 2-row token-type table (the run-time check names the node);
+    # --int-range and real inputs fix it.
+    embedding = embedding_model()
+    work, library = compile_model(args, embedding, "embedding")
+    feeds = {"input_ids": RNG.integers(0, 50, (1, 16)).astype(np.int64),
+             "token_type_ids": RNG.integers(0, 2, (1, 16)).astype(np.int64)}
+    expect_match(args, work, library, embedding, feeds, "embedding")
+    bench = [args.infer_bench, library, "--warmup", "1", "--iterations", "3"]
+    for extra, rc, wanted in [
+            ([], 1, "node 'token_type_embeddings' (Gather): an index is out of range"),
+            (["--int-range", "0:1"], 0, "latency ms"),
+            (["--test-data", f"{work}/embedding"], 0, "latency ms"),
+            (["--input", f"input_ids={work}/embedding/input_0.pb",
+              "--input", f"token_type_ids={work}/embedding/input_1.pb"], 0, "latency ms"),
+            (["--int-range", "3"], 1, "expected LO:HI")]:
+        proc = subprocess.run(bench + extra, capture_output=True, text=True, timeout=600)
+        if proc.returncode != rc or wanted not in proc.stdout + proc.stderr:
+            sys.exit(f"FAIL: infer-bench {' '.join(extra)}: expected exit {rc} and "
+                     f"'{wanted}':\n{proc.stdout}{proc.stderr}")
+        print(f"ok infer-bench {' '.join(extra) or '(random inputs)'}: exit {rc}")
+        passed += 1
 
     wrong = wrong_output_model()
     work = check(wrong, "wrong_output", [{"x": (1, 7, 8)}], expand_feeds, "--shape", "x=1x7x8")

@@ -7,6 +7,9 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <random>
 
@@ -49,11 +52,45 @@ ShapeChoices parseShapeChoices(infer_model_t model,
   return choices;
 }
 
+IntRange parseIntRange(const std::string &text) {
+  size_t colon = text.find(':');
+  auto parse = [&](const std::string &part, int64_t &out) {
+    char *end = nullptr;
+    errno = 0;
+    long long v = std::strtoll(part.c_str(), &end, 10);
+    if (part.empty() || *end != '\0' || errno == ERANGE) {
+      return false;
+    }
+    out = v;
+    return true;
+  };
+  IntRange range;
+  if (colon == std::string::npos || !parse(text.substr(0, colon), range.lo) ||
+      !parse(text.substr(colon + 1), range.hi) || range.lo > range.hi) {
+    throw ToolError(fmt::format(
+        "--int-range '{}': expected LO:HI with LO <= HI, e.g. 0:1", text));
+  }
+  return range;
+}
+
+/// The smallest and largest value of an integer dtype, as int64.
+static std::pair<int64_t, int64_t> dtypeBounds(infer_dtype_t dtype) {
+  switch (dtype) {
+  case INFER_DTYPE_U8: return {0, UINT8_MAX};
+  case INFER_DTYPE_I8: return {INT8_MIN, INT8_MAX};
+  case INFER_DTYPE_U16: return {0, UINT16_MAX};
+  case INFER_DTYPE_I16: return {INT16_MIN, INT16_MAX};
+  case INFER_DTYPE_I32: return {INT32_MIN, INT32_MAX};
+  case INFER_DTYPE_U32: return {0, UINT32_MAX};
+  case INFER_DTYPE_U64: return {0, INT64_MAX};
+  default: return {INT64_MIN, INT64_MAX};
+  }
+}
+
 std::vector<Tensor> randomInputs(infer_model_t model, uint64_t seed,
-                                 const ShapeChoices &shapes) {
+                                 const ShapeChoices &shapes, IntRange ints) {
   std::mt19937_64 generator(seed);
   std::uniform_real_distribution<double> floats(-1.0, 1.0);
-  std::uniform_int_distribution<uint64_t> integers(0, 9);
   std::uniform_int_distribution<uint64_t> bools(0, 1);
   std::vector<Tensor> inputs;
   for (size_t i = 0, e = infer_model_num_inputs(model); i < e; ++i) {
@@ -75,7 +112,10 @@ std::vector<Tensor> randomInputs(infer_model_t model, uint64_t seed,
       } else if (dtype == INFER_DTYPE_BOOL) {
         setIntegerElement(dtype, data, j, bools(generator));
       } else {
-        setIntegerElement(dtype, data, j, integers(generator));
+        auto [min, max] = dtypeBounds(dtype);
+        std::uniform_int_distribution<int64_t> integers(std::clamp(ints.lo, min, max),
+                                                        std::clamp(ints.hi, min, max));
+        setIntegerElement(dtype, data, j, static_cast<uint64_t>(integers(generator)));
       }
     }
     inputs.push_back(std::move(tensor));

@@ -191,10 +191,10 @@ TestCase loadInputFiles(infer_model_t model,
 }
 
 TestCase makeRandomCase(infer_model_t model, uint64_t seed,
-                        const std::vector<std::string> &shapes) {
+                        const std::vector<std::string> &shapes, IntRange ints) {
   TestCase result;
   result.label = fmt::format("random inputs (seed {})", seed);
-  result.inputs = randomInputs(model, seed, parseShapeChoices(model, shapes));
+  result.inputs = randomInputs(model, seed, parseShapeChoices(model, shapes), ints);
   result.expected.resize(infer_model_num_outputs(model));
   return result;
 }

@@ -12,6 +12,7 @@
 #ifndef INFER_TOOLS_COMMON_TESTDATA_H
 #define INFER_TOOLS_COMMON_TESTDATA_H
 
+#include "tools/common/RandomInputs.h"
 #include "tools/common/RuntimeHandles.h"
 
 #include <string>
@@ -40,7 +41,8 @@ TestCase loadInputFiles(infer_model_t model,
 
 /// Random inputs (see randomInputs) and no expected outputs.
 TestCase makeRandomCase(infer_model_t model, uint64_t seed,
-                        const std::vector<std::string> &shapes = {});
+                        const std::vector<std::string> &shapes = {},
+                        IntRange ints = {});
 
 /// Throws unless `tensor` has exactly the dtype and shape `declared` has;
 /// `source` names where it came from.

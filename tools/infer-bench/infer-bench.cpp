@@ -1,6 +1,6 @@
 //===- infer-bench.cpp - latency and throughput of a compiled model -------===//
 //
-// Runs a model library on random inputs: W warm-up calls, then I timed calls
+// Runs a model library on given or random inputs: W warm-up calls, then I timed calls
 // of infer_model_run per thread, each timed with CLOCK_MONOTONIC. With
 // --threads N, N threads call run concurrently on one model; percentiles are
 // over every timed call and throughput is all calls over the wall time of
@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/common/Args.h"
-#include "tools/common/RandomInputs.h"
+#include "tools/common/TestData.h"
 
 #include <fmt/format.h>
 
@@ -33,9 +33,21 @@ USAGE
   infer-bench MODEL.so [options]
 
 MODEL.so is a shared library built from infer-compile's output; its symbol
-is `<stem>_model` (m.so -> m_model) unless --name says otherwise. Inputs are
-random (seeded); each call of the runtime's infer_model_run, including the
-allocation of its outputs, is timed.
+is `<stem>_model` (m.so -> m_model) unless --name says otherwise. Each call
+of the runtime's infer_model_run, including the allocation of its outputs,
+is timed.
+
+INPUTS (pick one source; with none, inputs are random)
+  --test-data DIR     the inputs of an ONNX test_data_set_N directory
+                      (input_K.pb for the K-th input; outputs are ignored).
+  --input NAME=FILE   the value of input NAME from a .npy or .pb file.
+                      Repeat once per input.
+  --seed S            seed of the random inputs (default 1).
+  --int-range LO:HI   random integer inputs uniform in [LO, HI] (default
+                      0:9): token ids must index their embedding table.
+  --shape NAME=D0xD1  the shape of random input NAME when the model has
+                      dynamic dims (default: the profile's optimal shape,
+                      see infer-compile --shape-profile). Repeatable.
 
 OPTIONS
   --name NAME         the model's name (its symbol is NAME_model).
@@ -45,10 +57,6 @@ OPTIONS
                       Latency percentiles are over all N*I calls; throughput
                       is N*I over the wall time from the first timed call to
                       the last.
-  --seed S            seed of the random inputs (default 1).
-  --shape NAME=D0xD1  the shape of input NAME when the model has dynamic
-                      dims (default: the profile's optimal shape, see
-                      infer-compile --shape-profile). Repeatable.
   --json              print one JSON object instead of the table:
                       {"model", "threads", "warmup", "iterations",
                        "latency_ms": {"p50","p90","p99","max","mean"},
@@ -58,8 +66,9 @@ OPTIONS
                       compare the two (sets INFER_CUDA_GRAPHS=0).
   --help              show this text.
 
-EXAMPLE
+EXAMPLES
   infer-bench m.so --iterations 1000 --threads 4 --json
+  infer-bench bert.so --input input_ids=ids.npy --input attention_mask=mask.npy
 )";
 
 struct Options {
@@ -71,6 +80,9 @@ struct Options {
   uint64_t seed = 1;
   bool json = false;
   std::vector<std::string> shapes;
+  std::string testData;
+  std::vector<std::string> inputs;
+  IntRange ints;
 };
 
 std::optional<Options> parseArgs(int argc, char **argv) {
@@ -93,6 +105,12 @@ std::optional<Options> parseArgs(int argc, char **argv) {
       options.threads = parseInteger(value, "--threads", 1, 1024);
     } else if (args.option("--shape", value)) {
       options.shapes.push_back(value);
+    } else if (args.option("--test-data", value)) {
+      options.testData = value;
+    } else if (args.option("--input", value)) {
+      options.inputs.push_back(value);
+    } else if (args.option("--int-range", value)) {
+      options.ints = parseIntRange(value);
     } else if (args.option("--seed", value)) {
       options.seed =
           static_cast<uint64_t>(parseInteger(value, "--seed", 0, INT64_MAX));
@@ -111,6 +129,10 @@ std::optional<Options> parseArgs(int argc, char **argv) {
   if (options.modelPath.empty()) {
     throw ToolError("no model given; usage: infer-bench MODEL.so [options] "
                     "(see --help)");
+  }
+  if (!options.testData.empty() && !options.inputs.empty()) {
+    throw ToolError("give inputs either with --test-data or with --input, "
+                    "not both");
   }
   return options;
 }
@@ -210,8 +232,12 @@ int run(int argc, char **argv) {
   }
   const Options &options = *parsed;
   Model model = loadModel(options.modelPath, options.name);
-  std::vector<Tensor> owned = randomInputs(model.get(), options.seed,
-                                           parseShapeChoices(model.get(), options.shapes));
+  TestCase source =
+      !options.testData.empty() ? loadTestDataSet(model.get(), options.testData)
+      : !options.inputs.empty()
+          ? loadInputFiles(model.get(), options.inputs)
+          : makeRandomCase(model.get(), options.seed, options.shapes, options.ints);
+  const std::vector<Tensor> &owned = source.inputs;
   std::vector<infer_tensor_t> inputs;
   for (const Tensor &input : owned) {
     inputs.push_back(input.get());

@@ -44,7 +44,10 @@ INPUTS (pick one source; with none, inputs are random)
   --input NAME=FILE   the value of input NAME from a .npy (NumPy) or .pb
                       (onnx.TensorProto) file. Repeat once per input.
   --seed N            seed of the random inputs (default 1): floats uniform
-                      in [-1,1], integers in [0,10), bools 0/1.
+                      in [-1,1], integers in [0,9] (see --int-range),
+                      bools 0/1.
+  --int-range LO:HI   random integer inputs uniform in [LO, HI], e.g. 0:1
+                      for token-type ids that index a 2-row table.
   --shape NAME=D0xD1  the shape of random input NAME when the model has
                       dynamic dims (default: the profile's optimal shape,
                       see infer-compile --shape-profile). Repeatable.
@@ -87,6 +90,7 @@ struct Options {
   bool force = false;
   uint64_t seed = 1;
   std::vector<std::string> shapes;
+  IntRange ints;
 };
 
 /// Returns std::nullopt after printing --help.
@@ -119,6 +123,8 @@ std::optional<Options> parseArgs(int argc, char **argv) {
       options.force = true;
     } else if (args.option("--shape", value)) {
       options.shapes.push_back(value);
+    } else if (args.option("--int-range", value)) {
+      options.ints = parseIntRange(value);
     } else if (args.option("--seed", value)) {
       options.seed =
           static_cast<uint64_t>(parseInteger(value, "--seed", 0, INT64_MAX));
@@ -293,7 +299,7 @@ int run(int argc, char **argv) {
     }
   } else {
     TestCase test = options.inputs.empty()
-                        ? makeRandomCase(model.get(), options.seed, options.shapes)
+                        ? makeRandomCase(model.get(), options.seed, options.shapes, options.ints)
                         : loadInputFiles(model.get(), options.inputs);
     runCase(model.get(), options, test, options.saveDir, passed, failed);
   }
