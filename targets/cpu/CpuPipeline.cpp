@@ -70,6 +70,11 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   pm.addPass(createChecksToStatusPass());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  if (options.dynamicShapes) {
+    // An output that is a view of an intermediate (a Flatten after a
+    // pooling) is returned as a clone the caller owns: an alloc and a copy.
+    pm.addPass(createConvertBufferizationToMemRefPass());
+  }
   // Deallocations that need a run-time alias check call a generated
   // helper taking dynamically sized memrefs, which the bare-pointer
   // convention cannot lower: inline it into its callers instead.

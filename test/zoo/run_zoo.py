@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""The model zoo: real architectures exported by PyTorch, compiled by infer
+and compared with ONNX Runtime on the same inputs.
+
+For each architecture (test/zoo/architectures.py), opset and kind (static:
+shapes fixed by the exporter; dynamic: batch and sequence axes symbolic,
+compiled to the generic variant), this script
+  1. exports the model with Debian's PyTorch (export.py, cached by the hash
+     of the zoo's scripts under --cache, never in the checkout),
+  2. runs it in ONNX Runtime on the exported inputs,
+  3. compiles it with infer-compile and runs it with infer-run against
+     ONNX Runtime's outputs (rtol 1e-3, atol 1e-4 of the largest expected
+     magnitude: random weights give outputs of any scale),
+and records pass or the first line of the failure. It prints a markdown
+table and, with --report, writes it (docs/zoo.md) and a JSON file beside it.
+
+Usage:
+  run_zoo.py --infer-compile BIN --infer-run BIN --work DIR [--cache DIR]
+             [--only NAME,...] [--opsets 13,17] [--kinds static,dynamic]
+             [--budget SECONDS] [--report docs/zoo.md] [--require-pass]
+--budget stops starting new models after that many seconds (the rest are
+listed as not run); --require-pass exits 1 unless every model run passed.
+"""
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TORCH_PYTHON = "/usr/bin/python3"
+
+
+def scripts_hash():
+    digest = hashlib.sha256()
+    for name in ("architectures.py", "export.py"):
+        with open(os.path.join(HERE, name), "rb") as f:
+            digest.update(f.read())
+    return digest.hexdigest()[:16]
+
+
+def first_line(text):
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("$"):
+            return line[:240]
+    return "(no message)"
+
+
+def export(args, names):
+    cache = os.path.join(args.cache, scripts_hash())
+    missing = [n for n in names if not os.path.exists(os.path.join(cache, n, "export.json"))]
+    if missing:
+        proc = subprocess.run([TORCH_PYTHON, os.path.join(HERE, "export.py"), "--out", cache,
+                               "--only", ",".join(missing), "--opsets", args.opsets],
+                              capture_output=True, text=True, timeout=3600)
+        if proc.returncode != 0:
+            sys.exit(f"export.py failed:\n{proc.stdout}{proc.stderr}")
+    return cache
+
+
+def run_one(args, folder, record, opset, kind, work):
+    """Returns (status, detail, compile seconds)."""
+    key = f"opset{opset}_{kind}"
+    if key in record["errors"]:
+        return "export", record["errors"][key], None
+    path = os.path.join(folder, f"{key}.onnx")
+    inputs = [np.load(os.path.join(folder, f"input_{k}.npy"))
+              for k in range(len(record["inputs"]))]
+    names = [i["name"] for i in record["inputs"]]
+    model = onnx.load(path)
+    graph_inputs = [i.name for i in model.graph.input]
+    feeds = dict(zip(names, inputs))
+    feeds = {n: feeds[n] for n in graph_inputs if n in feeds}
+    try:
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+        expected = session.run(None, feeds)
+    except Exception as error:  # noqa: BLE001
+        return "ort", first_line(str(error)), None
+    data = os.path.join(work, "test_data_set_0")
+    os.makedirs(data)
+    for k, name in enumerate(graph_inputs):
+        with open(os.path.join(data, f"input_{k}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(feeds[name], name).SerializeToString())
+    for k, (value, output) in enumerate(zip(expected, model.graph.output)):
+        with open(os.path.join(data, f"output_{k}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(np.asarray(value), output.name).SerializeToString())
+    command = [args.infer_compile, path, "-o", os.path.join(work, "out"), "--name", "m"]
+    if kind == "static":
+        for name in graph_inputs:
+            command += ["--shape", f"{name}={'x'.join(map(str, feeds[name].shape)) or '1'}"]
+            if feeds[name].ndim == 0:
+                command = command[:-2]
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        return "compile", f"timed out after {args.timeout} s", None
+    seconds = time.monotonic() - start
+    if proc.returncode != 0:
+        message = proc.stderr.replace(path + ": ", "")
+        errors = [line for line in message.splitlines() if "error:" in line]
+        return "compile", first_line("\n".join(errors) or message), seconds
+    scale = max([float(np.max(np.abs(v))) for v in expected
+                 if np.asarray(v).size and np.issubdtype(np.asarray(v).dtype, np.floating)]
+                or [0.0])
+    atol = 1e-4 * scale + 1e-6
+    proc = subprocess.run([args.infer_run, os.path.join(work, "out", "m.so"), "--test-data", data,
+                           "--rtol", "1e-3", "--atol", f"{atol:.3g}"],
+                          capture_output=True, text=True, timeout=args.timeout)
+    if proc.returncode != 0:
+        lines = [line for line in (proc.stdout + proc.stderr).splitlines()
+                 if "FAIL" in line or "error" in line]
+        return "mismatch", first_line("\n".join(lines) or proc.stdout + proc.stderr), seconds
+    return "pass", "", seconds
+
+
+def markdown(rows, opsets, kinds, header):
+    lines = [header, "", "| model | " + " | ".join(f"opset {o} {k}" for o in opsets
+                                                      for k in kinds) + " |",
+             "|---|" + "---|" * (len(opsets) * len(kinds))]
+    details = []
+    for name in sorted({r["model"] for r in rows}):
+        cells = []
+        for opset in opsets:
+            for kind in kinds:
+                row = next((r for r in rows if r["model"] == name and r["opset"] == opset
+                            and r["kind"] == kind), None)
+                if row is None:
+                    cells.append("not run")
+                elif row["status"] == "pass":
+                    cells.append(f"pass ({row['compile_s']:.0f} s)")
+                else:
+                    cells.append(row["status"])
+                    details.append(f"- {name}, opset {opset} {kind}: {row['status']}: "
+                                   f"`{row['detail']}`")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    if details:
+        lines += ["", "Failures, with the first line of each:", ""] + details
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--infer-compile", required=True)
+    parser.add_argument("--infer-run", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--cache", default=os.path.expanduser("~/.cache/infer-zoo"))
+    parser.add_argument("--only", default="")
+    parser.add_argument("--opsets", default="13,17")
+    parser.add_argument("--kinds", default="static,dynamic")
+    parser.add_argument("--budget", type=float, default=0)
+    parser.add_argument("--timeout", type=int, default=900)
+    parser.add_argument("--report", default="")
+    parser.add_argument("--require-pass", action="store_true")
+    args = parser.parse_args()
+    if not os.path.exists(TORCH_PYTHON) or subprocess.run(
+            [TORCH_PYTHON, "-c", "import torch, torchvision, torchaudio"],
+            capture_output=True).returncode != 0:
+        sys.exit("the zoo needs Debian's python3-torch, python3-torchvision and "
+                 "python3-torchaudio (.ci/install-deps installs them)")
+    sys.path.insert(0, HERE)
+    names = [n for n in args.only.split(",") if n]
+    if not names:
+        proc = subprocess.run([TORCH_PYTHON, "-c",
+                               "import sys; sys.path.insert(0, sys.argv[1]); "
+                               "from architectures import ARCHITECTURES; "
+                               "print(','.join(ARCHITECTURES))", HERE],
+                              capture_output=True, text=True, check=True)
+        names = proc.stdout.strip().split(",")
+    opsets = [int(o) for o in args.opsets.split(",")]
+    kinds = args.kinds.split(",")
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    start = time.monotonic()
+    cache = export(args, names)
+    rows = []
+    for name in names:
+        folder = os.path.join(cache, name)
+        with open(os.path.join(folder, "export.json")) as f:
+            record = json.load(f)
+        for opset in opsets:
+            for kind in kinds:
+                if args.budget and time.monotonic() - start > args.budget:
+                    continue
+                if "inputs" not in record:
+                    status, detail, seconds = "export", next(iter(record["errors"].values())), None
+                else:
+                    work = os.path.join(args.work, f"{name}_opset{opset}_{kind}")
+                    os.makedirs(work)
+                    status, detail, seconds = run_one(args, folder, record, opset, kind, work)
+                rows.append({"model": name, "opset": opset, "kind": kind, "status": status,
+                             "detail": detail, "compile_s": seconds})
+                print(f"{name} opset{opset} {kind}: {status} {detail}", flush=True)
+    counts = {}
+    for kind in kinds:
+        ran = [r for r in rows if r["kind"] == kind and r["status"] != "export"]
+        passed = [r for r in ran if r["status"] == "pass"]
+        counts[kind] = (len(passed), len(ran))
+    exported = len({r["model"] for r in rows})
+    summary = "; ".join(f"{kind}: {p} of {n} compiled and matched ONNX Runtime"
+                        for kind, (p, n) in counts.items())
+    header = (f"{exported} architectures, opsets {args.opsets}. {summary} "
+              f"(export failures are not counted; they are PyTorch 1.13's).")
+    table = markdown(rows, opsets, kinds, header)
+    print(table)
+    if args.report:
+        with open(args.report, "w") as f:
+            f.write("# The model zoo\n\nGenerated by `test/zoo/run_zoo.py` (see its "
+                    "`--help`); do not edit by hand. CPU target, PyTorch 1.13 exports with "
+                    "random weights, compared with ONNX Runtime on the same inputs.\n\n")
+            f.write(table)
+        with open(os.path.splitext(args.report)[0] + ".json", "w") as f:
+            json.dump(rows, f, indent=1)
+    failed = sum(n - p for p, n in counts.values())
+    print(f"{sum(p for p, _ in counts.values())} passed, {failed} failed")
+    if args.require_pass and failed:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
