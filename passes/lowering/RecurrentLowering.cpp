@@ -149,38 +149,63 @@ readActivations(Operation *op, Cell cell, int64_t directions) {
   return result;
 }
 
+/// Shape entries that stand for the sequence length and the batch, which
+/// the generic variant knows only at run time.
+constexpr int64_t kSeq = -2, kBatch = -3;
+
 struct RecurrentBuilder {
   OpBuilder &b;
   Location loc;
   Cell cell;
   Type element;
-  int64_t seq, batch, hidden, gates;
+  int64_t seq, batch, hidden, gates; // seq and batch may be kDynamic
   std::optional<double> clip;
   bool linearBeforeReset = false, inputForget = false;
+  /// Their sizes (constants when static).
+  OpFoldResult seqSize, batchSize;
 
-  RankedTensorType type(ArrayRef<int64_t> shape) {
+  /// A shape whose entries may be kSeq and kBatch.
+  RankedTensorType type(ArrayRef<int64_t> spec) {
+    SmallVector<int64_t> shape;
+    for (int64_t d : spec) {
+      shape.push_back(d == kSeq ? seq : d == kBatch ? batch : d);
+    }
     return RankedTensorType::get(shape, element);
   }
 
-  Value slice(Value v, ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
-              RankedTensorType resultType) {
-    SmallVector<int64_t> strides(offsets.size(), 1);
-    return tensor::ExtractSliceOp::create(
-        b, loc, resultType, v, ValueRange{}, ValueRange{}, ValueRange{},
-        b.getDenseI64ArrayAttr(offsets), b.getDenseI64ArrayAttr(sizes),
-        b.getDenseI64ArrayAttr(strides));
+  SmallVector<OpFoldResult> sizes(ArrayRef<int64_t> spec) {
+    SmallVector<OpFoldResult> result;
+    for (int64_t d : spec) {
+      result.push_back(d == kSeq     ? seqSize
+                       : d == kBatch ? batchSize
+                                     : OpFoldResult(b.getIndexAttr(d)));
+    }
+    return result;
   }
 
-  /// `gate` of a [rows, gates*hidden] tensor: [rows, hidden].
+  /// Zeros of shape `spec`.
+  Value zeros(ArrayRef<int64_t> spec) {
+    return filledTensor(b, loc, type(spec), scalarConstant(b, loc, element, 0), sizes(spec));
+  }
+
+  Value slice(Value v, ArrayRef<int64_t> offsets, ArrayRef<int64_t> spec,
+              RankedTensorType resultType) {
+    SmallVector<OpFoldResult> ones(offsets.size(), b.getIndexAttr(1));
+    return tensor::ExtractSliceOp::create(
+        b, loc, resultType, v, getAsIndexOpFoldResult(b.getContext(), offsets),
+        sizes(spec), ones);
+  }
+
+  /// `gate` of a [batch, gates*hidden] tensor: [batch, hidden].
   Value gate(Value v, int64_t index) {
     auto t = cast<RankedTensorType>(v.getType());
-    int64_t rows = t.getDimSize(0);
+    int64_t rows = t.getDimSize(0) == batch ? kBatch : t.getDimSize(0);
     return slice(v, {0, index * hidden}, {rows, hidden}, type({rows, hidden}));
   }
 
   Value ew(ValueRange inputs,
            function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
-    return buildElementwise(b, loc, type({batch, hidden}), inputs, body);
+    return buildElementwise(b, loc, type({kBatch, hidden}), inputs, body);
   }
 
   Value clipped(OpBuilder &nb, Location l, Value x) {
@@ -209,8 +234,15 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    // The generic variant: the sequence length and the batch may be
+    // dynamic; the weights are static.
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
+    }
+    if (!cast<RankedTensorType>(adaptor.getW().getType()).hasStaticShape() ||
+        !cast<RankedTensorType>(adaptor.getR().getType()).hasStaticShape() ||
+        cast<RankedTensorType>(adaptor.getX().getType()).isDynamicDim(2)) {
+      return rewriter.notifyMatchFailure(op, "dynamic weights or input size");
     }
     Location loc = op.getLoc();
     Value x = adaptor.getX(), w = adaptor.getW(), r = adaptor.getR();
@@ -248,6 +280,8 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
 
     RecurrentBuilder rb{rewriter, loc, cell, element, seq, batch, hidden, gates,
                         std::nullopt};
+    rb.seqSize = dimSize(rewriter, loc, x, 0);
+    rb.batchSize = dimSize(rewriter, loc, x, 1);
     if (auto clip = op.getClip()) {
       rb.clip = clip->convertToDouble();
     }
@@ -275,9 +309,8 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
     }
     Value biasAll = isNone(op.getB()) ? Value() : adaptor.getB();
 
-    Value zero = scalarConstant(rewriter, loc, element, 0);
-    Value y = filledTensor(rewriter, loc, rb.type({seq, directions, batch, hidden}), zero);
-    Value yh = filledTensor(rewriter, loc, rb.type({directions, batch, hidden}), zero);
+    Value y = rb.zeros({kSeq, directions, kBatch, hidden});
+    Value yh = rb.zeros({directions, kBatch, hidden});
     Value yc = yh;
     for (int64_t d = 0; d < directions; ++d) {
       bool reverse = direction == "reverse" || (direction == "bidirectional" && d == 1);
@@ -286,28 +319,28 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
       Value wd = rb.slice(w, {d, 0, 0}, {1, gh, inputSize}, rb.type({gh, inputSize}));
       Value rd = rb.slice(r, {d, 0, 0}, {1, gh, hidden}, rb.type({gh, hidden}));
       // X . W^T (+ Wb) for every step at once: [seq, batch, gates*hidden].
-      Value xw = buildMatmul(rewriter, loc, x, wd, rb.type({seq, batch, gh}),
+      Value xw = buildMatmul(rewriter, loc, x, wd, rb.type({kSeq, kBatch, gh}),
                              false, true);
       Value rbias;
       if (biasAll) {
         Value wb = rb.slice(biasAll, {d, 0}, {1, gh}, rb.type({gh}));
         rbias = rb.slice(biasAll, {d, gh}, {1, gh}, rb.type({gh}));
-        xw = buildElementwise(rewriter, loc, rb.type({seq, batch, gh}), {xw, wb},
+        xw = buildElementwise(rewriter, loc, rb.type({kSeq, kBatch, gh}), {xw, wb},
                               sumOfTwo);
       }
       auto state0 = [&](Value all) {
-        return all ? rb.slice(all, {d, 0, 0}, {1, batch, hidden}, rb.type({batch, hidden}))
-                   : filledTensor(rewriter, loc, rb.type({batch, hidden}), zero);
+        return all ? rb.slice(all, {d, 0, 0}, {1, kBatch, hidden}, rb.type({kBatch, hidden}))
+                   : rb.zeros({kBatch, hidden});
       };
       Value h0 = state0(h0All);
       Value c0 = cell == Cell::Lstm ? state0(c0All) : Value();
-      Value yd = filledTensor(rewriter, loc, rb.type({seq, batch, hidden}), zero);
+      Value yd = rb.zeros({kSeq, kBatch, hidden});
       SmallVector<Value> init = {h0, yd};
       if (c0) {
         init.push_back(c0);
       }
       Value c0Index = arith::ConstantIndexOp::create(rewriter, loc, 0);
-      Value cSeq = arith::ConstantIndexOp::create(rewriter, loc, seq);
+      Value cSeq = getValueOrCreateConstantIndexOp(rewriter, loc, rb.seqSize);
       Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
       auto loop = scf::ForOp::create(
           rewriter, loc, c0Index, cSeq, c1, init,
@@ -316,22 +349,26 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
             rewriter.setInsertionPointToStart(nb.getInsertionBlock());
             Value tt = t;
             if (reverse) {
-              tt = arith::SubIOp::create(
-                  rewriter, l, arith::ConstantIndexOp::create(rewriter, l, seq - 1), t);
+              Value last = seq == ShapedType::kDynamic
+                               ? arith::SubIOp::create(
+                                     rewriter, l, cSeq,
+                                     arith::ConstantIndexOp::create(rewriter, l, 1))
+                                     .getResult()
+                               : arith::ConstantIndexOp::create(rewriter, l, seq - 1)
+                                     .getResult();
+              tt = arith::SubIOp::create(rewriter, l, last, t);
             }
             Value h = args[0], ySeq = args[1];
             Value c = cell == Cell::Lstm ? args[2] : Value();
             SmallVector<OpFoldResult> offsets = {tt, rewriter.getIndexAttr(0),
                                                  rewriter.getIndexAttr(0)};
-            SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1),
-                                               rewriter.getIndexAttr(batch),
-                                               rewriter.getIndexAttr(gh)};
+            SmallVector<OpFoldResult> sizes = rb.sizes({1, kBatch, gh});
             SmallVector<OpFoldResult> ones(3, rewriter.getIndexAttr(1));
             Value xt = tensor::ExtractSliceOp::create(
-                rewriter, l, rb.type({batch, gh}), xw, offsets, sizes, ones);
-            Value hr = buildMatmul(rewriter, l, h, rd, rb.type({batch, gh}), false, true);
+                rewriter, l, rb.type({kBatch, gh}), xw, offsets, sizes, ones);
+            Value hr = buildMatmul(rewriter, l, h, rd, rb.type({kBatch, gh}), false, true);
             if (rbias) {
-              hr = buildElementwise(rewriter, l, rb.type({batch, gh}), {hr, rbias},
+              hr = buildElementwise(rewriter, l, rb.type({kBatch, gh}), {hr, rbias},
                                     sumOfTwo);
             }
             Value hNew, cNew;
@@ -353,7 +390,7 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
                 Value rhRh = buildMatmul(
                     rewriter, l, rh,
                     rb.slice(rd, {2 * hidden, 0}, {hidden, hidden}, rb.type({hidden, hidden})),
-                    rb.type({batch, hidden}), false, true);
+                    rb.type({kBatch, hidden}), false, true);
                 SmallVector<Value> in = {rb.gate(xt, 2), rhRh};
                 if (rbias) {
                   in.push_back(rb.slice(rbias, {2 * hidden}, {hidden}, rb.type({hidden})));
@@ -413,10 +450,11 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
               auto lenType = cast<RankedTensorType>(seqLens.getType());
               Value lens = reshapeTo(rewriter, l, seqLens,
                                      RankedTensorType::get({batch, 1}, lenType.getElementType()));
+              // (A dynamic batch: one dynamic dim, sized from the count.)
               Value step = arith::IndexCastOp::create(rewriter, l, lenType.getElementType(), tt);
               auto keep = [&](Value fresh, Value old, bool zeroOut) {
                 return buildElementwise(
-                    rewriter, l, rb.type({batch, hidden}), {lens, fresh, old},
+                    rewriter, l, rb.type({kBatch, hidden}), {lens, fresh, old},
                     [&](OpBuilder &nb2, Location l2, ValueRange a) {
                       Value valid = arith::CmpIOp::create(nb2, l2, arith::CmpIPredicate::slt,
                                                           step, a[0]);
@@ -432,9 +470,7 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
             }
             SmallVector<OpFoldResult> yOffsets = {tt, rewriter.getIndexAttr(0),
                                                   rewriter.getIndexAttr(0)};
-            SmallVector<OpFoldResult> ySizes = {rewriter.getIndexAttr(1),
-                                                rewriter.getIndexAttr(batch),
-                                                rewriter.getIndexAttr(hidden)};
+            SmallVector<OpFoldResult> ySizes = rb.sizes({1, kBatch, hidden});
             Value yNext = tensor::InsertSliceOp::create(rewriter, l, yt, ySeq, yOffsets,
                                                         ySizes, ones);
             SmallVector<Value> yields = {hNew, yNext};
@@ -450,14 +486,14 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
           return getAsIndexOpFoldResult(rewriter.getContext(), values);
         };
         return tensor::InsertSliceOp::create(rewriter, loc, part, into,
-                                             attrs(offsets), attrs(sizes),
+                                             attrs(offsets), rb.sizes(sizes),
                                              attrs(strides))
             .getResult();
       };
-      y = insertDirection(y, loop.getResult(1), {0, d, 0, 0}, {seq, 1, batch, hidden});
-      yh = insertDirection(yh, loop.getResult(0), {d, 0, 0}, {1, batch, hidden});
+      y = insertDirection(y, loop.getResult(1), {0, d, 0, 0}, {kSeq, 1, kBatch, hidden});
+      yh = insertDirection(yh, loop.getResult(0), {d, 0, 0}, {1, kBatch, hidden});
       if (cell == Cell::Lstm) {
-        yc = insertDirection(yc, loop.getResult(2), {d, 0, 0}, {1, batch, hidden});
+        yc = insertDirection(yc, loop.getResult(2), {d, 0, 0}, {1, kBatch, hidden});
       }
     }
     if (batchFirst) {
@@ -485,10 +521,12 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
                          ArrayRef<int64_t> perm) {
     auto t = cast<RankedTensorType>(v.getType());
     SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> sizes;
     for (int64_t p : perm) {
       shape.push_back(t.getDimSize(p));
+      sizes.push_back(dimSize(b, loc, v, p));
     }
-    Value init = tensor::EmptyOp::create(b, loc, shape, t.getElementType());
+    Value init = emptyTensor(b, loc, RankedTensorType::get(shape, t.getElementType()), sizes);
     return linalg::TransposeOp::create(b, loc, v, init, perm).getResult()[0];
   }
 

@@ -12,7 +12,10 @@ model fail to compile; each run is compared with onnx.reference:
   Tile with run-time repeats and ConstantOfShape sized from the input, in
   the generic variant at two shapes;
 - an LSTM and a GRU whose results the exporter declared with `?` dims:
-  shape propagation refines them from the operands;
+  shape propagation refines them from the operands; compiled again with
+  batch and frame count dynamic and run at two shapes;
+- a model whose output is a Flatten of a pooled intermediate, batch
+  dynamic (the output is a view the generic variant must copy out);
 - `quantize_dynamic`'s form: DynamicQuantizeLinear feeding ConvInteger and
   MatMulInteger, static and with a dynamic batch;
 - an If on a run-time condition (a sample-rate input), each branch a
@@ -124,6 +127,16 @@ def recurrent_model():
                               [info("out", F, ["n", "t", "d", "h"])], inits,
                               value_info=value_info)
     return make_model(graph, 14)
+
+
+def pooled_output_model():
+    """GlobalAveragePool then Flatten as the output, batch dynamic: the
+    output is a view of an intermediate."""
+    nodes = [node("Relu", ["x"], ["r"]), node("GlobalAveragePool", ["r"], ["g"]),
+             node("Flatten", ["g"], ["y"])]
+    graph = helper.make_graph(nodes, "pooled_output", [info("x", F, ["N", 4, 5, 5])],
+                              [info("y", F, ["N", 4])])
+    return make_model(graph, 13)
 
 
 def dynamic_quant_model():
@@ -247,6 +260,12 @@ def main():
 
     recurrent = recurrent_model()
     check(recurrent, "recurrent", [{"mel": (1, 10, 8)}], expand_feeds, "--shape", "mel=1x10x8")
+    # The generic variant: batch and frame count at run time.
+    check(recurrent, "recurrent_dynamic", [{"mel": (1, 10, 8)}, {"mel": (3, 4, 8)}],
+          expand_feeds)
+
+    pooled = pooled_output_model()
+    check(pooled, "pooled_output", [{"x": (1, 4, 5, 5)}, {"x": (3, 4, 5, 5)}], expand_feeds)
 
     quant = dynamic_quant_model()
     check(quant, "dynamic_quant_static", [{"x": (1, 3, 6, 6)}], expand_feeds,

@@ -204,3 +204,18 @@ func.func @unsqueeze_two_dynamic(%x: tensor<?x?xf32>) -> tensor<?x1x1x?xf32> {
   %0 = graph.unsqueeze %x, %axes : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x1x1x?xf32>
   return %0 : tensor<?x1x1x?xf32>
 }
+
+// -----
+
+// A recurrent layer with run-time sequence length and batch: the time loop
+// runs to the sequence's dim, the state is sized by the batch's.
+// CHECK-LABEL: func.func @gru_dynamic
+// CHECK-DAG: %[[T:.+]] = tensor.dim %{{.+}}, %c0 : tensor<?x?x4xf32>
+// CHECK-DAG: %[[B:.+]] = tensor.dim %{{.+}}, %c1 : tensor<?x?x4xf32>
+// CHECK: tensor.empty(%[[B]]) : tensor<?x8xf32>
+// CHECK: scf.for %{{.+}} = %c0{{.*}} to %[[T]] step
+func.func @gru_dynamic(%x: tensor<?x?x4xf32>, %w: tensor<1x24x4xf32>, %r: tensor<1x24x8xf32>) -> tensor<?x1x?x8xf32> {
+  %none = graph.none
+  %y, %h = graph.gru %x, %w, %r, %none, %none, %none {hidden_size = 8 : i64} : (tensor<?x?x4xf32>, tensor<1x24x4xf32>, tensor<1x24x8xf32>, none, none, none) -> (tensor<?x1x?x8xf32>, tensor<1x?x8xf32>)
+  return %y : tensor<?x1x?x8xf32>
+}
