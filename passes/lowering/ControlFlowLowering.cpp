@@ -2,8 +2,10 @@
 //
 // `graph.if` becomes `scf.if` on the condition's one element; its branch
 // regions move over as they are (their ops are lowered by the same
-// conversion) and `graph.yield` becomes `scf.yield`. Both branches must
-// yield statically shaped tensors of the If's result types.
+// conversion) and `graph.yield` becomes `scf.yield`. Where the branches
+// yield different shapes the If's result is dynamic in those dims (the
+// generic variant sizes what follows at run time), and each branch casts
+// its value to it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,21 +29,15 @@ struct IfLowering final : OpConversionPattern<IfOp> {
   LogicalResult
   matchAndRewrite(IfOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // A result the branches give different shapes is dynamic in those dims
+    // (shape propagation made it so): each branch casts its value to it.
     SmallVector<Type> types;
     for (Type t : op.getResultTypes()) {
-      auto ranked = dyn_cast<RankedTensorType>(t);
-      if (!ranked || !ranked.hasStaticShape()) {
-        return rewriter.notifyMatchFailure(
-            op, "If results must be tensors of static shape");
+      auto lowered = loweredAnyShapeType(t);
+      if (!lowered) {
+        return rewriter.notifyMatchFailure(op, "If results must be ranked tensors");
       }
-      types.push_back(loweredTensorType(t));
-    }
-    for (Region *branch : {&op.getThenBranch(), &op.getElseBranch()}) {
-      auto yield = cast<YieldOp>(branch->front().getTerminator());
-      if (TypeRange(yield.getValues()) != op.getResultTypes()) {
-        return rewriter.notifyMatchFailure(
-            op, "the branches yield tensors of different shapes");
-      }
+      types.push_back(lowered);
     }
     Location loc = op.getLoc();
     auto condType = cast<RankedTensorType>(adaptor.getCond().getType());
@@ -71,10 +67,18 @@ struct IfYieldLowering final : OpConversionPattern<YieldOp> {
   LogicalResult
   matchAndRewrite(YieldOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<scf::IfOp>(op->getParentOp())) {
+    auto ifOp = dyn_cast<scf::IfOp>(op->getParentOp());
+    if (!ifOp) {
       return rewriter.notifyMatchFailure(op, "not in an scf.if");
     }
-    rewriter.replaceOpWithNewOp<scf::YieldOp>(op, adaptor.getValues());
+    SmallVector<Value> values;
+    for (auto [value, type] : llvm::zip(adaptor.getValues(), ifOp.getResultTypes())) {
+      values.push_back(value.getType() == type
+                           ? value
+                           : tensor::CastOp::create(rewriter, op.getLoc(), type, value)
+                                 .getResult());
+    }
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(op, values);
     return success();
   }
 };

@@ -21,6 +21,8 @@ model fail to compile; each run is compared with onnx.reference:
 - an If on a run-time condition (a sample-rate input), each branch a
   strided Conv and an LSTM with state in and out, run with both values;
   `--bind sample_rate=8000` folds it to one branch and drops the input;
+- an If whose branches give results of different shapes (the generic
+  variant sizes what follows at run time), run both ways;
 - an output declared with the wrong rank (as one CRNN exporter did): the
   compile warns and the computed shape is returned.
 
@@ -223,6 +225,25 @@ def embedding_model():
     return make_model(graph, 13)
 
 
+def if_shapes_model():
+    """An If whose branches give different lengths (3 or 5 columns of x);
+    what follows is sized at run time."""
+    def branch(name, end):
+        nodes = [node("Slice", ["x", "start", f"{name}_end", "axis1"], [f"{name}_y"])]
+        return helper.make_graph(nodes, name, [], [info(f"{name}_y", F, None)],
+                                 [ints(f"{name}_end", [end])])
+    nodes = [node("If", ["take_three"], ["y"], then_branch=branch("three", 3),
+                  else_branch=branch("five", 5), name="pick"),
+             node("ReduceSum", ["y", "axis1"], ["total"], keepdims=0),
+             node("Relu", ["y"], ["rectified"])]
+    graph = helper.make_graph(
+        nodes, "if_shapes",
+        [info("take_three", TensorProto.BOOL, []), info("x", F, [2, 6])],
+        [info("total", F, [2]), info("rectified", F, [2, "k"])],
+        [ints("start", [0]), ints("axis1", [1])])
+    return make_model(graph, 13)
+
+
 def wrong_output_model():
     """Reduces [1, T, 8] to [1, T]... and declares the output [1]."""
     nodes = [node("ReduceMax", ["x"], ["y"], axes=[2], keepdims=0, name="reduce")]
@@ -285,6 +306,14 @@ def main():
         expect_match(args, work, library, streaming, streaming_feeds(rate),
                      f"streaming_if_{rate}")
         passed += 1
+    shapes = if_shapes_model()
+    work, library = compile_model(args, shapes, "if_shapes")
+    for flag in [True, False]:
+        feeds = {"take_three": np.array(flag),
+                 "x": RNG.standard_normal((2, 6)).astype(np.float32)}
+        expect_match(args, work, library, shapes, feeds, f"if_shapes_{flag}")
+        passed += 1
+
     # --bind folds the If away and drops the input from the entry point.
     work, library = compile_model(args, streaming, "streaming_bound", "--bind",
                                   "sample_rate=8000")
