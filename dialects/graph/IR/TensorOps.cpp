@@ -11,10 +11,13 @@ using namespace infer::graph;
 
 namespace {
 
-/// A 1-d shape tensor of known length but unknown values gives a ranked
-/// result with every dimension dynamic.
+/// The result type a shape operand gives: its known entries as dims (a
+/// negative one is left to the verifier), the others dynamic; a 1-d shape
+/// tensor of known length but unknown values gives a ranked result with
+/// every dimension dynamic.
 Type shapeFromShapeOperand(Value shapeOperand, Type resultType) {
-  if (auto values = getPartialInts(shapeOperand)) {
+  auto values = getPartialInts(shapeOperand);
+  if (values && llvm::none_of(*values, [](int64_t v) { return v < 0 && v != kDynamic; })) {
     return withShape(resultType, *values);
   }
   auto ranked = getRanked(shapeOperand);
