@@ -697,10 +697,14 @@ struct PadLowering final : StaticPattern<PadOp> {
           if (mode != "constant") {
             return v;
           }
-          Value fill = padValue && !isa<NoneType>(padValue.getType())
-                           ? tensor::ExtractOp::create(b, l, padValue, ValueRange{})
-                                 .getResult()
-                           : scalarConstant(b, l, element, 0);
+          // constant_value is a scalar, or (as some exporters write it) a
+          // one-element tensor.
+          Value fill = scalarConstant(b, l, element, 0);
+          if (padValue && !isa<NoneType>(padValue.getType())) {
+            auto valueType = cast<RankedTensorType>(padValue.getType());
+            SmallVector<Value> first(valueType.getRank(), idx(b, l, 0));
+            fill = tensor::ExtractOp::create(b, l, padValue, first);
+          }
           return arith::SelectOp::create(b, l, inside, v, fill).getResult();
         });
     rewriter.replaceOp(op, result);
