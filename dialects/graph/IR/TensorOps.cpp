@@ -385,7 +385,16 @@ LogicalResult SliceOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   }
   SmallVector<int64_t> shape(data.getShape());
   if (!starts || !ends || !axes || !steps) {
-    // Which axes are sliced is unknown: only the rank is.
+    // Bounds known only at run time: with constant axes only those dims
+    // are unknown (PyTorch slices a position table to the sequence length);
+    // otherwise only the rank is known.
+    if (axes && llvm::all_of(*axes, [&](int64_t a) { return normalizeAxis(a, rank); })) {
+      for (int64_t a : *axes) {
+        shape[*normalizeAxis(a, rank)] = kDynamic;
+      }
+      inferred.push_back(withShape(resultType, shape));
+      return success();
+    }
     inferred.push_back(
         withShape(resultType, SmallVector<int64_t>(rank, kDynamic)));
     return success();

@@ -151,3 +151,17 @@ func.func @dynamic_quant(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xi8>, %a: te
   %m = graph.mat_mul_integer %a, %b, %none, %none : (tensor<5x7xui8>, tensor<7x10xi8>, none, none) -> tensor<*xi32>
   return %c, %m : tensor<*xi32>, tensor<*xi32>
 }
+
+// -----
+
+// A Slice with run-time bounds on constant axes keeps the other dims (a
+// position table cut to the sequence length).
+// CHECK-LABEL: func.func @slice_runtime_bounds
+// CHECK: graph.slice {{.+}} -> tensor<1x?x64xf32>
+func.func @slice_runtime_bounds(%table: tensor<1x128x64xf32>, %end: tensor<1xi64>) -> tensor<*xf32> {
+  %zero = graph.constant dense<0> : tensor<1xi64>
+  %axis = graph.constant dense<1> : tensor<1xi64>
+  %none = graph.none
+  %s = graph.slice %table, %zero, %end, %axis, %none : (tensor<1x128x64xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<*xf32>
+  return %s : tensor<*xf32>
+}
