@@ -17,7 +17,7 @@ table and, with --report, writes it (docs/zoo.md) and a JSON file beside it.
 Usage:
   run_zoo.py --infer-compile BIN --infer-run BIN --work DIR [--cache DIR]
              [--only NAME,...] [--opsets 13,17] [--kinds static,dynamic]
-             [--budget SECONDS] [--report docs/zoo.md] [--require-pass]
+             [--budget SECONDS] [--report docs/zoo.md [--append]] [--require-pass]
 --budget stops starting new models after that many seconds (the rest are
 listed as not run); --require-pass exits 1 unless every model run passed.
 """
@@ -164,6 +164,9 @@ def main():
     parser.add_argument("--timeout", type=int, default=900)
     parser.add_argument("--report", default="")
     parser.add_argument("--require-pass", action="store_true")
+    parser.add_argument("--append", action="store_true",
+                        help="merge into the rows of --report's JSON (a model, opset and "
+                             "kind run again replaces its row)")
     args = parser.parse_args()
     if not os.path.exists(TORCH_PYTHON) or subprocess.run(
             [TORCH_PYTHON, "-c", "import torch, torchvision, torchaudio"],
@@ -203,6 +206,13 @@ def main():
                 rows.append({"model": name, "opset": opset, "kind": kind, "status": status,
                              "detail": detail, "compile_s": seconds})
                 print(f"{name} opset{opset} {kind}: {status} {detail}", flush=True)
+    if args.append and args.report and os.path.exists(os.path.splitext(args.report)[0] + ".json"):
+        with open(os.path.splitext(args.report)[0] + ".json") as f:
+            earlier = json.load(f)
+        fresh = {(r["model"], r["opset"], r["kind"]) for r in rows}
+        rows = [r for r in earlier if (r["model"], r["opset"], r["kind"]) not in fresh] + rows
+        opsets = sorted({r["opset"] for r in rows})
+        kinds = [k for k in ("static", "dynamic") if any(r["kind"] == k for r in rows)]
     counts = {}
     for kind in kinds:
         ran = [r for r in rows if r["kind"] == kind and r["status"] != "export"]
@@ -211,7 +221,7 @@ def main():
     exported = len({r["model"] for r in rows})
     summary = "; ".join(f"{kind}: {p} of {n} compiled and matched ONNX Runtime"
                         for kind, (p, n) in counts.items())
-    header = (f"{exported} architectures, opsets {args.opsets}. {summary} "
+    header = (f"{exported} architectures, opsets {','.join(map(str, opsets))}. {summary} "
               f"(export failures are not counted; they are PyTorch 1.13's).")
     table = markdown(rows, opsets, kinds, header)
     print(table)
