@@ -31,8 +31,8 @@ void populateElementwiseLoweringPatterns(const mlir::TypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
 void populateShapeLoweringPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
-/// Expand, Reshape, ConstantOfShape and Tile whose result is sized from a
-/// shape operand read at run time (RuntimeShapeLowering.cpp).
+/// Expand, Reshape and Tile whose result is sized from a shape operand
+/// read at run time (RuntimeShapeLowering.cpp).
 void populateRuntimeShapeLoweringPatterns(const mlir::TypeConverter &converter,
                                           mlir::RewritePatternSet &patterns);
 void populateContractionLoweringPatterns(const mlir::TypeConverter &converter,

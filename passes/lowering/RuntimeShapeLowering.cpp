@@ -2,9 +2,10 @@
 //
 // In the generic variant (dynamic dims), an exporter's shape subgraph may
 // stay a run-time value: Expand to Concat(Shape(x)[0], 2, 8, 8), Reshape to
-// a shape with several unknown entries, ConstantOfShape and Tile sized from
-// the data. These patterns read the shape operand's elements at run time to
-// size the result. With run-time checks on, a shape the op cannot take
+// a shape with several unknown entries, Tile by run-time repeats. These
+// patterns read the shape operand's elements at run time to size the
+// result (ConstantOfShape does the same in ShapeLowering.cpp). With
+// run-time checks on, a shape the op cannot take
 // (Expand dims that do not broadcast, a Reshape that changes the element
 // count) fails the run naming the ONNX node.
 //
@@ -186,37 +187,6 @@ struct RuntimeReshapeLowering final : RuntimeShapePattern<ReshapeOp> {
   }
 };
 
-/// ConstantOfShape sized by its run-time shape operand.
-struct RuntimeConstantOfShapeLowering final
-    : RuntimeShapePattern<ConstantOfShapeOp> {
-  using RuntimeShapePattern::RuntimeShapePattern;
-  LogicalResult lower(ConstantOfShapeOp op, OpAdaptor adaptor,
-                      RankedTensorType type,
-                      ConversionPatternRewriter &rewriter) const override {
-    Location l = op.getLoc();
-    Value scalar = scalarConstant(rewriter, l, type.getElementType(), 0);
-    if (auto value = op.getValue()) {
-      auto dense = dyn_cast<DenseElementsAttr>(*value);
-      if (!dense) {
-        return rewriter.notifyMatchFailure(op, "value must be dense");
-      }
-      Attribute element = dense.getValues<Attribute>()[0];
-      if (auto i = dyn_cast<IntegerAttr>(element)) {
-        element = IntegerAttr::get(type.getElementType(), i.getValue());
-      }
-      scalar = arith::ConstantOp::create(rewriter, l, cast<TypedAttr>(element));
-    }
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      sizes.push_back(type.isDynamicDim(d)
-                          ? OpFoldResult(shapeEntry(rewriter, l, adaptor.getInput(), d))
-                          : rewriter.getIndexAttr(type.getDimSize(d)));
-    }
-    rewriter.replaceOp(op, filledTensor(rewriter, l, type, scalar, sizes));
-    return success();
-  }
-};
-
 /// Tile with run-time repeats (or a dynamic input).
 struct RuntimeTileLowering final : RuntimeShapePattern<TileOp> {
   using RuntimeShapePattern::RuntimeShapePattern;
@@ -254,8 +224,7 @@ struct RuntimeTileLowering final : RuntimeShapePattern<TileOp> {
 
 void populateRuntimeShapeLoweringPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
-  patterns.add<RuntimeExpandLowering, RuntimeReshapeLowering,
-               RuntimeConstantOfShapeLowering, RuntimeTileLowering>(
+  patterns.add<RuntimeExpandLowering, RuntimeReshapeLowering, RuntimeTileLowering>(
       converter, patterns.getContext());
 }
 

@@ -745,9 +745,23 @@ struct ShapeOfLowering final : OpConversionPattern<ShapeOp> {
 
 struct ConstantOfShapeLowering final : StaticPattern<ConstantOfShapeOp> {
   using StaticPattern::StaticPattern;
-  LogicalResult lower(ConstantOfShapeOp op, OpAdaptor,
+  LogicalResult lower(ConstantOfShapeOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
     auto type = resultType(op.getOutput());
+    // Dynamic dims (the generic variant) are the shape operand's entries,
+    // read at run time.
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d)) {
+        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+        continue;
+      }
+      Value v = tensor::ExtractOp::create(rewriter, op.getLoc(), adaptor.getInput(),
+                                          ValueRange{idx(rewriter, op.getLoc(), d)});
+      sizes.push_back(
+          arith::IndexCastOp::create(rewriter, op.getLoc(), rewriter.getIndexType(), v)
+              .getResult());
+    }
     Value scalar;
     if (auto value = op.getValue()) {
       auto dense = dyn_cast<DenseElementsAttr>(*value);
@@ -763,9 +777,10 @@ struct ConstantOfShapeLowering final : StaticPattern<ConstantOfShapeOp> {
     } else {
       scalar = scalarConstant(rewriter, op.getLoc(), type.getElementType(), 0);
     }
-    rewriter.replaceOp(op, filledTensor(rewriter, op.getLoc(), type, scalar));
+    rewriter.replaceOp(op, filledTensor(rewriter, op.getLoc(), type, scalar, sizes));
     return success();
   }
+  bool supportsDynamic(ConstantOfShapeOp) const override { return true; }
 };
 
 struct RangeLowering final : StaticPattern<RangeOp> {
