@@ -540,11 +540,16 @@ struct InstanceNormLowering final : OpConversionPattern<InstanceNormalizationOp>
   LogicalResult
   matchAndRewrite(InstanceNormalizationOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    // The generic variant: a dynamic batch (each instance is normalized
+    // over its own static spatial dims).
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
+    if (!onlyBatchDynamic(op)) {
+      return rewriter.notifyMatchFailure(op, "dynamic dims other than the batch");
+    }
     Location loc = op.getLoc();
-    auto type = loweredTensorType(op.getOutput().getType());
+    auto type = loweredAnyShapeType(op.getOutput().getType());
     int64_t rank = type.getRank();
     auto axes = llvm::to_vector(llvm::seq<int64_t>(2, rank));
     Value n = normalize(rewriter, loc, adaptor.getInput(), axes,

@@ -106,8 +106,13 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
   LogicalResult
   matchAndRewrite(ResizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    // The generic variant: a dynamic batch that the Resize keeps (a
+    // constant scale of 1 on it, or no scale there).
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
+    }
+    if (!onlyBatchDynamic(op)) {
+      return rewriter.notifyMatchFailure(op, "dynamic dims other than the batch");
     }
     StringRef mode = op.getMode();
     bool cubic = mode == "cubic";
@@ -117,7 +122,7 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
       return rewriter.notifyMatchFailure(op, "antialias / aspect ratio policy");
     }
     auto inType = cast<RankedTensorType>(adaptor.getX().getType());
-    auto outType = loweredTensorType(op.getY().getType());
+    auto outType = loweredAnyShapeType(op.getY().getType());
     int64_t rank = inType.getRank();
     SmallVector<int64_t> axes;
     if (auto attr = op.getAxes()) {
@@ -126,6 +131,19 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
       }
     } else {
       axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    }
+    if (!outType.hasStaticShape()) {
+      // The dynamic batch must come through unscaled.
+      auto position = llvm::find(axes, 0);
+      if (position != axes.end()) {
+        DenseElementsAttr constantScales =
+            isNone(op.getScales()) ? nullptr : getConstantElements(op.getScales());
+        if (!constantScales || !isa<FloatType>(constantScales.getElementType()) ||
+            constantScales.getValues<APFloat>()[position - axes.begin()]
+                    .convertToDouble() != 1.0) {
+          return rewriter.notifyMatchFailure(op, "a dynamic batch with a scale other than 1");
+        }
+      }
     }
     StringRef ctm = op.getCoordinateTransformationMode();
     bool crop = ctm == "tf_crop_and_resize";
@@ -279,7 +297,8 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
                                             scalarConstant(b, l, t, extrapolation), value);
           }
           return value;
-        });
+        },
+        batchSizes(rewriter, op.getLoc(), outType, x));
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -14,6 +14,7 @@ model fail to compile; each run is compared with onnx.reference:
 - an LSTM and a GRU whose results the exporter declared with `?` dims:
   shape propagation refines them from the operands; compiled again with
   batch and frame count dynamic and run at two shapes;
+- InstanceNormalization and Resize (nearest, linear) with a dynamic batch;
 - a model whose output is a Flatten of a pooled intermediate, batch
   dynamic (the output is a view the generic variant must copy out);
 - `quantize_dynamic`'s form: DynamicQuantizeLinear feeding ConvInteger and
@@ -138,6 +139,20 @@ def pooled_output_model():
              node("Flatten", ["g"], ["y"])]
     graph = helper.make_graph(nodes, "pooled_output", [info("x", F, ["N", 4, 5, 5])],
                               [info("y", F, ["N", 4])])
+    return make_model(graph, 13)
+
+
+def upsampling_head_model():
+    """InstanceNormalization then a 2x Resize (nearest and linear), batch
+    dynamic: a segmentation or source-separation head."""
+    nodes = [node("InstanceNormalization", ["x", "gamma", "beta"], ["n"], name="norm"),
+             node("Resize", ["n", "", "scales"], ["up"], mode="nearest", name="up_nearest"),
+             node("Resize", ["up", "", "scales"], ["y"], mode="linear",
+                  coordinate_transformation_mode="half_pixel", name="up_linear")]
+    inits = [floats("gamma", 3), floats("beta", 3),
+             numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")]
+    graph = helper.make_graph(nodes, "upsampling_head", [info("x", F, ["N", 3, 4, 5])],
+                              [info("y", F, ["N", 3, 16, 20])], inits)
     return make_model(graph, 13)
 
 
@@ -283,6 +298,9 @@ def main():
     check(recurrent, "recurrent", [{"mel": (1, 10, 8)}], expand_feeds, "--shape", "mel=1x10x8")
     # The generic variant: batch and frame count at run time.
     check(recurrent, "recurrent_dynamic", [{"mel": (1, 10, 8)}, {"mel": (3, 4, 8)}],
+          expand_feeds)
+
+    check(upsampling_head_model(), "upsampling_head", [{"x": (1, 3, 4, 5)}, {"x": (3, 3, 4, 5)}],
           expand_feeds)
 
     pooled = pooled_output_model()
