@@ -99,6 +99,32 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
       [](const APFloat &a, const APFloat &b) { return a / b; });
 }
 
+OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
+  bool isUnsigned = getElementTypeOrSelf(getC().getType()).isUnsignedInteger();
+  bool cStyle = getFmod() != 0;
+  return foldBinaryConstant(
+      adaptor.getA(), adaptor.getB(), getC().getType(),
+      [&](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        if (b.isZero()) {
+          return std::nullopt;
+        }
+        if (isUnsigned) {
+          return a.urem(b);
+        }
+        APInt r = a.srem(b);
+        // Python's %: the remainder takes the divisor's sign.
+        if (!cStyle && !r.isZero() && r.isNegative() != b.isNegative()) {
+          r += b;
+        }
+        return r;
+      },
+      [&](const APFloat &a, const APFloat &b) {
+        APFloat r = a;
+        r.mod(b);
+        return r;
+      });
+}
+
 /// A condition that is all true or all false picks one operand, when that
 /// operand needs no broadcast.
 OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {

@@ -201,6 +201,7 @@ def Graph_ModOp : Graph_BinaryOp<"mod", "Mod", "the remainder"> {
     ```
   }];
   let arguments = (ins AnyTensor:$A, AnyTensor:$B, Graph_I64<0>:$fmod);
+  let hasFolder = 1;
 }
 
 def Graph_BitShiftOp : Graph_BinaryOp<"bit_shift", "BitShift", "a bit shift"> {

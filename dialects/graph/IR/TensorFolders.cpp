@@ -227,6 +227,31 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
   });
 }
 
+/// Transposes a small constant (PyTorch's pad-list idiom: a [n, 2] table
+/// reversed and transposed).
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  auto data = getFoldableElements(adaptor.getData());
+  auto type = getFoldableType(getTransposed().getType());
+  if (!data || !type || type.getRank() != data.getType().getRank()) {
+    return {};
+  }
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> perm = getPerm() ? SmallVector<int64_t>(*getPerm())
+                                        : llvm::to_vector(llvm::reverse(llvm::seq<int64_t>(0, rank)));
+  if (static_cast<int64_t>(perm.size()) != rank) {
+    return {};
+  }
+  ArrayRef<int64_t> inShape = data.getType().getShape();
+  return gatherElements(data, type, [&](int64_t flat) {
+    SmallVector<int64_t> coords = delinearize(flat, type.getShape());
+    SmallVector<int64_t> in(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      in[perm[d]] = coords[d];
+    }
+    return linearize(in, inShape);
+  });
+}
+
 OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   auto data = getFoldableElements(adaptor.getData());
   auto indices = getFoldableElements(adaptor.getIndices());

@@ -114,6 +114,7 @@ def Graph_TransposeOp : Graph_OnnxOp<"transpose", "Transpose",
     "permutes dimensions (reverses them when `perm` is absent)",
     (ins AnyTensor:$data, Graph_OptI64s:$perm), (outs AnyTensor:$transposed), 1> {
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_ConcatOp : Graph_OnnxOp<"concat", "Concat",

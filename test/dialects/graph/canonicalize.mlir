@@ -145,3 +145,24 @@ func.func @where_constant(%x: tensor<4xi64>, %y: tensor<4xi64>) -> tensor<4xi64>
   %w = graph.where %c, %x, %y : (tensor<4xi1>, tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
   return %w : tensor<4xi64>
 }
+
+// -----
+
+// Integer Mod folds with Python's sign rule (fmod = 0) and C's (fmod = 1);
+// a constant pad table folds through Transpose (PyTorch's F.pad idiom).
+// CHECK-LABEL: func.func @mod_transpose
+// CHECK-DAG: graph.constant dense<[2, -3]> : tensor<2xi64>
+// CHECK-DAG: graph.constant dense<[-3, 2]> : tensor<2xi64>
+// CHECK-DAG: graph.constant dense<{{\[}}[0, 2], [1, 3]]> : tensor<2x2xi64>
+// CHECK-NOT: graph.mod
+// CHECK-NOT: graph.transpose
+func.func @mod_transpose() -> (tensor<2xi64>, tensor<2xi64>, tensor<2x2xi64>) {
+  %a = graph.constant dense<[-7, 7]> : tensor<2xi64>
+  %b = graph.constant dense<[3, -5]> : tensor<2xi64>
+  %c = graph.constant dense<[4, 5]> : tensor<2xi64>
+  %python = graph.mod %a, %b : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %m = graph.mod %a, %c {fmod = 1 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %t = graph.constant dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>
+  %tt = graph.transpose %t {perm = array<i64: 1, 0>} : (tensor<2x2xi64>) -> tensor<2x2xi64>
+  return %python, %m, %tt : tensor<2xi64>, tensor<2xi64>, tensor<2x2xi64>
+}
