@@ -680,6 +680,10 @@ struct PadLowering final : StaticPattern<PadOp> {
             slot[axes[i]] = i;
           }
           for (int64_t d = 0; d < rank; ++d) {
+            if (inType.isDynamicDim(d)) {
+              in.push_back(out[d]); // a dynamic batch is never padded
+              continue;
+            }
             Value start;
             if (begin) {
               start = idx(b, l, (*begin)[d]);
@@ -706,9 +710,21 @@ struct PadLowering final : StaticPattern<PadOp> {
             fill = tensor::ExtractOp::create(b, l, padValue, first);
           }
           return arith::SelectOp::create(b, l, inside, v, fill).getResult();
-        });
+        },
+        batchSizes(rewriter, op.getLoc(), resultType(op.getOutput()), data));
     rewriter.replaceOp(op, result);
     return success();
+  }
+  /// A dynamic batch with constant pads that leave it alone.
+  bool supportsDynamic(PadOp op) const override {
+    auto pads = constantInts(op.getPads());
+    auto type = dyn_cast<RankedTensorType>(op.getData().getType());
+    if (!pads || !type || !onlyBatchDynamic(op) || !isNone(op.getAxes())) {
+      return false;
+    }
+    int64_t rank = type.getRank();
+    return static_cast<int64_t>(pads->size()) == 2 * rank && (*pads)[0] == 0 &&
+           (*pads)[rank] == 0;
   }
 };
 

@@ -14,7 +14,8 @@ model fail to compile; each run is compared with onnx.reference:
 - an LSTM and a GRU whose results the exporter declared with `?` dims:
   shape propagation refines them from the operands; compiled again with
   batch and frame count dynamic and run at two shapes;
-- InstanceNormalization and Resize (nearest, linear) with a dynamic batch;
+- InstanceNormalization, Resize (nearest, linear) and Pad with a dynamic
+  batch;
 - a model whose output is a Flatten of a pooled intermediate, batch
   dynamic (the output is a view the generic variant must copy out);
 - `quantize_dynamic`'s form: DynamicQuantizeLinear feeding ConvInteger and
@@ -153,6 +154,17 @@ def upsampling_head_model():
              numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")]
     graph = helper.make_graph(nodes, "upsampling_head", [info("x", F, ["N", 3, 4, 5])],
                               [info("y", F, ["N", 3, 16, 20])], inits)
+    return make_model(graph, 13)
+
+
+def padded_pool_model():
+    """An explicit Pad before AveragePool (how PyTorch exports
+    count_include_pad), batch dynamic."""
+    nodes = [node("Pad", ["x", "pads"], ["p"], name="pad"),
+             node("AveragePool", ["p"], ["y"], kernel_shape=[3, 3], strides=[1, 1])]
+    graph = helper.make_graph(nodes, "padded_pool", [info("x", F, ["N", 2, 5, 5])],
+                              [info("y", F, ["N", 2, 5, 5])],
+                              [ints("pads", [0, 0, 1, 1, 0, 0, 1, 1])])
     return make_model(graph, 13)
 
 
@@ -301,6 +313,9 @@ def main():
           expand_feeds)
 
     check(upsampling_head_model(), "upsampling_head", [{"x": (1, 3, 4, 5)}, {"x": (3, 3, 4, 5)}],
+          expand_feeds)
+
+    check(padded_pool_model(), "padded_pool", [{"x": (1, 2, 5, 5)}, {"x": (4, 2, 5, 5)}],
           expand_feeds)
 
     pooled = pooled_output_model()
