@@ -139,7 +139,8 @@ def markdown(rows, opsets, kinds, header):
                 if row is None:
                     cells.append("not run")
                 elif row["status"] == "pass":
-                    cells.append(f"pass ({row['compile_s']:.0f} s)")
+                    seconds = row.get("compile_s")
+                    cells.append(f"pass ({seconds:.0f} s)" if seconds is not None else "pass")
                 else:
                     cells.append(row["status"])
                     details.append(f"- {name}, opset {opset} {kind}: {row['status']}: "
