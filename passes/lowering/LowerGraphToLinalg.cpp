@@ -50,6 +50,7 @@ struct LowerGraphToLinalgPass final
     populateElementwiseLoweringPatterns(converter, patterns);
     populateShapeLoweringPatterns(converter, patterns);
     populateRuntimeShapeLoweringPatterns(converter, patterns);
+    populateGeneratorLoweringPatterns(converter, patterns);
     populateContractionLoweringPatterns(converter, patterns);
     populateReductionLoweringPatterns(converter, patterns);
     populateRecurrentLoweringPatterns(converter, patterns);

@@ -224,6 +224,31 @@ llvm::SmallVector<int64_t> reducedShape(llvm::ArrayRef<int64_t> shape,
                                         llvm::ArrayRef<int64_t> axes,
                                         bool keepDims);
 
+/// A pattern for an op of static tensors (checkTensors); `supportsDynamic`
+/// lets a lowering that sizes its results at run time accept `?` dims.
+template <typename Op>
+struct StaticPattern : mlir::OpConversionPattern<Op> {
+  using mlir::OpConversionPattern<Op>::OpConversionPattern;
+  using Adaptor = typename Op::Adaptor;
+
+  llvm::LogicalResult
+  matchAndRewrite(Op op, Adaptor adaptor,
+                  mlir::ConversionPatternRewriter &rewriter) const final {
+    if (failed(checkTensors(op, rewriter, supportsDynamic(op)))) {
+      return mlir::failure();
+    }
+    return lower(op, adaptor, rewriter);
+  }
+  virtual llvm::LogicalResult lower(Op op, Adaptor adaptor,
+                                    mlir::ConversionPatternRewriter &rewriter) const = 0;
+  /// Whether `lower` handles the dynamic dims `op` has (the generic
+  /// variant); patterns that size results at run time override it.
+  virtual bool supportsDynamic(Op op) const { return false; }
+  mlir::RankedTensorType resultType(mlir::Value v) const {
+    return loweredAnyShapeType(v.getType());
+  }
+};
+
 /// A pattern for an op of static tensors whose output length or shape the
 /// data decides (a data-dependent count, sizes read from input values): it
 /// applies only when the lowering emits run-time checks, which refuse a

@@ -31,6 +31,9 @@ void populateElementwiseLoweringPatterns(const mlir::TypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
 void populateShapeLoweringPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
+/// ConstantOfShape, Range, Trilu, EyeLike (GeneratorLowering.cpp).
+void populateGeneratorLoweringPatterns(const mlir::TypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
 /// Expand, Reshape and Tile whose result is sized from a shape operand
 /// read at run time (RuntimeShapeLowering.cpp).
 void populateRuntimeShapeLoweringPatterns(const mlir::TypeConverter &converter,
