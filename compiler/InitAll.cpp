@@ -7,6 +7,7 @@
 #include "passes/graph/Passes.h"
 #include "passes/lowering/Passes.h"
 #include "passes/loops/Passes.h"
+#include "targets/common/BufferPipelines.h"
 #include "targets/cpu/CpuTarget.h"
 #ifdef INFER_HAVE_HLS
 #include "targets/hls/HlsTarget.h"
@@ -94,6 +95,7 @@ void registerAllPasses() {
   lowering::registerLoweringPasses();
   fusion::registerFusionPasses();
   loops::registerLoopsPasses();
+  targets::registerCommonTargetPasses();
   cpu::registerCpuPipelines();
 #ifdef INFER_HAVE_HLS
   hls::registerHlsPipelines();

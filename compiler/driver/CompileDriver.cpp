@@ -463,10 +463,10 @@ static int compile(int argc, char **argv) {
     }
     // The CPU target compiles `?` dims to a generic variant; HLS and CUDA
     // need them fixed.
-    if (failed(cpu::readSignature(*module, "main", signature,
+    if (failed(targets::readSignature(*module, "main", signature,
                                   isHls ? "HLS" : isCuda ? "CUDA" : "CPU",
                                   /*allowDynamic=*/!isHls && !isCuda)) ||
-        failed(cpu::applyShapeProfiles(*module, llvm::to_vector(options.shapeProfiles),
+        failed(targets::applyShapeProfiles(*module, llvm::to_vector(options.shapeProfiles),
                                        signature))) {
       return 1;
     }

@@ -24,7 +24,7 @@ def LowerGraphToLinalgPass : Pass<"infer-lower-graph-to-linalg", "::mlir::Module
     `cf.assert` that every index is in range, whose message names the ONNX
     node; the lowered code clamps indices either way, so a bad index never
     reads or writes out of bounds. The CPU target turns the asserts into the
-    run's error status (infer-cpu-checks-to-status); the HLS and CUDA
+    run's error status (infer-checks-to-status); the HLS and CUDA
     targets lower without them.
   }];
   let options = [

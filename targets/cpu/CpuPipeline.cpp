@@ -2,7 +2,8 @@
 
 #include "targets/cpu/CpuTarget.h"
 #include "targets/cpu/Passes.h"
-#include "passes/fusion/Passes.h"
+#include "targets/common/BufferPipelines.h"
+#include "targets/common/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -39,35 +40,13 @@ struct CodegenPipelineOptions
 };
 } // namespace
 
-void buildBufferizePipeline(OpPassManager &pm, bool outParams) {
-  pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(fusion::createFuseElementwisePass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
-
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  // Recurrent layers yield each step's fresh state from their time loop.
-  bufferize.allowReturnAllocsFromLoops = true;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-
-  if (outParams) {
-    bufferization::BufferResultsToOutParamsPassOptions options;
-    options.hoistStaticAllocs = true;
-    options.modifyPublicFunctions = true;
-    pm.addPass(bufferization::createBufferResultsToOutParamsPass(options));
-  }
-  pm.addPass(createCanonicalizerPass());
-}
 
 void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   // Outputs of dynamic size are allocated by the code and handed to the
   // caller (the deallocation pipeline makes every returned buffer owned).
-  buildBufferizePipeline(pm, /*outParams=*/!options.dynamicShapes);
-  pm.addPass(createPlanWorkspacePass());
-  pm.addPass(createChecksToStatusPass());
+  targets::buildBufferizePipeline(pm, /*outParams=*/!options.dynamicShapes);
+  pm.addPass(targets::createPlanWorkspacePass());
+  pm.addPass(targets::createChecksToStatusPass());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   if (options.dynamicShapes) {
@@ -85,7 +64,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   kernels.vectorBits = options.vectorBits;
   kernels.parallel = options.openmp;
   pm.addNestedPass<func::FuncOp>(createContractionKernelsPass(kernels));
-  pm.addNestedPass<func::FuncOp>(createExpandCopiesPass());
+  pm.addNestedPass<func::FuncOp>(targets::createExpandCopiesPass());
   if (options.openmp) {
     pm.addNestedPass<func::FuncOp>(createParallelLoopsPass());
   }
@@ -97,50 +76,11 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
     // it before the loops become branches.
     pm.addPass(createCanonicalizerPass());
   }
-  buildLoopsToLLVMPipeline(pm, /*barePointers=*/!options.dynamicShapes,
+  targets::buildLoopsToLLVMPipeline(pm, /*barePointers=*/!options.dynamicShapes,
                            /*genericAllocations=*/options.dynamicShapes,
                            options.openmp);
 }
 
-void buildLoopsToLLVMPipeline(OpPassManager &pm, bool barePointers,
-                              bool genericAllocations, bool openmp) {
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  // bf16 arithmetic in f32 (as every CPU without bf16 units does it), and
-  // bf16 conversions as integer bit manipulation: no __truncsfbf2 from a
-  // compiler runtime the artifact would need.
-  math::MathExtendToSupportedTypesOptions mathBf16;
-  mathBf16.extraTypeStrs = {};
-  pm.addPass(math::createMathExtendToSupportedTypes(mathBf16));
-  arith::ArithEmulateUnsupportedFloatsOptions arithBf16;
-  arithBf16.sourceTypeStrs = {"bf16"};
-  pm.addPass(arith::createArithEmulateUnsupportedFloats(arithBf16));
-  arith::ArithExpandOpsPassOptions expand;
-  expand.includeBf16 = true;
-  pm.addPass(arith::createArithExpandOpsPass(expand));
-  pm.addPass(createConvertVectorToLLVMPass());
-  // The generic variant allocates through the runtime (DynamicEntry.cpp
-  // defines the generic functions the allocations call).
-  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
-  memrefOptions.useGenericFunctions = genericAllocations;
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = barePointers;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
-  if (openmp) {
-    pm.addPass(createConvertOpenMPToLLVMPass());
-  }
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(createCanonicalizerPass());
-}
 
 void registerCpuPipelines() {
   registerCpuPasses();

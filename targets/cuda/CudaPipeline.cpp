@@ -2,8 +2,8 @@
 
 #include "targets/cuda/CudaTarget.h"
 #include "targets/cuda/Passes.h"
-#include "passes/loops/Passes.h"
-#include "targets/cpu/Passes.h"
+#include "targets/common/BufferPipelines.h"
+#include "targets/common/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -39,24 +39,21 @@ struct CodegenPipelineOptions
 
 void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
                               StringRef name) {
-  cpu::buildBufferizePipeline(pm);
+  targets::buildBufferizePipeline(pm);
 
   // Loops on buffers: every parallel point a thread, reductions inside it;
-  // copies as loops; views folded into loads and stores.
-  loops::InterchangeReductionsPassOptions interchange;
-  interchange.innermost = "reduction";
-  pm.addNestedPass<func::FuncOp>(
-      loops::createInterchangeReductionsPass(interchange));
-  pm.addNestedPass<func::FuncOp>(loops::createReshapesToViewsPass());
-  pm.addNestedPass<func::FuncOp>(cpu::createExpandCopiesPass());
-  // Large contractions: shared-memory tiled kernels, launched directly.
-  if (options.tunedKernels) {
-    TileContractionsPassOptions tile;
-    tile.minBlocks = options.tileMinBlocks;
-    pm.addNestedPass<func::FuncOp>(createTileContractionsPass(tile));
-  }
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
-  pm.addPass(memref::createFoldMemRefAliasOpsPass());
+  // large contractions become shared-memory tiled kernels, launched
+  // directly.
+  targets::LoopsOnBuffersOptions loopOptions;
+  loopOptions.innermost = "reduction";
+  loopOptions.parallelLoops = true;
+  targets::buildLoopsOnBuffersPipeline(pm, loopOptions, [&](OpPassManager &pm) {
+    if (options.tunedKernels) {
+      TileContractionsPassOptions tile;
+      tile.minBlocks = options.tileMinBlocks;
+      pm.addNestedPass<func::FuncOp>(createTileContractionsPass(tile));
+    }
+  });
   pm.addPass(createCanonicalizerPass());
 
   // Kernels.
@@ -68,10 +65,10 @@ void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
   // One device allocation for every intermediate, planned by liveness once
   // the kernels are formed (a value one kernel recomputes from another's
   // buffer keeps that buffer alive).
-  pm.addPass(cpu::createPlanWorkspacePass());
+  pm.addPass(targets::createPlanWorkspacePass());
   // Failed run-time checks write the run's status (a device int32 after
   // the workspace argument), which the runtime reads back after each run.
-  pm.addPass(cpu::createChecksToStatusPass());
+  pm.addPass(targets::createChecksToStatusPass());
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   // Weights stay host-side globals: the kernels take them as arguments and
   // the runtime uploads them once at load.

@@ -13,7 +13,7 @@
 #ifndef INFER_TARGETS_CUDA_CUDATARGET_H
 #define INFER_TARGETS_CUDA_CUDATARGET_H
 
-#include "targets/cpu/CpuTarget.h"
+#include "targets/common/Signature.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -63,7 +63,7 @@ std::string findLibdevice(const CudaOptions &options);
 /// behind the `<name>_model` ABI constant (infer_abi_model.cuda). Fails
 /// with an error naming the ONNX node of anything left on the host.
 llvm::LogicalResult emitKernels(mlir::ModuleOp module,
-                                const cpu::ModelSignature &signature,
+                                const targets::ModelSignature &signature,
                                 const CudaOptions &options,
                                 llvm::StringRef outputDir,
                                 llvm::StringRef sourceName);

@@ -18,7 +18,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/cuda/Passes.h"
-#include "targets/cpu/CpuTarget.h"
+#include "targets/common/ArtifactWriter.h"
+#include "targets/common/BufferPipelines.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -241,9 +242,9 @@ struct EmulationLibraryPass final
       return signalPassFailure();
     }
     PassManager pm(ctx);
-    cpu::buildLoopsToLLVMPipeline(pm, /*barePointers=*/true,
-                                  /*genericAllocations=*/false,
-                                  /*openmp=*/false);
+    targets::buildLoopsToLLVMPipeline(pm, /*barePointers=*/true,
+                                      /*genericAllocations=*/false,
+                                      /*openmp=*/false);
     if (failed(pm.run(*host))) {
       module.emitError("lowering the kernels for the CUDA emulator failed");
       return signalPassFailure();
@@ -251,7 +252,7 @@ struct EmulationLibraryPass final
     for (const Kernel &kernel : kernels) {
       addEntry(*host, kernel);
     }
-    if (failed(cpu::emitHostLibrary(*host, output))) {
+    if (failed(targets::emitHostLibrary(*host, output))) {
       return signalPassFailure();
     }
   }

@@ -1,9 +1,12 @@
 //===- KernelEmitter.cpp - PTX, cubins and the launch schedule ------------===//
 
 #include "targets/cuda/CudaTarget.h"
+#include "targets/common/ArtifactWriter.h"
 #include "targets/common/OutputFile.h"
 
 #include "infer/abi.h"
+
+#include <fmt/core.h>
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -350,7 +353,7 @@ LogicalResult writeText(Location loc, StringRef path, StringRef text) {
 
 } // namespace
 
-LogicalResult emitKernels(ModuleOp module, const cpu::ModelSignature &signature,
+LogicalResult emitKernels(ModuleOp module, const targets::ModelSignature &signature,
                           const CudaOptions &options, StringRef dir,
                           StringRef sourceName) {
   auto host = module.lookupSymbol<func::FuncOp>(signature.name + "_main");
@@ -461,11 +464,10 @@ LogicalResult emitKernels(ModuleOp module, const cpu::ModelSignature &signature,
   }
 
   auto workspace = module->getAttrOfType<IntegerAttr>("infer.workspace_size");
-  cpu::ModelSignature sig = signature;
+  targets::ModelSignature sig = signature;
   sig.workspaceSize = workspace ? workspace.getInt() : 0;
-  sig.isCuda = true;
   // The run-time checks' messages: a status k > 0 means errors[k-1].
-  cpu::readCheckMessages(module, sig);
+  targets::readCheckMessages(module, sig);
 
   llvm::json::Object imageTable;
   for (const Image &image : images) {
@@ -514,10 +516,19 @@ LogicalResult emitKernels(ModuleOp module, const cpu::ModelSignature &signature,
 
   // The artifact: the kernels and the launches as data in <name>.o/.so,
   // described by the header, behind the <name>_model ABI constant.
-  cpu::CpuOptions cpuOptions;
-  cpuOptions.targetCpu = "generic"; // data only: any x86-64 (or host) CPU
-  return cpu::emitDataArtifacts(
-      sig, cpuOptions, dir, sourceName, module.getLoc(),
+  targets::MachineOptions machine;
+  machine.targetCpu = "generic"; // data only: any x86-64 (or host) CPU
+  std::string usage = fmt::format(
+          " * CUDA kernels (PTX per GPU architecture, cubins when ptxas "
+          "was found)\n"
+          " * and their launches: run through the runtime, which loads "
+          "them with the\n"
+          " * CUDA driver: pass &{0}_model to infer_model_from_abi\n"
+          " * (infer/runtime.h). WORKSPACE_SIZE is device memory the "
+          "runtime allocates.\n",
+          sig.name);
+  return targets::emitDataArtifacts(
+      sig, machine, dir, sourceName, usage, module.getLoc(),
       [&](llvm::Module &llvmModule) {
         return addDescriptor(llvmModule, sig.name, images, launches,
                              weights.data);

@@ -2,8 +2,7 @@
 
 #include "targets/hls/HlsTarget.h"
 #include "targets/hls/Passes.h"
-#include "targets/cpu/Passes.h"
-#include "passes/loops/Passes.h"
+#include "targets/common/BufferPipelines.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -36,18 +35,13 @@ void buildHlsCodegenPipeline(OpPassManager &pm, const HlsOptions &options,
                              StringRef top) {
   // Recurrent layers that yield a fresh state buffer per step bufferize;
   // the prepare pass then reports that C arrays cannot be swapped so.
-  cpu::buildBufferizePipeline(pm);
+  targets::buildBufferizePipeline(pm);
 
   // Loops: reductions outside the innermost loop, copies as loops, views
   // folded into the loads and stores so every array is a plain C array.
-  loops::InterchangeReductionsPassOptions interchange;
-  interchange.innermost = "parallel";
-  pm.addNestedPass<func::FuncOp>(
-      loops::createInterchangeReductionsPass(interchange));
-  pm.addNestedPass<func::FuncOp>(loops::createReshapesToViewsPass());
-  pm.addNestedPass<func::FuncOp>(cpu::createExpandCopiesPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addPass(memref::createFoldMemRefAliasOpsPass());
+  targets::LoopsOnBuffersOptions loopOptions;
+  loopOptions.innermost = "parallel";
+  targets::buildLoopsOnBuffersPipeline(pm, loopOptions);
   pm.addPass(createLowerAffinePass());
   pm.addPass(arith::createArithExpandOpsPass());
   // Index arithmetic from folded views tests signs of loop counters that

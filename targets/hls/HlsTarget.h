@@ -12,7 +12,7 @@
 #ifndef INFER_TARGETS_HLS_HLSTARGET_H
 #define INFER_TARGETS_HLS_HLSTARGET_H
 
-#include "targets/cpu/CpuTarget.h"
+#include "targets/common/Signature.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -39,7 +39,7 @@ void registerHlsPipelines();
 /// `run_hls.tcl` and `report.json`, and prints the estimate table to
 /// `summary` (when not null).
 llvm::LogicalResult emitProject(mlir::ModuleOp module,
-                                const cpu::ModelSignature &signature,
+                                const targets::ModelSignature &signature,
                                 const HlsOptions &options,
                                 llvm::StringRef outputDir,
                                 llvm::StringRef sourceName,

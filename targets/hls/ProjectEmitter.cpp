@@ -46,10 +46,10 @@ std::string portType(int32_t dtype) {
 }
 
 /// Port identifiers: `in_`/`out_` and the ONNX name made a C identifier.
-std::vector<PortInfo> portsOf(const cpu::ModelSignature &signature) {
+std::vector<PortInfo> portsOf(const targets::ModelSignature &signature) {
   std::vector<PortInfo> ports;
   std::set<std::string> used{signature.name};
-  auto add = [&](const cpu::TensorSignature &t, bool isOutput) {
+  auto add = [&](const targets::TensorSignature &t, bool isOutput) {
     // The prefix keeps ports apart from keywords and generated names.
     std::string id = isOutput ? "out_" : "in_";
     for (char c : t.name) {
@@ -61,8 +61,8 @@ std::vector<PortInfo> portsOf(const cpu::ModelSignature &signature) {
     }
     ports.push_back({unique, t.name, portType(t.dtype), isOutput});
   };
-  for (const cpu::TensorSignature &t : signature.inputs) add(t, false);
-  for (const cpu::TensorSignature &t : signature.outputs) add(t, true);
+  for (const targets::TensorSignature &t : signature.inputs) add(t, false);
+  for (const targets::TensorSignature &t : signature.outputs) add(t, true);
   return ports;
 }
 
@@ -129,7 +129,7 @@ std::string cString(StringRef text) {
   return out;
 }
 
-void writeTestbench(raw_ostream &os, const cpu::ModelSignature &signature,
+void writeTestbench(raw_ostream &os, const targets::ModelSignature &signature,
                     const std::vector<PortInfo> &ports) {
   const std::string &name = signature.name;
   os << "// " << name << "_tb.cpp: C-simulation testbench for " << name
@@ -205,7 +205,7 @@ static long compare(const char *name, const T *got, const T *want, size_t n,
   size_t numInputs = signature.inputs.size();
   for (size_t i = 0; i < ports.size(); ++i) {
     bool isOutput = i >= numInputs;
-    const cpu::TensorSignature &t =
+    const targets::TensorSignature &t =
         isOutput ? signature.outputs[i - numInputs] : signature.inputs[i];
     size_t k = isOutput ? i - numInputs : i;
     // Static storage: tensors may exceed the stack.
@@ -226,7 +226,7 @@ static long compare(const char *name, const T *got, const T *want, size_t n,
   }
   os << ");\n\n  long bad = 0;\n";
   for (size_t i = numInputs; i < ports.size(); ++i) {
-    const cpu::TensorSignature &t = signature.outputs[i - numInputs];
+    const targets::TensorSignature &t = signature.outputs[i - numInputs];
     tools::Tolerance tol =
         tools::defaultTolerance(static_cast<infer_dtype_t>(t.dtype));
     os << "  bad += compare(\"" << cString(t.name) << "\", ("
@@ -263,7 +263,7 @@ void writeTcl(raw_ostream &os, StringRef name, const HlsOptions &options) {
 
 } // namespace
 
-LogicalResult emitProject(ModuleOp module, const cpu::ModelSignature &signature,
+LogicalResult emitProject(ModuleOp module, const targets::ModelSignature &signature,
                           const HlsOptions &options, StringRef dir,
                           StringRef sourceName, raw_ostream *summary) {
   Location loc = module.getLoc();

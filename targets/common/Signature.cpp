@@ -1,6 +1,6 @@
 //===- Signature.cpp - the model's inputs and outputs as the ABI sees them -===//
 
-#include "targets/cpu/CpuTarget.h"
+#include "targets/common/Signature.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -10,7 +10,7 @@
 
 using namespace mlir;
 
-namespace infer::cpu {
+namespace infer::targets {
 
 /// ONNX data type numbers (infer_dtype_t) of element types.
 static int32_t dtypeOf(Type element) {
@@ -176,4 +176,4 @@ LogicalResult applyShapeProfiles(ModuleOp module, ArrayRef<std::string> profiles
   return success();
 }
 
-} // namespace infer::cpu
+} // namespace infer::targets

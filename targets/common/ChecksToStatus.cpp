@@ -1,6 +1,6 @@
 //===- ChecksToStatus.cpp - cf.assert -> the run's error status -----------===//
 
-#include "targets/cpu/Passes.h"
+#include "targets/common/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -9,17 +9,17 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
-namespace infer::cpu {
+namespace infer::targets {
 #define GEN_PASS_DEF_CHECKSTOSTATUSPASS
-#include "targets/cpu/Passes.h.inc"
-} // namespace infer::cpu
+#include "targets/common/Passes.h.inc"
+} // namespace infer::targets
 
 using namespace mlir;
 
 namespace {
 
 struct ChecksToStatusPass final
-    : infer::cpu::impl::ChecksToStatusPassBase<ChecksToStatusPass> {
+    : infer::targets::impl::ChecksToStatusPassBase<ChecksToStatusPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();

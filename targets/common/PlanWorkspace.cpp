@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/cpu/Passes.h"
+#include "targets/common/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -23,9 +23,9 @@
 
 using namespace mlir;
 
-namespace infer::cpu {
+namespace infer::targets {
 #define GEN_PASS_DEF_PLANWORKSPACEPASS
-#include "targets/cpu/Passes.h.inc"
+#include "targets/common/Passes.h.inc"
 
 namespace {
 
@@ -219,4 +219,4 @@ struct PlanWorkspacePass final
 };
 
 } // namespace
-} // namespace infer::cpu
+} // namespace infer::targets

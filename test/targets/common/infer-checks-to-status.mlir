@@ -1,4 +1,4 @@
-// RUN: infer-opt %s --split-input-file --infer-cpu-checks-to-status | FileCheck %s
+// RUN: infer-opt %s --split-input-file --infer-checks-to-status | FileCheck %s
 
 // Each assert becomes a store of its number into the status argument
 // appended to the entry function; the messages are kept in order.

@@ -1,4 +1,4 @@
-// RUN: infer-opt %s --pass-pipeline='builtin.module(func.func(infer-cpu-expand-copies))' | FileCheck %s
+// RUN: infer-opt %s --pass-pipeline='builtin.module(func.func(infer-expand-copies))' | FileCheck %s
 
 // CHECK-LABEL: func.func @copy
 // CHECK-NOT: memref.copy

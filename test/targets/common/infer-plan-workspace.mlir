@@ -1,4 +1,4 @@
-// RUN: infer-opt %s --split-input-file --infer-cpu-plan-workspace | FileCheck %s
+// RUN: infer-opt %s --split-input-file --infer-plan-workspace | FileCheck %s
 
 // %a (256 B) dies when %c is made, so %c (256 B) reuses its bytes; %b
 // (128 B) lives across both and gets its own. Total: 384 bytes.

@@ -1,15 +1,15 @@
 //===- ExpandCopies.cpp - memref.copy -> linalg.copy ----------------------===//
 
-#include "targets/cpu/Passes.h"
+#include "targets/common/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 
-namespace infer::cpu {
+namespace infer::targets {
 #define GEN_PASS_DEF_EXPANDCOPIESPASS
-#include "targets/cpu/Passes.h.inc"
+#include "targets/common/Passes.h.inc"
 
 namespace {
 
@@ -34,4 +34,4 @@ struct ExpandCopiesPass final : impl::ExpandCopiesPassBase<ExpandCopiesPass> {
 };
 
 } // namespace
-} // namespace infer::cpu
+} // namespace infer::targets

@@ -1,0 +1,57 @@
+//===- Passes.td - passes every target runs ------------------------------===//
+
+#ifndef INFER_TARGETS_COMMON_PASSES_TD
+#define INFER_TARGETS_COMMON_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ExpandCopiesPass : Pass<"infer-expand-copies", "::mlir::func::FuncOp"> {
+  let summary = "Rewrites memref.copy into linalg.copy (loops, no runtime call)";
+  let description = [{
+    The LLVM lowering turns copies between non-contiguous memrefs into calls
+    to `memrefCopy` from MLIR's runner utilities, which the artifact must not
+    depend on. As `linalg.copy` they become plain loops instead.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def PlanWorkspacePass : Pass<"infer-plan-workspace", "::mlir::ModuleOp"> {
+  let summary = "Places static intermediate buffers in one workspace planned by liveness";
+  let description = [{
+    Runs after bufferization, before deallocation. First, a result that
+    is computed into a buffer only to be copied into its output argument
+    is computed into the output directly. Then each static
+    `memref.alloc` in the entry function's top-level block (one that does
+    not escape through a return or call) is live from its allocation to
+    the last top-level op that uses it or a view of it. Buffers are packed
+    first-fit by decreasing size into one byte buffer, 64-byte aligned, so
+    buffers with disjoint lifetimes share memory; each allocation becomes
+    a `memref.view` into it. The buffer is appended as the function's last
+    argument (`memref<SIZExi8>`) and SIZE is recorded as the module
+    attribute `infer.workspace_size`, which the artifact states in its
+    header and ABI constant. Dynamic or escaping allocations, and those
+    inside loops, keep their heap allocation.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def ChecksToStatusPass : Pass<"infer-checks-to-status", "::mlir::ModuleOp"> {
+  let summary = "Turns run-time checks (cf.assert) into the run's error status";
+  let description = [{
+    Runs on buffers, after the workspace is planned. The entry function
+    gets one more argument, `memref<i32>`, after the workspace: the run's
+    status, which the caller sets to 0. Every `cf.assert` in it becomes a
+    store of its number k (1, 2, ...) into the status when its condition
+    is false, so a failed check ends as an error the runtime reports
+    instead of a crash or a silent answer. The messages, in order, are the
+    module attribute `infer.errors` (an array of strings; present, maybe
+    empty, once the pass has run), which the artifact lists in its ABI
+    constant: status k means `errors[k-1]`.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+#endif // INFER_TARGETS_COMMON_PASSES_TD
