@@ -11,7 +11,7 @@
 #include "targets/hls/HlsTarget.h"
 #include "targets/common/OutputFile.h"
 
-#include "tools/common/Tolerance.h"
+#include "infer/tolerance.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
@@ -227,8 +227,8 @@ static long compare(const char *name, const T *got, const T *want, size_t n,
   os << ");\n\n  long bad = 0;\n";
   for (size_t i = numInputs; i < ports.size(); ++i) {
     const targets::TensorSignature &t = signature.outputs[i - numInputs];
-    tools::Tolerance tol =
-        tools::defaultTolerance(static_cast<infer_dtype_t>(t.dtype));
+    infer_tolerance_t tol =
+        infer_default_tolerance(static_cast<infer_dtype_t>(t.dtype));
     os << "  bad += compare(\"" << cString(t.name) << "\", ("
        << ports[i].cType << " *)" << ports[i].name << ", (" << ports[i].cType
        << " *)want_" << ports[i].name << ", " << elementCount(t.shape) << ", "

@@ -1,17 +1,15 @@
-//===- Tolerance.h - default comparison tolerances per dtype ------*- C++
-//-*-===//
+//===- Tolerance.h - comparison tolerances for the tools --------*- C++ -*-===//
 //
-// The one place that states how closely an output must match its expected
-// value. A float element passes when |got - expected| <= atol + rtol *
-// |expected| (numpy.allclose). Dtypes not in the table (integers, bool)
-// compare exactly. infer-run's --rtol/--atol override the float rows.
+// The tools' view of infer/tolerance.h, the one table of how closely an
+// output must match (numpy.allclose). infer-run's --rtol/--atol override
+// the float rows.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef INFER_TOOLS_COMMON_TOLERANCE_H
 #define INFER_TOOLS_COMMON_TOLERANCE_H
 
-#include "infer/abi.h"
+#include "infer/tolerance.h"
 
 namespace infer::tools {
 
@@ -20,27 +18,10 @@ struct Tolerance {
   double atol = 0.0;
 };
 
-struct DtypeTolerance {
-  infer_dtype_t dtype;
-  Tolerance tolerance;
-};
-
-/// Default tolerances for the float dtypes.
-inline constexpr DtypeTolerance kDefaultTolerances[] = {
-    {INFER_DTYPE_F32, {1e-3, 1e-5}},
-    {INFER_DTYPE_F16, {1e-2, 1e-3}},
-    {INFER_DTYPE_BF16, {1e-2, 1e-3}},
-    {INFER_DTYPE_F64, {1e-7, 1e-9}},
-};
-
 /// The table's tolerance for `dtype`; {0, 0} (exact) when it has none.
 inline Tolerance defaultTolerance(infer_dtype_t dtype) {
-  for (const DtypeTolerance &entry : kDefaultTolerances) {
-    if (entry.dtype == dtype) {
-      return entry.tolerance;
-    }
-  }
-  return {};
+  infer_tolerance_t row = infer_default_tolerance(dtype);
+  return {row.rtol, row.atol};
 }
 
 } // namespace infer::tools
