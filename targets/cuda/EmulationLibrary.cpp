@@ -5,19 +5,14 @@
 // per GPU thread, barriers and warp shuffles between fibers). It lets the
 // tests check the kernels' results where no GPU is lent: the same IR the
 // PTX comes from, with the GPU's index, barrier and shuffle ops replaced by
-// calls into the emulator:
-//   infer_emu_id(i32 which) -> i64    thread x/y/z (0-2), block (3-5),
-//                                     block size (6-8), grid size (9-11)
-//   infer_emu_barrier()
-//   infer_emu_shuffle_xor_f32/_i32(value, i32 offset, i32 width) -> value
-//   infer_emu_shared(i32 index, i64 bytes) -> ptr   a block's workgroup
-//                                                   buffer
-// Each kernel K gets an entry `K__emu(void **params)` that takes the
-// parameters as cuLaunchKernel passes them.
+// calls into the emulator, declared in EmulatorInterface.h (which the
+// emulator includes too). Each kernel K gets an entry `K__emu(void
+// **params)` that takes the parameters as cuLaunchKernel passes them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "targets/cuda/Passes.h"
+#include "targets/cuda/EmulatorInterface.h"
 #include "targets/common/ArtifactWriter.h"
 #include "targets/common/BufferPipelines.h"
 
@@ -57,7 +52,7 @@ func::FuncOp declare(OpBuilder &b, ModuleOp module, StringRef name,
 
 /// The index the emulator returns for `which` (see the file comment).
 Value emulatedId(OpBuilder &b, ModuleOp module, Location loc, int32_t which) {
-  func::FuncOp fn = declare(b, module, "infer_emu_id", {b.getI32Type()},
+  func::FuncOp fn = declare(b, module, INFER_EMU_ID, {b.getI32Type()},
                             {b.getI64Type()});
   Value code = arith::ConstantIntOp::create(b, loc, which, 32);
   Value id = func::CallOp::create(b, loc, fn, ValueRange{code}).getResult(0);
@@ -100,7 +95,7 @@ LogicalResult replaceGpuOps(ModuleOp module) {
               return success();
             })
             .Case([&](gpu::BarrierOp) {
-              func::FuncOp fn = declare(b, module, "infer_emu_barrier", {}, {});
+              func::FuncOp fn = declare(b, module, INFER_EMU_BARRIER, {}, {});
               func::CallOp::create(b, loc, fn, ValueRange{});
               return success();
             })
@@ -111,8 +106,8 @@ LogicalResult replaceGpuOps(ModuleOp module) {
                 return shuffle.emitError("the emulator has no shuffle of ")
                        << type << " in this mode";
               }
-              std::string name = type.isF32() ? "infer_emu_shuffle_xor_f32"
-                                              : "infer_emu_shuffle_xor_i32";
+              std::string name = type.isF32() ? INFER_EMU_SHUFFLE_XOR_F32
+                                              : INFER_EMU_SHUFFLE_XOR_I32;
               func::FuncOp fn =
                   declare(b, module, name,
                           {type, b.getI32Type(), b.getI32Type()}, {type});
@@ -151,16 +146,16 @@ void addEntry(ModuleOp module, const Kernel &kernel) {
   Location loc = module.getLoc();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto target = module.lookupSymbol<LLVM::LLVMFuncOp>(kernel.name);
-  auto shared = module.lookupSymbol<LLVM::LLVMFuncOp>("infer_emu_shared");
+  auto shared = module.lookupSymbol<LLVM::LLVMFuncOp>(INFER_EMU_SHARED);
   if (!shared) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
     shared = LLVM::LLVMFuncOp::create(
-        b, loc, "infer_emu_shared",
+        b, loc, INFER_EMU_SHARED,
         LLVM::LLVMFunctionType::get(ptr, {b.getI32Type(), b.getI64Type()}));
   }
   auto entry = LLVM::LLVMFuncOp::create(
-      b, loc, kernel.name + "__emu",
+      b, loc, kernel.name + INFER_EMU_ENTRY_SUFFIX,
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr}));
   Block *body = entry.addEntryBlock(b);
   b.setInsertionPointToStart(body);

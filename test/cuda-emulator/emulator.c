@@ -22,6 +22,8 @@
 
 #define _GNU_SOURCE
 
+#include "targets/cuda/EmulatorInterface.h"
+
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -360,7 +362,7 @@ CUresult cuModuleUnload(void *module) {
 
 CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
   char symbol[512];
-  snprintf(symbol, sizeof(symbol), "%s__emu", name);
+  snprintf(symbol, sizeof(symbol), "%s" INFER_EMU_ENTRY_SUFFIX, name);
   *function = dlsym(module, symbol);
   return *function ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
 }
