@@ -8,28 +8,7 @@
 #include "passes/lowering/Passes.h"
 #include "passes/loops/Passes.h"
 #include "targets/common/BufferPipelines.h"
-#include "targets/cpu/CpuTarget.h"
-#ifdef INFER_HAVE_HLS
-#include "targets/hls/HlsTarget.h"
-#endif
-#ifdef INFER_HAVE_CUDA
-#include "targets/cuda/CudaTarget.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
-#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
-#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
-#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
-#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
-#include "mlir/Target/LLVM/NVVM/Target.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
-#endif
+#include "targets/common/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -59,26 +38,10 @@ void registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
                   mlir::bufferization::BufferizationDialect,
                   mlir::vector::VectorDialect, mlir::LLVM::LLVMDialect>();
-#ifdef INFER_HAVE_CUDA
-  // Kernels: the GPU and NVVM dialects, the NVVM target that serializes a
-  // GPU module to PTX, and the translations it runs.
-  registry.insert<mlir::gpu::GPUDialect, mlir::NVVM::NVVMDialect>();
-  mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-  // convert-gpu-to-nvvm lowers kernel bodies through each dialect's
-  // ConvertToLLVMPatternInterface.
-  mlir::arith::registerConvertArithToLLVMInterface(registry);
-  mlir::cf::registerConvertControlFlowToLLVMInterface(registry);
-  mlir::registerConvertFuncToLLVMInterface(registry);
-  mlir::index::registerConvertIndexToLLVMInterface(registry);
-  mlir::registerConvertMathToLLVMInterface(registry);
-  mlir::registerConvertMemRefToLLVMInterface(registry);
-  mlir::registerConvertNVVMToLLVMInterface(registry);
-  mlir::ub::registerConvertUBToLLVMInterface(registry);
-  mlir::registerBuiltinDialectTranslation(registry);
-  mlir::registerLLVMDialectTranslation(registry);
-  mlir::registerGPUDialectTranslation(registry);
-  mlir::registerNVVMDialectTranslation(registry);
-#endif
+  targets::registerAllTargets();
+  for (targets::Target *target : targets::getRegisteredTargets()) {
+    target->registerDialects(registry);
+  }
   // The CPU pipeline inlines deallocation helpers.
   mlir::func::registerInlinerExtension(registry);
   mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);
@@ -96,13 +59,10 @@ void registerAllPasses() {
   fusion::registerFusionPasses();
   loops::registerLoopsPasses();
   targets::registerCommonTargetPasses();
-  cpu::registerCpuPipelines();
-#ifdef INFER_HAVE_HLS
-  hls::registerHlsPipelines();
-#endif
-#ifdef INFER_HAVE_CUDA
-  cuda::registerCudaPipelines();
-#endif
+  targets::registerAllTargets();
+  for (targets::Target *target : targets::getRegisteredTargets()) {
+    target->registerPasses();
+  }
   registerPipelines();
 }
 

@@ -2,17 +2,12 @@
 
 #include "compiler/driver/CompileDriver.h"
 #include "compiler/InitAll.h"
+#include "compiler/driver/TargetFlags.h"
 #include "compiler/import/onnx/OnnxImporter.h"
 #include "compiler/pipelines/Pipelines.h"
-#include "passes/lowering/Passes.h"
-#include "targets/cpu/CpuTarget.h"
-#ifdef INFER_HAVE_HLS
-#include "targets/hls/HlsTarget.h"
-#endif
-#ifdef INFER_HAVE_CUDA
-#include "targets/cuda/CudaTarget.h"
 #include "targets/common/OutputFile.h"
-#endif
+#include "targets/common/Passes.h"
+#include "targets/common/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -41,9 +36,18 @@ namespace infer {
 
 namespace {
 
-enum class Phase { Import, Graph, Linalg, LLVM, Artifact };
-enum class Target { Cpu, Cuda, Hls };
+enum class Phase { Import, Graph, Linalg, Fuse, LLVM, Artifact };
 enum class WeightsMode { Auto, Elide, Full };
+
+/// `--target`'s help: every registered target.
+std::string describeTargets() {
+  std::string text = "Where the compiled model will run:";
+  for (targets::Target *target : targets::getRegisteredTargets()) {
+    text += " " + target->getName().str() + " (" +
+            target->getDescription().str() + ")";
+  }
+  return text + "; each target's options are listed at the end";
+}
 
 struct DriverOptions {
   cl::OptionCategory inputCat{"Input"};
@@ -59,12 +63,11 @@ struct DriverOptions {
       cl::desc("Skip onnx::checker (for models the checker wrongly rejects)"),
       cl::init(false), cl::cat(inputCat)};
 
-  cl::opt<Target> target{
-      "target", cl::desc("Where the compiled model will run"),
-      cl::values(clEnumValN(Target::Cpu, "cpu", "x86-64/AArch64 object + C header"),
-                 clEnumValN(Target::Cuda, "cuda", "NVIDIA GPUs: PTX/cubins + host schedule"),
-                 clEnumValN(Target::Hls, "hls", "FPGA: Vitis-style HLS C++ project")),
-      cl::init(Target::Cpu), cl::cat(phaseCat)};
+  // The registered targets, set before `target` is constructed.
+  std::string targetHelp = describeTargets();
+  cl::opt<std::string> target{
+      "target", cl::desc(targetHelp), cl::value_desc("name"),
+      cl::init("cpu"), cl::cat(phaseCat)};
   cl::opt<Phase> compileTo{
       "compile-to",
       cl::desc("Stop after this phase and print its IR"),
@@ -74,7 +77,11 @@ struct DriverOptions {
                             "after graph-opt: shapes propagated and "
                             "specialized, shape subgraphs folded"),
                  clEnumValN(Phase::Linalg, "linalg",
-                            "graph ops lowered to linalg/tensor/arith/math"),
+                            "the entry prepared for the target, graph ops "
+                            "lowered to linalg/tensor/arith/math"),
+                 clEnumValN(Phase::Fuse, "fuse",
+                            "elementwise producers fused into their "
+                            "consumers, still on tensors"),
                  clEnumValN(Phase::LLVM, "llvm",
                             "the target's last IR: the LLVM dialect (cpu), "
                             "loops with HLS directives as attributes (hls)"),
@@ -88,82 +95,6 @@ struct DriverOptions {
       cl::desc("Symbol prefix of the artifact (default: the model file's "
                "name): <name>_main, <name>_model, <name>.o"),
       cl::cat(phaseCat)};
-  cl::opt<std::string> targetTriple{
-      "target-triple",
-      cl::desc("LLVM target triple for --target=cpu (default: this machine)"),
-      cl::cat(phaseCat)};
-  cl::opt<std::string> targetCpu{
-      "target-cpu",
-      cl::desc("CPU to tune and select instructions for: native (default), "
-               "x86-64-v3, x86-64-v4, neoverse-v1, ..."),
-      cl::init("native"), cl::cat(phaseCat)};
-  cl::opt<std::string> parallel{
-      "parallel",
-      cl::desc("Threads inside one run: 'openmp' (default) splits matmuls "
-               "and convolutions across the cores through LLVM's OpenMP "
-               "runtime (link the object with -lomp; OMP_NUM_THREADS sets "
-               "the count), 'none' gives single-threaded code with no "
-               "runtime dependency"),
-      cl::init("openmp"), cl::cat(phaseCat)};
-
-  cl::OptionCategory cudaCat{"CUDA target (--target=cuda)"};
-  cl::list<std::string> gpuArch{
-      "gpu-arch",
-      cl::desc("GPU architecture to compile for (repeatable; default "
-               "sm_90, H100/H200): one PTX image and, when ptxas is found "
-               "($CUDA_HOME, /usr/local/cuda or PATH), one cubin each"),
-      cl::cat(cudaCat)};
-  cl::opt<int64_t> gpuBlockSize{
-      "gpu-block-size",
-      cl::desc("Threads per block of the elementwise and reduction kernels "
-               "(default 256)"),
-      cl::init(256), cl::cat(cudaCat)};
-  cl::opt<std::string> gpuKernels{
-      "gpu-kernels",
-      cl::desc("Kernel shapes: 'tuned' (default) gives large contractions "
-               "(MatMul, Gemm, Conv) shared-memory tiled kernels and long "
-               "reductions over few outputs one warp per output; 'simple' "
-               "gives every output its own thread (to compare, or to rule "
-               "the tuned kernels out)"),
-      cl::init("tuned"), cl::cat(cudaCat)};
-  cl::opt<std::string> emit{
-      "emit",
-      cl::desc("Extra files to write: 'ptx' (--target=cuda) keeps "
-               "NAME.<arch>.ptx, the PTX the artifact embeds, for inspection"),
-      cl::init(""), cl::cat(cudaCat)};
-  cl::opt<bool> gpuEmulation{
-      "gpu-emulation",
-      cl::desc("Also write <name>.emu.so: the kernels built for this CPU, "
-               "which test/cuda-emulator runs in place of a GPU (for tests "
-               "where no GPU is available)"),
-      cl::init(false), cl::cat(cudaCat)};
-  cl::opt<int64_t> gpuTileMinBlocks{
-      "gpu-tile-min-blocks",
-      cl::desc("Tile a contraction only when its tiles give this many "
-               "blocks (default 128; 1 tiles every contraction, for tests)"),
-      cl::init(128), cl::Hidden, cl::cat(cudaCat)};
-  cl::opt<int64_t> gpuWarpMinLength{
-      "gpu-warp-min-length",
-      cl::desc("Shortest reduction given a warp per output (default 32)"),
-      cl::init(32), cl::Hidden, cl::cat(cudaCat)};
-
-  cl::OptionCategory hlsCat{"HLS target (--target=hls)"};
-  cl::opt<double> hlsClockNs{
-      "hls-clock-ns",
-      cl::desc("Clock period in ns the directives and the estimate assume "
-               "(default 4: 250 MHz)"),
-      cl::init(4.0), cl::cat(hlsCat)};
-  cl::opt<std::string> hlsPart{
-      "hls-part",
-      cl::desc("FPGA part for run_hls.tcl (default xcu250-figd2104-2L-e, "
-               "an Alveo U250)"),
-      cl::init("xcu250-figd2104-2L-e"), cl::cat(hlsCat)};
-  cl::opt<int64_t> hlsParallelism{
-      "hls-parallelism",
-      cl::desc("Unroll pipelined loops by up to N and partition the arrays "
-               "they index, trading DSPs and LUTs for cycles (default 1)"),
-      cl::init(1), cl::cat(hlsCat)};
-
   cl::list<std::string> shapes{
       "shape",
       cl::desc("Fix an input's shape at compile time: --shape name=1x3x224x224 "
@@ -193,6 +124,9 @@ struct DriverOptions {
       cl::desc("Output: a directory for artifacts (created if missing), a "
                "file for IR ('-' for standard output)"),
       cl::value_desc("file"), cl::init("-"), cl::cat(outputCat)};
+  // The registered targets' own options, listed after the driver's.
+  std::string targetOptionsHelp = describeTargetOptions();
+  cl::extrahelp targetOptions{targetOptionsHelp};
   cl::opt<WeightsMode> weights{
       "weights",
       cl::desc("How weight blobs appear in printed IR"),
@@ -220,10 +154,12 @@ constexpr const char *kOverview = R"(infer-compile: the infer ahead-of-time comp
   infer-compile model.onnx --compile-to=graph
       import the model and print its graph-level IR
 
-Phases (--compile-to): import -> graph -> linalg -> llvm -> artifact. Each
-phase is also a pass pipeline that infer-opt runs on its own (e.g.
-infer-opt --graph-opt model.mlir, --infer-lower-graph-to-linalg,
---cpu-codegen, --hls-codegen, --cuda-codegen).
+Phases (--compile-to): import -> graph -> linalg -> fuse -> llvm ->
+artifact. Each phase is also a pass pipeline that infer-opt runs on its own:
+graph-opt; infer-prepare-entry and lower; fuse; the target's
+<target>-codegen. For example infer-opt --pass-pipeline='builtin.module(
+graph-opt,infer-prepare-entry{name=m target=cpu},lower,fuse,cpu-codegen)'
+runs what infer-compile --compile-to=llvm --name m runs.
 )";
 
 /// The default artifact name: the model file's stem as a C identifier.
@@ -237,15 +173,6 @@ std::string defaultName(llvm::StringRef path) {
     name = "model_" + name;
   }
   return name;
-}
-
-bool isIdentifier(llvm::StringRef name) {
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
-    return false;
-  }
-  return llvm::all_of(name, [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
 }
 
 /// Set once an error has been printed: a failure without one is reported as
@@ -323,16 +250,20 @@ int runCompileDriver(int argc, char **argv) {
 
 static int compile(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  targets::registerAllTargets();
+  // Flags of the targets' options (--target-cpu, --gpu-arch, ...) are
+  // parsed into the chosen target's options below.
+  SplitCommandLine commandLine = splitTargetFlags(argc, argv);
   DriverOptions options;
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions({&options.inputCat, &options.phaseCat,
-                            &options.shapeCat, &options.cudaCat,
-                            &options.hlsCat,
-                            &options.outputCat});
-  if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &llvm::errs())) {
+                            &options.shapeCat, &options.outputCat});
+  if (!cl::ParseCommandLineOptions(static_cast<int>(commandLine.rest.size()),
+                                   commandLine.rest.data(), kOverview,
+                                   &llvm::errs())) {
     errorPrinted = true; // the parser printed what is wrong
     return 1;
   }
@@ -345,60 +276,24 @@ static int compile(int argc, char **argv) {
     return fail("the output file '" + options.output +
                 "' is the input model; refusing to overwrite it");
   }
-  bool isCuda = options.target == Target::Cuda;
-  if (!options.emit.empty() && options.emit != "ptx") {
-    return fail("--emit expects 'ptx', got '" + options.emit + "'");
-  }
-  if (options.emit == "ptx" && !isCuda) {
-    return fail("--emit=ptx applies to --target=cuda (this compile targets " +
-                std::string(options.target == Target::Hls ? "hls" : "cpu") +
-                ")");
-  }
-#ifdef INFER_HAVE_CUDA
-  cuda::CudaOptions cudaOptions;
-  if (!options.gpuArch.empty()) {
-    cudaOptions.chips.assign(options.gpuArch.begin(), options.gpuArch.end());
-  }
-  for (const std::string &chip : cudaOptions.chips) {
-    if (!llvm::StringRef(chip).starts_with("sm_")) {
-      return fail("--gpu-arch expects an NVIDIA architecture such as sm_90 "
-                  "or sm_80, got '" + chip + "'");
+  targets::Target *target = targets::lookupTarget(options.target);
+  if (!target) {
+    std::string known;
+    for (targets::Target *t : targets::getRegisteredTargets()) {
+      known += (known.empty() ? "" : ", ") + t->getName().str();
     }
+    return fail("unknown target '" + options.target.getValue() +
+                "'; this build has " + known +
+                " (optional targets are chosen when infer is configured: "
+                "INFER_BUILD_CUDA, INFER_BUILD_HLS)");
   }
-  cudaOptions.blockSize = options.gpuBlockSize;
-  if (options.gpuKernels != "tuned" && options.gpuKernels != "simple") {
-    return fail("--gpu-kernels expects 'tuned' or 'simple', got '" +
-                options.gpuKernels + "'");
+  std::string error;
+  if (!applyTargetFlags(*target, commandLine.flags, error)) {
+    return fail(error);
   }
-  cudaOptions.tunedKernels = options.gpuKernels == "tuned";
-  cudaOptions.emitPtx = options.emit == "ptx";
-  cudaOptions.tileMinBlocks = options.gpuTileMinBlocks;
-  cudaOptions.warpMinLength = options.gpuWarpMinLength;
-  if (cudaOptions.blockSize < 1 || cudaOptions.blockSize > 1024) {
-    return fail("--gpu-block-size must be between 1 and 1024");
+  if (std::string invalid = target->validateOptions(); !invalid.empty()) {
+    return fail(invalid);
   }
-#else
-  if (isCuda && options.compileTo > Phase::Graph) {
-    return fail("target 'cuda' is not part of this build (configured with "
-                "INFER_BUILD_CUDA=OFF)");
-  }
-#endif
-  if (options.hlsClockNs <= 0 || options.hlsParallelism < 1) {
-    return fail("--hls-clock-ns must be positive and --hls-parallelism at "
-                "least 1");
-  }
-  bool isHls = options.target == Target::Hls;
-#ifdef INFER_HAVE_HLS
-  hls::HlsOptions hlsOptions;
-  hlsOptions.clockNs = options.hlsClockNs;
-  hlsOptions.part = options.hlsPart;
-  hlsOptions.parallelism = options.hlsParallelism;
-#else
-  if (isHls && options.compileTo > Phase::Graph) {
-    return fail("target 'hls' is not part of this build (configured with "
-                "INFER_BUILD_HLS=OFF)");
-  }
-#endif
   if (options.batch < 0) {
     return fail("--batch must be positive");
   }
@@ -426,22 +321,32 @@ static int compile(int argc, char **argv) {
     return 1;
   }
 
-  PassManager pm(&context);
-  if (failed(applyPassManagerCLOptions(pm))) {
-    return 1;
-  }
-  auto timing = std::make_unique<DefaultTimingManager>();
-  applyDefaultTimingManagerCLOptions(*timing);
-  if (timing->isEnabled()) {
-    pm.enableTiming(std::move(timing));
-  }
+  // Each stage runs in its own pass manager, with the command line's
+  // pass-manager options (IR printing, timing, ...).
+  auto runStage = [&](llvm::function_ref<void(OpPassManager &)> build,
+                      bool timed) {
+    PassManager pm(&context);
+    if (failed(applyPassManagerCLOptions(pm))) {
+      return failure();
+    }
+    if (timed) {
+      auto timing = std::make_unique<DefaultTimingManager>();
+      applyDefaultTimingManagerCLOptions(*timing);
+      if (timing->isEnabled()) {
+        pm.enableTiming(std::move(timing));
+      }
+    }
+    build(pm);
+    return pm.run(*module);
+  };
   if (options.compileTo >= Phase::Graph) {
     GraphOptOptions graphOptions;
     graphOptions.shapes = llvm::to_vector(options.shapes);
     graphOptions.batch = options.batch;
     graphOptions.bindings = llvm::to_vector(options.bindings);
-    buildGraphOptPipeline(pm, graphOptions);
-    if (failed(pm.run(*module))) {
+    if (failed(runStage(
+            [&](OpPassManager &pm) { buildGraphOptPipeline(pm, graphOptions); },
+            /*timed=*/true))) {
       return 1;
     }
   } else if (!options.shapes.empty() || options.batch > 0 || !options.bindings.empty()) {
@@ -449,113 +354,57 @@ static int compile(int argc, char **argv) {
                 "--compile-to=graph or later");
   }
 
-  if (options.parallel != "openmp" && options.parallel != "none") {
-    return fail("--parallel must be 'openmp' or 'none', got '" +
-                options.parallel + "'");
+  targets::ModelSignature signature;
+  bool toArtifacts = options.compileTo == Phase::Artifact;
+  if (toArtifacts && options.output == "-") {
+    return fail("-o DIR is required to write the artifacts (or pass "
+                "--compile-to=graph|linalg|fuse|llvm to print IR)");
   }
-  cpu::ModelSignature signature;
+  targets::CompileOutput output;
+  output.sourceName = llvm::sys::path::filename(options.input).str();
+  if (toArtifacts) {
+    output.directory = options.output.getValue();
+  }
   if (options.compileTo >= Phase::Linalg) {
-    signature.name = options.name.empty() ? defaultName(options.input)
-                                          : options.name.getValue();
-    if (!isIdentifier(signature.name)) {
-      return fail("--name '" + signature.name +
-                  "' is not a C identifier (letters, digits, '_')");
-    }
-    // The CPU target compiles `?` dims to a generic variant; HLS and CUDA
-    // need them fixed.
-    if (failed(targets::readSignature(*module, "main", signature,
-                                  isHls ? "HLS" : isCuda ? "CUDA" : "CPU",
-                                  /*allowDynamic=*/!isHls && !isCuda)) ||
-        failed(targets::applyShapeProfiles(*module, llvm::to_vector(options.shapeProfiles),
-                                       signature))) {
+    // The entry point as the target wants it, the signature recorded, graph
+    // ops lowered (with run-time checks where the target reports them),
+    // then fused.
+    targets::PrepareEntryPassOptions entry;
+    entry.modelName = options.name.empty() ? defaultName(options.input)
+                                           : options.name.getValue();
+    entry.targetName = target->getName().str();
+    entry.profiles = llvm::to_vector(options.shapeProfiles);
+    LowerOptions lowerOptions;
+    lowerOptions.checks = target->reportsRunTimeChecks();
+    if (failed(runStage(
+            [&](OpPassManager &pm) {
+              pm.addPass(targets::createPrepareEntryPass(entry));
+              buildLowerPipeline(pm, lowerOptions);
+              if (options.compileTo >= Phase::Fuse) {
+                buildFusePipeline(pm);
+              }
+            },
+            /*timed=*/false)) ||
+        failed(targets::readSignatureAttr(*module, signature))) {
       return 1;
     }
-    auto fn = module->lookupSymbol<func::FuncOp>("main");
-    // The HLS top function is the model's name; CPU entry points are
-    // <name>_main beside the <name>_model descriptor.
-    fn.setName(isHls ? signature.name : signature.name + "_main");
-    fn.setAllArgAttrs(ArrayRef<DictionaryAttr>{});
-    fn.setAllResultAttrs(ArrayRef<DictionaryAttr>{});
-    for (StringRef attr : {"graph.model_name", "graph.opset"}) {
-      (*module)->removeAttr(attr);
-    }
-    PassManager lower(&context);
-    if (failed(applyPassManagerCLOptions(lower))) {
-      return 1;
-    }
-    // Run-time checks become the run's status on the CPU and on CUDA (a
-    // device word the runtime reads back); the HLS artifact has no way to
-    // report them yet.
-    lowering::LowerGraphToLinalgPassOptions lowerOptions;
-    lowerOptions.checks = !isHls;
-    lower.addPass(lowering::createLowerGraphToLinalgPass(lowerOptions));
-    if (options.compileTo >= Phase::LLVM && isHls) {
-#ifdef INFER_HAVE_HLS
-      hls::buildHlsCodegenPipeline(lower, hlsOptions, signature.name);
-#endif
-    } else if (options.compileTo >= Phase::LLVM && isCuda) {
-#ifdef INFER_HAVE_CUDA
-      if (options.gpuEmulation && options.compileTo == Phase::Artifact &&
-          options.output != "-") {
-        std::string dir = options.output.getValue();
-        if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-          return fail("cannot create the output directory '" + dir +
-                      "': " + ec.message());
-        }
-        cudaOptions.emulationLibrary = dir + "/" + signature.name + ".emu.so";
-      }
-      cuda::buildCudaCodegenPipeline(lower, cudaOptions, signature.name);
-#endif
-    } else if (options.compileTo >= Phase::LLVM) {
-      cpu::CpuOptions target;
-      target.targetTriple = options.targetTriple;
-      target.targetCpu = options.targetCpu;
-      cpu::CodegenOptions codegen;
-      codegen.vectorBits = cpu::vectorBits(target);
-      codegen.openmp = options.parallel == "openmp";
-      codegen.dynamicShapes = signature.dynamic;
-      cpu::buildCpuCodegenPipeline(lower, codegen);
-    }
-    if (failed(lower.run(*module))) {
+  }
+  if (options.compileTo >= Phase::LLVM) {
+    PassManager pm(&context);
+    if (failed(applyPassManagerCLOptions(pm)) ||
+        failed(target->buildCodegenPipeline(pm, *module, signature, output)) ||
+        failed(pm.run(*module))) {
       return 1;
     }
   }
 
-  if (options.compileTo == Phase::Artifact) {
-    if (options.output == "-") {
-      return fail("-o DIR is required to write the artifacts (or pass "
-                  "--compile-to=graph|linalg|llvm to print IR)");
-    }
-    std::string dir = options.output.getValue();
-    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-      return fail("cannot create the output directory '" + dir +
+  if (toArtifacts) {
+    if (std::error_code ec =
+            llvm::sys::fs::create_directories(output.directory)) {
+      return fail("cannot create the output directory '" + output.directory +
                   "': " + ec.message());
     }
-#ifdef INFER_HAVE_CUDA
-    if (isCuda) {
-      return failed(cuda::emitKernels(*module, signature, cudaOptions, dir,
-                                      llvm::sys::path::filename(options.input)))
-                 ? 1
-                 : 0;
-    }
-#endif
-#ifdef INFER_HAVE_HLS
-    if (isHls) {
-      return failed(hls::emitProject(*module, signature, hlsOptions, dir,
-                                     llvm::sys::path::filename(options.input),
-                                     &llvm::outs()))
-                 ? 1
-                 : 0;
-    }
-#endif
-    cpu::CpuOptions cpuOptions;
-    cpuOptions.targetTriple = options.targetTriple;
-    cpuOptions.targetCpu = options.targetCpu;
-    if (failed(cpu::emitArtifacts(*module, signature, cpuOptions, dir,
-                                  llvm::sys::path::filename(options.input)))) {
-      return 1;
-    }
-    return 0;
+    return failed(target->emit(*module, signature, output)) ? 1 : 0;
   }
 
   bool toStdout = options.output == "-";
@@ -569,6 +418,7 @@ static int compile(int argc, char **argv) {
   if (llvm::Error error =
           writeOutputFile(options.output, [&](llvm::raw_ostream &os) {
             module->print(os, flags);
+            os << '\n'; // as infer-opt (mlir-opt) ends its output
             return llvm::Error::success();
           })) {
     return fail("cannot write '" + options.output.getValue() +

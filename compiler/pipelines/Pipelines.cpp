@@ -1,7 +1,9 @@
 //===- Pipelines.cpp - the compiler's phases as pass pipelines ------------===//
 
 #include "compiler/pipelines/Pipelines.h"
+#include "passes/fusion/Passes.h"
 #include "passes/graph/Passes.h"
+#include "passes/lowering/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -31,12 +33,31 @@ void buildGraphOptPipeline(OpPassManager &pm, const GraphOptOptions &options) {
   fn.addPass(createCanonicalizerPass());
 }
 
+void buildLowerPipeline(OpPassManager &pm, const LowerOptions &options) {
+  lowering::LowerGraphToLinalgPassOptions lower;
+  lower.checks = options.checks;
+  pm.addPass(lowering::createLowerGraphToLinalgPass(lower));
+}
+
+void buildFusePipeline(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(fusion::createFuseElementwisePass());
+  pm.addPass(createCanonicalizerPass());
+}
+
 void registerPipelines() {
   PassPipelineRegistration<GraphOptOptions>(
       "graph-opt",
       "Graph-level optimization: shape specialization, propagation, "
       "canonicalization and constant folding",
       buildGraphOptPipeline);
+  PassPipelineRegistration<LowerOptions>(
+      "lower",
+      "Lowering: graph ops -> linalg, tensor, arith and math on tensors",
+      buildLowerPipeline);
+  PassPipelineRegistration<>(
+      "fuse", "Fusion on tensors: elementwise producers into consumers",
+      buildFusePipeline);
 }
 
 } // namespace infer

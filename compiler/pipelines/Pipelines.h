@@ -35,7 +35,23 @@ struct GraphOptOptions : public mlir::PassPipelineOptions<GraphOptOptions> {
 void buildGraphOptPipeline(mlir::OpPassManager &pm,
                            const GraphOptOptions &options);
 
-/// Registers every pipeline by name.
+struct LowerOptions : public mlir::PassPipelineOptions<LowerOptions> {
+  Option<bool> checks{
+      *this, "checks",
+      llvm::cl::desc("Emit run-time checks (cf.assert) for what only a run "
+                     "can tell (index ranges, shapes of dynamic inputs)"),
+      llvm::cl::init(true)};
+};
+
+/// lower: graph ops -> linalg, tensor, arith, math (after
+/// infer-prepare-entry made @main the target's entry).
+void buildLowerPipeline(mlir::OpPassManager &pm, const LowerOptions &options);
+
+/// fuse: elementwise producers fused into their consumers, on tensors.
+void buildFusePipeline(mlir::OpPassManager &pm);
+
+/// Registers every phase's pipeline by name (the targets register their
+/// own `<target>-codegen`).
 void registerPipelines();
 
 } // namespace infer

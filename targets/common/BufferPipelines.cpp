@@ -2,7 +2,6 @@
 
 #include "targets/common/BufferPipelines.h"
 #include "targets/common/Passes.h"
-#include "passes/fusion/Passes.h"
 #include "passes/loops/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -19,9 +18,6 @@ using namespace mlir;
 namespace infer::targets {
 
 void buildBufferizePipeline(OpPassManager &pm, bool outParams) {
-  pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(fusion::createFuseElementwisePass());
-  pm.addPass(createCanonicalizerPass());
   pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
 
   bufferization::OneShotBufferizePassOptions bufferize;

@@ -1,6 +1,6 @@
 //===- BufferPipelines.h - codegen stages every target shares ---*- C++ -*-===//
 //
-// After fusion every target bufferizes the same way, and the loop-based
+// After fusion (the `fuse` phase) every target bufferizes the same way, and the loop-based
 // targets (CUDA kernels, HLS C++) turn linalg on buffers into loops the
 // same way; the CPU and the CUDA emulator lower loops to the LLVM dialect
 // the same way. Each stage is one function here so no target writes it

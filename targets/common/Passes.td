@@ -5,6 +5,33 @@
 
 include "mlir/Pass/PassBase.td"
 
+def PrepareEntryPass : Pass<"infer-prepare-entry", "::mlir::ModuleOp"> {
+  let summary = "Makes the imported @main the target's entry point and records the model's signature";
+  let description = [{
+    The first step after graph-opt for every target. Reads @main's inputs
+    and outputs (ONNX names from `graph.name`, element types, shapes) as
+    the artifact will describe them, failing on a `?` dim when `target`
+    (a registered target's name) needs static shapes. Each `profile`
+    (`name=MIN:OPT:MAX` or `name=MIN:MAX`) sets the range a dynamic input
+    accepts at run time. The result is the module attribute
+    `infer.signature`: a dictionary of the model's `name`, `inputs` and
+    `outputs`, each tensor a dictionary of `name`, `dtype` (ONNX
+    numbering), `shape` (-1 for a dynamic dim) and, when dynamic, the
+    profile's `min`, `opt` and `max`; the target's emitter reads it. @main is then renamed to the
+    target's entry symbol for `name` (`<name>_main` on CPU and CUDA, the
+    HLS top function `<name>`), and the graph-level attributes (argument
+    and result names, `graph.model_name`, `graph.opset`) are dropped.
+  }];
+  let options = [
+    Option<"modelName", "name", "std::string", "\"model\"",
+           "The artifact's symbol prefix (a C identifier)">,
+    Option<"targetName", "target", "std::string", "\"cpu\"",
+           "The registered target the module is compiled for">,
+    ListOption<"profiles", "profile", "std::string",
+               "Range of a dynamic input's shape: name=MIN:OPT:MAX">
+  ];
+}
+
 def ExpandCopiesPass : Pass<"infer-expand-copies", "::mlir::func::FuncOp"> {
   let summary = "Rewrites memref.copy into linalg.copy (loops, no runtime call)";
   let description = [{

@@ -3,6 +3,7 @@
 #include "targets/common/Signature.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
@@ -107,6 +108,82 @@ LogicalResult readSignature(ModuleOp module, StringRef funcName,
     for (const TensorSignature &t : *list) {
       signature.dynamic |= t.isDynamic();
     }
+  }
+  return success();
+}
+
+DictionaryAttr signatureToAttr(MLIRContext *context,
+                               const ModelSignature &signature) {
+  Builder b(context);
+  auto tensors = [&](const std::vector<TensorSignature> &list) {
+    SmallVector<Attribute> entries;
+    for (const TensorSignature &t : list) {
+      SmallVector<NamedAttribute> fields = {
+          b.getNamedAttr("name", b.getStringAttr(t.name)),
+          b.getNamedAttr("dtype", b.getI32IntegerAttr(t.dtype)),
+          b.getNamedAttr("shape", b.getDenseI64ArrayAttr(t.shape))};
+      if (t.isDynamic()) {
+        fields.push_back(b.getNamedAttr("min", b.getDenseI64ArrayAttr(t.min)));
+        fields.push_back(b.getNamedAttr("opt", b.getDenseI64ArrayAttr(t.opt)));
+        fields.push_back(b.getNamedAttr("max", b.getDenseI64ArrayAttr(t.max)));
+      }
+      entries.push_back(b.getDictionaryAttr(fields));
+    }
+    return b.getArrayAttr(entries);
+  };
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("name", b.getStringAttr(signature.name)),
+       b.getNamedAttr("inputs", tensors(signature.inputs)),
+       b.getNamedAttr("outputs", tensors(signature.outputs))});
+}
+
+LogicalResult readSignatureAttr(ModuleOp module, ModelSignature &signature) {
+  auto fail = [&]() {
+    return module.emitError("the module has no valid `")
+           << kSignatureAttr << "` attribute (run infer-prepare-entry first)";
+  };
+  auto dict = module->getAttrOfType<DictionaryAttr>(kSignatureAttr);
+  auto name = dict ? dict.getAs<StringAttr>("name") : StringAttr();
+  if (!name) {
+    return fail();
+  }
+  signature.name = name.str();
+  auto readList = [&](StringRef key, std::vector<TensorSignature> &out) {
+    auto list = dict.getAs<ArrayAttr>(key);
+    if (!list) {
+      return false;
+    }
+    for (Attribute entry : list) {
+      auto fields = dyn_cast<DictionaryAttr>(entry);
+      auto tname = fields ? fields.getAs<StringAttr>("name") : StringAttr();
+      auto dtype = fields ? fields.getAs<IntegerAttr>("dtype") : IntegerAttr();
+      auto shape = fields ? fields.getAs<DenseI64ArrayAttr>("shape")
+                          : DenseI64ArrayAttr();
+      if (!tname || !dtype || !shape) {
+        return false;
+      }
+      TensorSignature t;
+      t.name = tname.str();
+      t.dtype = dtype.getInt();
+      t.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
+      t.min = t.opt = t.max = t.shape;
+      for (auto [key, field] : {std::pair{"min", &t.min}, std::pair{"opt", &t.opt},
+                                std::pair{"max", &t.max}}) {
+        if (auto dims = fields.getAs<DenseI64ArrayAttr>(key)) {
+          if (dims.size() != static_cast<int64_t>(t.shape.size())) {
+            return false;
+          }
+          field->assign(dims.asArrayRef().begin(), dims.asArrayRef().end());
+        }
+      }
+      signature.dynamic |= t.isDynamic();
+      out.push_back(std::move(t));
+    }
+    return true;
+  };
+  if (!readList("inputs", signature.inputs) ||
+      !readList("outputs", signature.outputs)) {
+    return fail();
   }
   return success();
 }

@@ -55,6 +55,19 @@ llvm::LogicalResult readSignature(mlir::ModuleOp module, llvm::StringRef func,
                                   llvm::StringRef target = "CPU",
                                   bool allowDynamic = false);
 
+/// The module attribute infer-prepare-entry records the signature in.
+inline constexpr llvm::StringLiteral kSignatureAttr = "infer.signature";
+
+/// `signature`'s name, inputs and outputs as a dictionary (see
+/// infer-prepare-entry).
+mlir::DictionaryAttr signatureToAttr(mlir::MLIRContext *context,
+                                     const ModelSignature &signature);
+
+/// Reads the name, inputs and outputs infer-prepare-entry recorded in
+/// `module` into `signature`; fails with an error when there are none.
+llvm::LogicalResult readSignatureAttr(mlir::ModuleOp module,
+                                      ModelSignature &signature);
+
 /// Appends the run-time checks' messages (the module's `infer.errors`, set
 /// by infer-checks-to-status) to `signature.errors`; returns whether the
 /// module has that attribute, i.e. whether its code reports a status.

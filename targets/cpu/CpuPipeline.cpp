@@ -13,33 +13,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
 namespace infer::cpu {
-
-namespace {
-struct CodegenPipelineOptions
-    : public PassPipelineOptions<CodegenPipelineOptions> {
-  Option<unsigned> vectorBits{
-      *this, "vector-bits",
-      llvm::cl::desc("Vector register width in bits (128, 256 or 512)"),
-      llvm::cl::init(256)};
-  Option<bool> openmp{
-      *this, "openmp",
-      llvm::cl::desc("Run the contraction kernels' panel loops on OpenMP "
-                     "threads"),
-      llvm::cl::init(false)};
-  Option<bool> dynamicShapes{
-      *this, "dynamic-shapes",
-      llvm::cl::desc("The generic variant of a model with dynamic dims: "
-                     "return allocated results, keep memref descriptors"),
-      llvm::cl::init(false)};
-};
-} // namespace
-
 
 void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   // Outputs of dynamic size are allocated by the code and handed to the
@@ -79,21 +57,6 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   targets::buildLoopsToLLVMPipeline(pm, /*barePointers=*/!options.dynamicShapes,
                            /*genericAllocations=*/options.dynamicShapes,
                            options.openmp);
-}
-
-
-void registerCpuPipelines() {
-  registerCpuPasses();
-  PassPipelineRegistration<CodegenPipelineOptions>(
-      "cpu-codegen",
-      "CPU code generation: linalg on tensors -> fused, bufferized loops and "
-      "register-tiled contraction kernels -> LLVM dialect (bare-pointer "
-      "entry points)",
-      [](OpPassManager &pm, const CodegenPipelineOptions &options) {
-        buildCpuCodegenPipeline(
-            pm, CodegenOptions{options.vectorBits, options.openmp,
-                               options.dynamicShapes});
-      });
 }
 
 } // namespace infer::cpu

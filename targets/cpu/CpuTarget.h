@@ -11,6 +11,7 @@
 
 #include "targets/common/ArtifactWriter.h"
 #include "targets/common/Signature.h"
+#include "targets/common/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -54,8 +55,40 @@ unsigned vectorBits(const CpuOptions &options);
 void buildCpuCodegenPipeline(mlir::OpPassManager &pm,
                              const CodegenOptions &options = {});
 
-/// Registers `cpu-codegen` for infer-opt.
-void registerCpuPipelines();
+/// The CPU target's options: `infer-compile --target=cpu --NAME=VALUE`
+/// and `infer-opt --cpu-codegen="NAME=VALUE ..."`.
+struct CpuTargetOptions : public targets::TargetOptions<CpuTargetOptions> {
+  Option<std::string> targetTriple{
+      *this, "target-triple",
+      llvm::cl::desc("LLVM target triple (default: this machine)")};
+  Option<std::string> targetCpu{
+      *this, "target-cpu",
+      llvm::cl::desc("CPU to tune and select instructions for: native "
+                     "(default), x86-64-v3, x86-64-v4, neoverse-v1, ..."),
+      llvm::cl::init("native")};
+  Option<std::string> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Threads inside one run: 'openmp' (default) splits "
+                     "matmuls and convolutions across the cores through "
+                     "LLVM's OpenMP runtime (link the object with -lomp; "
+                     "OMP_NUM_THREADS sets the count), 'none' gives "
+                     "single-threaded code with no runtime dependency"),
+      llvm::cl::init("openmp")};
+  Option<unsigned> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector register width the kernels assume: 128, 256 "
+                     "or 512 (default 0: the widest --target-cpu has)"),
+      llvm::cl::init(0), llvm::cl::Hidden};
+  Option<bool> dynamicShapes{
+      *this, "dynamic-shapes",
+      llvm::cl::desc("The generic variant of a model with dynamic dims: "
+                     "return allocated results, keep memref descriptors "
+                     "(infer-compile sets it from the model)"),
+      llvm::cl::init(false), llvm::cl::Hidden};
+};
+
+/// Registers the CPU target (see targets/common/Target.h).
+void registerTarget();
 
 /// Writes `<dir>/<name>.o`, `<name>.h` and (for the host) `<name>.so`.
 /// `module` is in the LLVM dialect with `@<name>_main`.

@@ -11,7 +11,6 @@
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -19,26 +18,7 @@ using namespace mlir;
 
 namespace infer::cuda {
 
-namespace {
-struct CodegenPipelineOptions
-    : public PassPipelineOptions<CodegenPipelineOptions> {
-  ListOption<std::string> chips{
-      *this, "chips", llvm::cl::desc("GPU architectures (default sm_90)")};
-  Option<int64_t> blockSize{*this, "block-size",
-                            llvm::cl::desc("Threads per block"),
-                            llvm::cl::init(256)};
-  Option<bool> tuned{*this, "tuned-kernels",
-                     llvm::cl::desc("Tiled contractions and warp reductions "
-                                    "(false: one thread per output)"),
-                     llvm::cl::init(true)};
-  Option<std::string> name{*this, "name",
-                           llvm::cl::desc("Symbol of the GPU module"),
-                           llvm::cl::init("kernels")};
-};
-} // namespace
-
-void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
-                              StringRef name) {
+void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options) {
   targets::buildBufferizePipeline(pm);
 
   // Loops on buffers: every parallel point a thread, reductions inside it;
@@ -73,9 +53,7 @@ void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
   // Weights stay host-side globals: the kernels take them as arguments and
   // the runtime uploads them once at load.
   pm.addPass(createGpuKernelOutliningPass());
-  MergeKernelModulesPassOptions merge;
-  merge.moduleName = (name + "_kernels").str();
-  pm.addPass(createMergeKernelModulesPass(merge));
+  pm.addPass(createMergeKernelModulesPass());
   if (!options.emulationLibrary.empty()) {
     EmulationLibraryPassOptions emulation;
     emulation.output = options.emulationLibrary;
@@ -112,23 +90,4 @@ void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options,
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createCanonicalizerPass());
 }
-
-void registerCudaPipelines() {
-  registerCudaPasses();
-  PassPipelineRegistration<CodegenPipelineOptions>(
-      "cuda-codegen",
-      "CUDA code generation: linalg on tensors -> one kernel per loop nest "
-      "(blocks x threads), outlined into one GPU module, PTX per chip "
-      "through NVVM; the host function keeps the launches",
-      [](OpPassManager &pm, const CodegenPipelineOptions &options) {
-        CudaOptions cuda;
-        if (!options.chips.empty()) {
-          cuda.chips.assign(options.chips.begin(), options.chips.end());
-        }
-        cuda.blockSize = options.blockSize;
-        cuda.tunedKernels = options.tuned;
-        buildCudaCodegenPipeline(pm, cuda, options.name);
-      });
-}
-
 } // namespace infer::cuda

@@ -14,6 +14,7 @@
 #define INFER_TARGETS_CUDA_CUDATARGET_H
 
 #include "targets/common/Signature.h"
+#include "targets/common/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -38,14 +39,63 @@ struct CudaOptions {
   std::string libdevice;                      // "" -> search the same places
 };
 
-/// Linalg on tensors -> a host function of kernel launches and one
-/// gpu.binary holding a PTX image per chip.
+/// Fused linalg on tensors -> a host function of kernel launches and one
+/// gpu.binary holding a PTX image per chip (in `<name>_kernels`, the name
+/// from infer.signature).
 void buildCudaCodegenPipeline(mlir::OpPassManager &pm,
-                              const CudaOptions &options,
-                              llvm::StringRef name);
+                              const CudaOptions &options);
 
-/// Registers the CUDA passes and `cuda-codegen` for infer-opt.
-void registerCudaPipelines();
+/// The CUDA target's options: `infer-compile --target=cuda --NAME=VALUE`
+/// and `infer-opt --cuda-codegen="NAME=VALUE ..."`.
+struct CudaTargetOptions : public targets::TargetOptions<CudaTargetOptions> {
+  ListOption<std::string> gpuArch{
+      *this, "gpu-arch",
+      llvm::cl::desc("GPU architecture to compile for (repeatable; default "
+                     "sm_90, H100/H200): one PTX image and, when ptxas is "
+                     "found ($CUDA_HOME, /usr/local/cuda or PATH), one "
+                     "cubin each")};
+  Option<int64_t> gpuBlockSize{
+      *this, "gpu-block-size",
+      llvm::cl::desc("Threads per block of the elementwise and reduction "
+                     "kernels (default 256)"),
+      llvm::cl::init(256)};
+  Option<std::string> gpuKernels{
+      *this, "gpu-kernels",
+      llvm::cl::desc("Kernel shapes: 'tuned' (default) gives large "
+                     "contractions (MatMul, Gemm, Conv) shared-memory tiled "
+                     "kernels and long reductions over few outputs one warp "
+                     "per output; 'simple' gives every output its own thread "
+                     "(to compare, or to rule the tuned kernels out)"),
+      llvm::cl::init("tuned")};
+  Option<std::string> emit{
+      *this, "emit",
+      llvm::cl::desc("Extra files to write: 'ptx' keeps NAME.<arch>.ptx, the "
+                     "PTX the artifact embeds, for inspection"),
+      llvm::cl::init("")};
+  Option<bool> gpuEmulation{
+      *this, "gpu-emulation",
+      llvm::cl::desc("Also write <name>.emu.so: the kernels built for this "
+                     "CPU, which test/cuda-emulator runs in place of a GPU "
+                     "(for tests where no GPU is available)"),
+      llvm::cl::init(false)};
+  Option<int64_t> gpuTileMinBlocks{
+      *this, "gpu-tile-min-blocks",
+      llvm::cl::desc("Tile a contraction only when its tiles give this many "
+                     "blocks (default 128; 1 tiles every contraction, for "
+                     "tests)"),
+      llvm::cl::init(128), llvm::cl::Hidden};
+  Option<int64_t> gpuWarpMinLength{
+      *this, "gpu-warp-min-length",
+      llvm::cl::desc("Shortest reduction given a warp per output (default "
+                     "32)"),
+      llvm::cl::init(32), llvm::cl::Hidden};
+};
+
+/// The pipeline and emitter settings `options` ask for.
+CudaOptions toCudaOptions(const CudaTargetOptions &options);
+
+/// Registers the CUDA target (see targets/common/Target.h).
+void registerTarget();
 
 /// The ptxas to use: `options.ptxas`, else $CUDA_HOME/bin/ptxas, else
 /// /usr/local/cuda/bin/ptxas, else ptxas on PATH; "" when none exists.

@@ -1,6 +1,7 @@
 //===- MergeKernelModules.cpp - one GPU module for all kernels ------------===//
 
 #include "targets/cuda/Passes.h"
+#include "targets/common/Signature.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
@@ -24,13 +25,20 @@ struct MergeKernelModulesPass final
     if (modules.empty()) {
       return;
     }
-    if (module.lookupSymbol(moduleName)) {
-      module.emitError("a symbol named @") << moduleName << " already exists";
+    std::string name = moduleName;
+    if (name.empty()) {
+      auto recorded =
+          module->getAttrOfType<DictionaryAttr>(targets::kSignatureAttr);
+      auto model = recorded ? recorded.getAs<StringAttr>("name") : StringAttr();
+      name = model ? (model.getValue() + "_kernels").str() : "kernels";
+    }
+    if (module.lookupSymbol(name)) {
+      module.emitError("a symbol named @") << name << " already exists";
       return signalPassFailure();
     }
     OpBuilder builder(modules.front());
     auto merged =
-        gpu::GPUModuleOp::create(builder, modules.front().getLoc(), moduleName);
+        gpu::GPUModuleOp::create(builder, modules.front().getLoc(), name);
     SymbolTable symbols(merged);
     // "module::kernel" -> the kernel's name in the merged module.
     llvm::StringMap<std::string> kernels;

@@ -114,8 +114,9 @@ def MergeKernelModulesPass
     GPU architecture, loaded once at run time.
   }];
   let options = [
-    Option<"moduleName", "name", "std::string", "\"kernels\"",
-           "Symbol of the merged GPU module">
+    Option<"moduleName", "name", "std::string", "\"\"",
+           "Symbol of the merged GPU module (default: <model>_kernels, "
+           "the model named by infer.signature, else kernels)">
   ];
 }
 

@@ -8,28 +8,11 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
 namespace infer::hls {
-
-namespace {
-struct CodegenPipelineOptions
-    : public PassPipelineOptions<CodegenPipelineOptions> {
-  Option<double> clockNs{*this, "clock-ns",
-                         llvm::cl::desc("Target clock period in ns"),
-                         llvm::cl::init(4.0)};
-  Option<int64_t> parallelism{
-      *this, "parallelism",
-      llvm::cl::desc("Unroll factor of pipelined loops"), llvm::cl::init(1)};
-  Option<std::string> top{*this, "top",
-                          llvm::cl::desc("The model's function (default: "
-                                         "the only public one)"),
-                          llvm::cl::init("")};
-};
-} // namespace
 
 void buildHlsCodegenPipeline(OpPassManager &pm, const HlsOptions &options,
                              StringRef top) {
@@ -64,20 +47,4 @@ void buildHlsCodegenPipeline(OpPassManager &pm, const HlsOptions &options,
   pm.addPass(createDataflowPass());
   pm.addPass(createPrepareForEmissionPass());
 }
-
-void registerHlsPipelines() {
-  registerHlsPasses();
-  PassPipelineRegistration<CodegenPipelineOptions>(
-      "hls-codegen",
-      "HLS code generation: linalg on tensors -> loops on static arrays, one "
-      "function per layer, PIPELINE/UNROLL/ARRAY_PARTITION/DATAFLOW chosen "
-      "as attributes, checked for the C++ emitter",
-      [](OpPassManager &pm, const CodegenPipelineOptions &options) {
-        HlsOptions hls;
-        hls.clockNs = options.clockNs;
-        hls.parallelism = options.parallelism;
-        buildHlsCodegenPipeline(pm, hls, options.top);
-      });
-}
-
 } // namespace infer::hls

@@ -13,6 +13,7 @@
 #define INFER_TARGETS_HLS_HLSTARGET_H
 
 #include "targets/common/Signature.h"
+#include "targets/common/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -27,13 +28,35 @@ struct HlsOptions {
   int64_t parallelism = 1;               // unroll factor of pipelined loops
 };
 
-/// Linalg on tensors (the function `top` is the model) -> prepared loops on
-/// memrefs with directive attributes, ready for emitProject.
+/// Fused linalg on tensors (the function `top` is the model; "": the only
+/// public function) -> prepared loops on memrefs with directive
+/// attributes, ready for emitProject.
 void buildHlsCodegenPipeline(mlir::OpPassManager &pm,
                              const HlsOptions &options, llvm::StringRef top);
 
-/// Registers the HLS passes and `hls-codegen` for infer-opt.
-void registerHlsPipelines();
+/// The HLS target's options: `infer-compile --target=hls --NAME=VALUE` and
+/// `infer-opt --hls-codegen="NAME=VALUE ..."`.
+struct HlsTargetOptions : public targets::TargetOptions<HlsTargetOptions> {
+  Option<double> clockNs{
+      *this, "hls-clock-ns",
+      llvm::cl::desc("Clock period in ns the directives and the estimate "
+                     "assume (default 4: 250 MHz)"),
+      llvm::cl::init(4.0)};
+  Option<std::string> part{
+      *this, "hls-part",
+      llvm::cl::desc("FPGA part for run_hls.tcl (default "
+                     "xcu250-figd2104-2L-e, an Alveo U250)"),
+      llvm::cl::init("xcu250-figd2104-2L-e")};
+  Option<int64_t> parallelism{
+      *this, "hls-parallelism",
+      llvm::cl::desc("Unroll pipelined loops by up to N and partition the "
+                     "arrays they index, trading DSPs and LUTs for cycles "
+                     "(default 1)"),
+      llvm::cl::init(1)};
+};
+
+/// Registers the HLS target (see targets/common/Target.h).
+void registerTarget();
 
 /// Writes `<dir>/<name>.cpp`, `.h`, `<name>_weights.h`, `<name>_tb.cpp`,
 /// `run_hls.tcl` and `report.json`, and prints the estimate table to

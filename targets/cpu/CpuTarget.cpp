@@ -1,0 +1,94 @@
+//===- CpuTarget.cpp - the CPU target in the registry ---------------------===//
+
+#include "targets/cpu/CpuTarget.h"
+#include "targets/cpu/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+namespace infer::cpu {
+
+namespace {
+
+/// The code generation knobs `options` ask for (the vector width from the
+/// target CPU unless given).
+CodegenOptions codegenOptions(const CpuTargetOptions &options) {
+  CodegenOptions codegen;
+  codegen.vectorBits = options.vectorBits;
+  if (codegen.vectorBits == 0) {
+    CpuOptions machine;
+    machine.targetTriple = options.targetTriple;
+    machine.targetCpu = options.targetCpu;
+    codegen.vectorBits = vectorBits(machine);
+  }
+  codegen.openmp = options.parallel == "openmp";
+  codegen.dynamicShapes = options.dynamicShapes;
+  return codegen;
+}
+
+class CpuTarget final : public targets::Target {
+public:
+  StringRef getName() const override { return "cpu"; }
+  StringRef getDescription() const override {
+    return "x86-64/AArch64 object + C header";
+  }
+  StringRef getDisplayName() const override { return "CPU"; }
+  detail::PassOptions &getOptions() override { return options; }
+  const targets::OptionMap &getOptionMap() override {
+    return options.getOptionMap();
+  }
+  std::string validateOptions() override {
+    if (options.parallel != "openmp" && options.parallel != "none") {
+      return "--parallel must be 'openmp' or 'none', got '" +
+             options.parallel + "'";
+    }
+    unsigned bits = options.vectorBits;
+    if (bits != 0 && bits != 128 && bits != 256 && bits != 512) {
+      return "--vector-bits must be 128, 256 or 512";
+    }
+    return "";
+  }
+  bool acceptsDynamicShapes() const override { return true; }
+
+  void registerPasses() const override {
+    registerCpuPasses();
+    PassPipelineRegistration<CpuTargetOptions>(
+        "cpu-codegen",
+        "CPU code generation: fused linalg on tensors -> bufferized loops "
+        "and register-tiled contraction kernels -> LLVM dialect "
+        "(bare-pointer entry points)",
+        [](OpPassManager &pm, const CpuTargetOptions &options) {
+          buildCpuCodegenPipeline(pm, codegenOptions(options));
+        });
+  }
+
+  LogicalResult buildCodegenPipeline(OpPassManager &pm, ModuleOp module,
+                                     const targets::ModelSignature &signature,
+                                     const targets::CompileOutput &) override {
+    CodegenOptions codegen = codegenOptions(options);
+    codegen.dynamicShapes = signature.dynamic;
+    buildCpuCodegenPipeline(pm, codegen);
+    return success();
+  }
+
+  LogicalResult emit(ModuleOp module, const targets::ModelSignature &signature,
+                     const targets::CompileOutput &output) override {
+    CpuOptions machine;
+    machine.targetTriple = options.targetTriple;
+    machine.targetCpu = options.targetCpu;
+    return emitArtifacts(module, signature, machine, output.directory,
+                         output.sourceName);
+  }
+
+private:
+  CpuTargetOptions options;
+};
+
+} // namespace
+
+void registerTarget() {
+  targets::registerTarget(std::make_unique<CpuTarget>());
+}
+
+} // namespace infer::cpu
