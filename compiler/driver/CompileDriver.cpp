@@ -65,30 +65,30 @@ struct DriverOptions {
 
   // The registered targets, set before `target` is constructed.
   std::string targetHelp = describeTargets();
-  cl::opt<std::string> target{
-      "target", cl::desc(targetHelp), cl::value_desc("name"),
-      cl::init("cpu"), cl::cat(phaseCat)};
+  cl::opt<std::string> target{"target", cl::desc(targetHelp),
+                              cl::value_desc("name"), cl::init("cpu"),
+                              cl::cat(phaseCat)};
   cl::opt<Phase> compileTo{
-      "compile-to",
-      cl::desc("Stop after this phase and print its IR"),
-      cl::values(clEnumValN(Phase::Import, "import",
-                            "the model as imported: one graph op per ONNX node"),
-                 clEnumValN(Phase::Graph, "graph",
-                            "after graph-opt: shapes propagated and "
-                            "specialized, shape subgraphs folded"),
-                 clEnumValN(Phase::Linalg, "linalg",
-                            "the entry prepared for the target, graph ops "
-                            "lowered to linalg/tensor/arith/math"),
-                 clEnumValN(Phase::Fuse, "fuse",
-                            "elementwise producers fused into their "
-                            "consumers, still on tensors"),
-                 clEnumValN(Phase::LLVM, "llvm",
-                            "the target's last IR: the LLVM dialect (cpu), "
-                            "loops with HLS directives as attributes (hls)"),
-                 clEnumValN(Phase::Artifact, "artifact",
-                            "the default: write the artifacts into the -o "
-                            "directory (cpu: <name>.o/.h/.so; hls: a "
-                            "project folder)")),
+      "compile-to", cl::desc("Stop after this phase and print its IR"),
+      cl::values(
+          clEnumValN(Phase::Import, "import",
+                     "the model as imported: one graph op per ONNX node"),
+          clEnumValN(Phase::Graph, "graph",
+                     "after graph-opt: shapes propagated and "
+                     "specialized, shape subgraphs folded"),
+          clEnumValN(Phase::Linalg, "linalg",
+                     "the entry prepared for the target, graph ops "
+                     "lowered to linalg/tensor/arith/math"),
+          clEnumValN(Phase::Fuse, "fuse",
+                     "elementwise producers fused into their "
+                     "consumers, still on tensors"),
+          clEnumValN(Phase::LLVM, "llvm",
+                     "the target's last IR: the LLVM dialect (cpu), "
+                     "loops with HLS directives as attributes (hls)"),
+          clEnumValN(Phase::Artifact, "artifact",
+                     "the default: write the artifacts into the -o "
+                     "directory (cpu: <name>.o/.h/.so; hls: a "
+                     "project folder)")),
       cl::init(Phase::Artifact), cl::cat(phaseCat)};
   cl::opt<std::string> name{
       "name",
@@ -128,8 +128,7 @@ struct DriverOptions {
   std::string targetOptionsHelp = describeTargetOptions();
   cl::extrahelp targetOptions{targetOptionsHelp};
   cl::opt<WeightsMode> weights{
-      "weights",
-      cl::desc("How weight blobs appear in printed IR"),
+      "weights", cl::desc("How weight blobs appear in printed IR"),
       cl::values(clEnumValN(WeightsMode::Auto, "auto",
                             "elided on standard output, in full in files"),
                  clEnumValN(WeightsMode::Elide, "elide",
@@ -138,7 +137,8 @@ struct DriverOptions {
       cl::init(WeightsMode::Auto), cl::cat(outputCat)};
 };
 
-constexpr const char *kOverview = R"(infer-compile: the infer ahead-of-time compiler for ONNX models
+constexpr const char *kOverview =
+    R"(infer-compile: the infer ahead-of-time compiler for ONNX models
 
   infer-compile model.onnx --shape input=1x3x224x224 -o out --name resnet
       compile for this CPU: out/resnet.o, out/resnet.h, out/resnet.so
@@ -199,14 +199,23 @@ std::string escapeControl(llvm::StringRef text, bool keepNewlines) {
 void printDiagnostic(const Diagnostic &diag, llvm::StringRef inputPath) {
   const char *severity = "error";
   switch (diag.getSeverity()) {
-  case DiagnosticSeverity::Warning: severity = "warning"; break;
-  case DiagnosticSeverity::Note: severity = "note"; break;
-  case DiagnosticSeverity::Remark: severity = "remark"; break;
-  case DiagnosticSeverity::Error: errorPrinted = true; break;
+  case DiagnosticSeverity::Warning:
+    severity = "warning";
+    break;
+  case DiagnosticSeverity::Note:
+    severity = "note";
+    break;
+  case DiagnosticSeverity::Remark:
+    severity = "remark";
+    break;
+  case DiagnosticSeverity::Error:
+    errorPrinted = true;
+    break;
   }
   std::string where;
   Location loc = diag.getLocation();
-  if (auto fused = dyn_cast<FusedLoc>(loc); fused && !fused.getLocations().empty()) {
+  if (auto fused = dyn_cast<FusedLoc>(loc);
+      fused && !fused.getLocations().empty()) {
     loc = fused.getLocations().front();
   }
   if (auto name = dyn_cast<NameLoc>(loc)) {
@@ -349,7 +358,8 @@ static int compile(int argc, char **argv) {
             /*timed=*/true))) {
       return 1;
     }
-  } else if (!options.shapes.empty() || options.batch > 0 || !options.bindings.empty()) {
+  } else if (!options.shapes.empty() || options.batch > 0 ||
+             !options.bindings.empty()) {
     return fail("--shape, --batch and --bind apply in the graph phase; use "
                 "--compile-to=graph or later");
   }

@@ -44,8 +44,8 @@ SplitCommandLine splitTargetFlags(int argc, char **argv) {
       split.rest.push_back(argv[i]);
       continue;
     }
-    std::string flag = arg.take_front(arg.size() - body.size()).str() +
-                       name.str();
+    std::string flag =
+        arg.take_front(arg.size() - body.size()).str() + name.str();
     std::string text = name.str();
     if (body.contains('=')) {
       text += "=" + value.str();
@@ -63,9 +63,9 @@ bool applyTargetFlags(targets::Target &target,
                       std::string &error) {
   for (const TargetFlag &flag : flags) {
     if (flag.target != &target) {
-      error = flag.flag + " applies to --target=" +
-              flag.target->getName().str() + " (this compile targets " +
-              target.getName().str() + ")";
+      error = flag.flag +
+              " applies to --target=" + flag.target->getName().str() +
+              " (this compile targets " + target.getName().str() + ")";
       return false;
     }
     std::string message;
@@ -96,8 +96,9 @@ std::string describeTargetOptions() {
               [](llvm::cl::Option *a, llvm::cl::Option *b) {
                 return a->ArgStr < b->ArgStr;
               });
-    os << "\n" << target->getDisplayName() << " target (--target="
-       << target->getName() << "; also infer-opt --" << target->getName()
+    os << "\n"
+       << target->getDisplayName() << " target (--target=" << target->getName()
+       << "; also infer-opt --" << target->getName()
        << "-codegen=\"NAME=VALUE ...\"):\n";
     for (llvm::cl::Option *option : options) {
       std::string flag = "--" + option->ArgStr.str();

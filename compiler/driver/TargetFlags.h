@@ -36,8 +36,7 @@ SplitCommandLine splitTargetFlags(int argc, char **argv);
 /// Parses the flags of `target` into its options; fails with a message
 /// naming the first flag of another target or a value the option rejects.
 bool applyTargetFlags(targets::Target &target,
-                      const std::vector<TargetFlag> &flags,
-                      std::string &error);
+                      const std::vector<TargetFlag> &flags, std::string &error);
 
 /// The --help text of every registered target's (visible) options.
 std::string describeTargetOptions();

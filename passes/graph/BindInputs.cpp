@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/graph/Passes.h"
 #include "dialects/graph/IR/GraphOps.h"
+#include "passes/graph/Passes.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -22,7 +22,8 @@ namespace infer::graph {
 namespace {
 
 /// Parses `text` as one element of `type`; a message in `error` on failure.
-std::optional<Attribute> parseElement(StringRef text, Type type, std::string &error) {
+std::optional<Attribute> parseElement(StringRef text, Type type,
+                                      std::string &error) {
   text = text.trim();
   if (auto intType = dyn_cast<IntegerType>(type)) {
     if (intType.getWidth() == 1) {
@@ -45,7 +46,8 @@ std::optional<Attribute> parseElement(StringRef text, Type type, std::string &er
     bool fits = isUnsigned ? value.getActiveBits() <= width
                            : value.getSignificantBits() <= width;
     if (!fits) {
-      error = "'" + text.str() + "' does not fit in " + std::to_string(width) + " bits";
+      error = "'" + text.str() + "' does not fit in " + std::to_string(width) +
+              " bits";
       return std::nullopt;
     }
     return IntegerAttr::get(type, isUnsigned ? value.zextOrTrunc(width)
@@ -86,8 +88,10 @@ struct BindInputsPass final
     llvm::BitVector erase(func.getNumArguments());
     for (const std::string &spec : specs) {
       auto [name, valuesText] = StringRef(spec).split('=');
-      if (name.empty() || !StringRef(spec).contains('=') || valuesText.empty()) {
-        func.emitError("bad binding '") << spec << "': expected name=value or name=v0,v1,...";
+      if (name.empty() || !StringRef(spec).contains('=') ||
+          valuesText.empty()) {
+        func.emitError("bad binding '")
+            << spec << "': expected name=value or name=v0,v1,...";
         return signalPassFailure();
       }
       std::optional<unsigned> index;
@@ -105,7 +109,8 @@ struct BindInputsPass final
         return signalPassFailure();
       }
       if (!seen.insert(name).second) {
-        func.emitError("--bind: input '") << name << "' is bound more than once";
+        func.emitError("--bind: input '")
+            << name << "' is bound more than once";
         return signalPassFailure();
       }
       BlockArgument arg = func.getArgument(*index);
@@ -125,8 +130,9 @@ struct BindInputsPass final
       if (!valueType.hasStaticShape() || valueType.getNumElements() != count) {
         func.emitError("--bind: input '")
             << name << "' of type " << type << " needs "
-            << (valueType.hasStaticShape() ? std::to_string(valueType.getNumElements())
-                                           : std::string("a static shape and"))
+            << (valueType.hasStaticShape()
+                    ? std::to_string(valueType.getNumElements())
+                    : std::string("a static shape and"))
             << " values, got " << count;
         return signalPassFailure();
       }

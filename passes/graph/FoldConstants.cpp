@@ -1,8 +1,8 @@
 //===- FoldConstants.cpp - fold shape subgraphs into constants ------------===//
 
-#include "passes/graph/Passes.h"
 #include "dialects/graph/IR/Folding.h"
 #include "dialects/graph/IR/GraphOps.h"
+#include "passes/graph/Passes.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 

@@ -1,8 +1,8 @@
 //===- PropagateShapes.cpp - refine result types from operands ------------===//
 
-#include "passes/graph/Passes.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/IR/TensorLimits.h"
+#include "passes/graph/Passes.h"
 
 using namespace mlir;
 
@@ -33,8 +33,8 @@ FailureOr<Type> joinTypes(Type current, Type inferred) {
     return failure();
   }
   SmallVector<int64_t> shape;
-  for (auto [c, i] : llvm::zip(currentTensor.getShape(),
-                               inferredTensor.getShape())) {
+  for (auto [c, i] :
+       llvm::zip(currentTensor.getShape(), inferredTensor.getShape())) {
     if (ShapedType::isDynamic(c)) {
       shape.push_back(i);
     } else if (ShapedType::isDynamic(i) || c == i) {
@@ -91,7 +91,8 @@ LogicalResult refineScan(ScanOp op, bool &changed) {
   if (body.getNumArguments() != operands.size()) {
     return success();
   }
-  auto axisList = [](std::optional<ArrayRef<int64_t>> values, size_t k) -> int64_t {
+  auto axisList = [](std::optional<ArrayRef<int64_t>> values,
+                     size_t k) -> int64_t {
     return values && k < values->size() ? (*values)[k] : 0;
   };
   int64_t length = ShapedType::kDynamic;
@@ -110,8 +111,8 @@ LogicalResult refineScan(ScanOp op, bool &changed) {
       inferred = dropDim(inferred, axis);
     }
     if (inferred && failed(refine(body.getArgument(i), inferred, changed))) {
-      return op.emitOpError("body argument #") << i << " conflicts with operand type "
-                                               << inferred;
+      return op.emitOpError("body argument #")
+             << i << " conflicts with operand type " << inferred;
     }
   }
   auto yield = cast<YieldOp>(body.getTerminator());
@@ -122,13 +123,15 @@ LogicalResult refineScan(ScanOp op, bool &changed) {
     Type inferred = value.getType();
     if (i >= numStates) {
       int64_t axis = axisList(op.getScanOutputAxes(), i - numStates);
-      if (auto ranked = dyn_cast<RankedTensorType>(inferred); ranked && axis < 0) {
+      if (auto ranked = dyn_cast<RankedTensorType>(inferred);
+          ranked && axis < 0) {
         axis += ranked.getRank() + 1;
       }
       inferred = insertDim(inferred, axis, length);
     }
     if (inferred && failed(refine(op.getResult(i), inferred, changed))) {
-      return op.emitOpError("result #") << i << " conflicts with the body's " << inferred;
+      return op.emitOpError("result #")
+             << i << " conflicts with the body's " << inferred;
     }
   }
   return success();
@@ -149,7 +152,8 @@ LogicalResult refineLoop(LoopOp op, bool &changed) {
                      RankedTensorType::get({}, IntegerType::get(ctx, 1))};
   for (int i = 0; i < 2; ++i) {
     auto current = dyn_cast<TensorType>(body.getArgument(i).getType());
-    if (current && current.getElementType() == cast<TensorType>(scalars[i]).getElementType()) {
+    if (current && current.getElementType() ==
+                       cast<TensorType>(scalars[i]).getElementType()) {
       (void)refine(body.getArgument(i), scalars[i], changed);
     }
   }
@@ -173,7 +177,8 @@ LogicalResult refineLoop(LoopOp op, bool &changed) {
              << "), which is not supported";
     }
     if (inferred && failed(refine(op.getResult(i), inferred, changed))) {
-      return op.emitOpError("result #") << i << " conflicts with the body's " << inferred;
+      return op.emitOpError("result #")
+             << i << " conflicts with the body's " << inferred;
     }
   }
   return success();
@@ -218,7 +223,8 @@ LogicalResult refineIf(IfOp op, bool &changed) {
     return success();
   }
   for (auto [i, result] : llvm::enumerate(op.getResults())) {
-    Type inferred = meetTypes((*thenValues)[i].getType(), (*elseValues)[i].getType());
+    Type inferred =
+        meetTypes((*thenValues)[i].getType(), (*elseValues)[i].getType());
     if (!inferred) {
       continue;
     }

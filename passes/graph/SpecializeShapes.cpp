@@ -1,8 +1,8 @@
 //===- SpecializeShapes.cpp - fix dynamic input dimensions ----------------===//
 
-#include "passes/graph/Passes.h"
-#include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
+#include "passes/graph/Passes.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -75,8 +75,8 @@ struct SpecializeShapesPass final
         for (auto [i, declared] : llvm::enumerate(type.getShape())) {
           if (!ShapedType::isDynamic(declared) && declared != (*dims)[i]) {
             func.emitError("input '")
-                << name << "' has static dimension " << i << " = "
-                << declared << "; the shape asks for " << (*dims)[i];
+                << name << "' has static dimension " << i << " = " << declared
+                << "; the shape asks for " << (*dims)[i];
             return signalPassFailure();
           }
         }

@@ -18,8 +18,8 @@ namespace {
 SmallVector<unsigned>
 innermostReductionOrder(ArrayRef<utils::IteratorType> iterators) {
   SmallVector<unsigned> order;
-  for (auto kind : {utils::IteratorType::parallel,
-                    utils::IteratorType::reduction}) {
+  for (auto kind :
+       {utils::IteratorType::parallel, utils::IteratorType::reduction}) {
     for (unsigned d = 0; d < iterators.size(); ++d) {
       if (iterators[d] == kind) {
         order.push_back(d);

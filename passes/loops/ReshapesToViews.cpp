@@ -39,21 +39,20 @@ struct ReshapeToViews final : OpRewritePattern<memref::ReshapeOp> {
       return rewriter.notifyMatchFailure(op, "dynamic or strided");
     }
     Location loc = op.getLoc();
-    auto flat = MemRefType::get({source.getNumElements()},
-                                source.getElementType());
+    auto flat =
+        MemRefType::get({source.getNumElements()}, source.getElementType());
     Value value = op.getSource();
     if (source.getRank() == 0) {
-      value = memref::ExpandShapeOp::create(rewriter, loc, flat, value,
-                                            oneGroup(0),
-                                            ArrayRef<OpFoldResult>{
-                                                rewriter.getIndexAttr(1)});
+      value = memref::ExpandShapeOp::create(
+          rewriter, loc, flat, value, oneGroup(0),
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
     } else if (source.getRank() > 1) {
       value = memref::CollapseShapeOp::create(rewriter, loc, value,
                                               oneGroup(source.getRank()));
     }
     if (result.getRank() == 0) {
-      value = memref::CollapseShapeOp::create(rewriter, loc, value,
-                                              oneGroup(0));
+      value =
+          memref::CollapseShapeOp::create(rewriter, loc, value, oneGroup(0));
     } else if (result.getRank() > 1) {
       SmallVector<OpFoldResult> shape;
       for (int64_t dim : result.getShape()) {

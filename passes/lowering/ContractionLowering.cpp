@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
 #include "passes/lowering/ScalarMath.h"
-#include "dialects/graph/IR/GraphOps.h"
-#include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -43,7 +43,8 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
   // Loop order batch..., m, k, n: the innermost loop walks rows of B and
   // of the output contiguously, which LLVM vectorizes.
   int64_t dims = rank + 1;
-  AffineExpr m = getAffineDimExpr(batch, ctx), k = getAffineDimExpr(batch + 1, ctx),
+  AffineExpr m = getAffineDimExpr(batch, ctx),
+             k = getAffineDimExpr(batch + 1, ctx),
              n = getAffineDimExpr(batch + 2, ctx);
   auto operandMap = [&](RankedTensorType type, AffineExpr row, AffineExpr col) {
     SmallVector<AffineExpr> exprs;
@@ -90,7 +91,8 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
   }
   sizes.push_back(dimSize(b, loc, lhs, aType.getRank() - (transA ? 1 : 2)));
   sizes.push_back(dimSize(b, loc, rhs, bType.getRank() - (transB ? 2 : 1)));
-  Value init = filledTensor(b, loc, resultType, scalarConstant(b, loc, element, 0), sizes);
+  Value init = filledTensor(b, loc, resultType,
+                            scalarConstant(b, loc, element, 0), sizes);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init},
       maps, iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
@@ -101,7 +103,8 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
         if (y.getType() != element) {
           y = castScalar(nb, nl, y, element, false, false);
         }
-        linalg::YieldOp::create(nb, nl, add(nb, nl, args[2], mul(nb, nl, x, y)));
+        linalg::YieldOp::create(nb, nl,
+                                add(nb, nl, args[2], mul(nb, nl, x, y)));
       });
   return generic.getResult(0);
 }
@@ -110,10 +113,12 @@ namespace {
 
 /// Whether every dynamic batch dim of a matmul result of `type` has an
 /// operand dynamic at its (right-aligned) batch position.
-bool batchDimsSized(RankedTensorType type, ArrayRef<RankedTensorType> operands) {
+bool batchDimsSized(RankedTensorType type,
+                    ArrayRef<RankedTensorType> operands) {
   int64_t batch = type.getRank() - 2;
   for (int64_t i = 0; i < batch; ++i) {
-    if (type.isDynamicDim(i) && llvm::none_of(operands, [&](RankedTensorType t) {
+    if (type.isDynamicDim(i) &&
+        llvm::none_of(operands, [&](RankedTensorType t) {
           int64_t p = i - (batch - (t.getRank() - 2));
           return p >= 0 && t.isDynamicDim(p);
         })) {
@@ -139,7 +144,8 @@ struct MatMulLowering final : OpConversionPattern<MatMulOp> {
     if (!resultType.hasStaticShape() &&
         (aType.getRank() < 2 || bType.getRank() < 2 ||
          !batchDimsSized(resultType, {aType, bType}))) {
-      return rewriter.notifyMatchFailure(op, "dynamic dims with a vector operand");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims with a vector operand");
     }
     // numpy: 1-d operands become matrices, and the extra dim is dropped.
     if (aType.getRank() == 1) {
@@ -154,8 +160,10 @@ struct MatMulLowering final : OpConversionPattern<MatMulOp> {
     }
     aType = cast<RankedTensorType>(a.getType());
     bType = cast<RankedTensorType>(b.getType());
-    bool aVector = cast<RankedTensorType>(adaptor.getA().getType()).getRank() == 1;
-    bool bVector = cast<RankedTensorType>(adaptor.getB().getType()).getRank() == 1;
+    bool aVector =
+        cast<RankedTensorType>(adaptor.getA().getType()).getRank() == 1;
+    bool bVector =
+        cast<RankedTensorType>(adaptor.getB().getType()).getRank() == 1;
     SmallVector<int64_t> shape(resultType.getShape());
     if (aVector && bVector) {
       shape = {1, 1};
@@ -199,10 +207,12 @@ struct GemmLowering final : OpConversionPattern<GemmOp> {
         rewriter, loc, cast<RankedTensorType>(product.getType()), inputs,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value v = alpha == 1 ? args[0]
-                               : mul(b, l, args[0], scalarConstant(b, l, element, alpha));
+                               : mul(b, l, args[0],
+                                     scalarConstant(b, l, element, alpha));
           if (hasC) {
             Value c = beta == 1 ? args[1]
-                                : mul(b, l, args[1], scalarConstant(b, l, element, beta));
+                                : mul(b, l, args[1],
+                                      scalarConstant(b, l, element, beta));
             v = add(b, l, v, c);
           }
           return v;
@@ -216,13 +226,16 @@ struct GemmLowering final : OpConversionPattern<GemmOp> {
 void windowPads(ArrayRef<int64_t> inSpatial, ArrayRef<int64_t> kernel,
                 ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
                 std::optional<ArrayRef<int64_t>> pads, StringRef autoPad,
-                SmallVectorImpl<int64_t> &begin, SmallVectorImpl<int64_t> &end) {
+                SmallVectorImpl<int64_t> &begin,
+                SmallVectorImpl<int64_t> &end) {
   int64_t n = inSpatial.size();
   for (int64_t i = 0; i < n; ++i) {
     if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
       int64_t out = (inSpatial[i] + strides[i] - 1) / strides[i];
-      int64_t total = std::max<int64_t>(
-          (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - inSpatial[i], 0);
+      int64_t total = std::max<int64_t>((out - 1) * strides[i] +
+                                            (kernel[i] - 1) * dilations[i] + 1 -
+                                            inSpatial[i],
+                                        0);
       int64_t small = total / 2;
       begin.push_back(autoPad == "SAME_UPPER" ? small : total - small);
       end.push_back(autoPad == "SAME_UPPER" ? total - small : small);
@@ -255,8 +268,8 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
   bool any = false;
   for (int64_t i = 0; i < n; ++i) {
     int64_t in = type.getDimSize(i + 2);
-    int64_t needed = (outSpatial[i] - 1) * strides[i] +
-                     (kernel[i] - 1) * dilations[i] + 1;
+    int64_t needed =
+        (outSpatial[i] - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1;
     low[i + 2] = begin[i];
     high[i + 2] = std::max<int64_t>(needed - in - begin[i], end[i]);
     any |= low[i + 2] || high[i + 2];
@@ -318,15 +331,16 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w,
   iterators.append(1 + s, IteratorType::reduction);
   iterators.append(s, IteratorType::parallel);
   Value init = filledTensor(b, loc, oType, scalarConstant(b, loc, element, 0),
-                           batchSizes(b, loc, oType, x));
-  Value out = linalg::GenericOp::create(
-                  b, loc, TypeRange{oType}, ValueRange{x, w}, ValueRange{init},
-                  maps, iterators,
-                  [&](OpBuilder &nb, Location l, ValueRange args) {
-                    linalg::YieldOp::create(
-                        nb, l, add(nb, l, args[2], mul(nb, l, args[0], args[1])));
-                  })
-                  .getResult(0);
+                            batchSizes(b, loc, oType, x));
+  Value out =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{oType}, ValueRange{x, w}, ValueRange{init}, maps,
+          iterators,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, l, add(nb, l, args[2], mul(nb, l, args[0], args[1])));
+          })
+          .getResult(0);
   return reshapeTo(b, loc, out, yType);
 }
 
@@ -376,9 +390,11 @@ Value im2colConv(OpBuilder &b, Location loc, Value x, Value w,
       xExprs.push_back(d(3 + s + i) * strides[i] + d(3 + i) * dilations[i]);
     }
     auto fullType = RankedTensorType::get(colShape, element);
-    Value empty = emptyTensor(b, loc, fullType, batchSizes(b, loc, fullType, x));
-    SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, xExprs, ctx),
-                                   AffineMap::getMultiDimIdentityMap(dims, ctx)};
+    Value empty =
+        emptyTensor(b, loc, fullType, batchSizes(b, loc, fullType, x));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(dims, 0, xExprs, ctx),
+        AffineMap::getMultiDimIdentityMap(dims, ctx)};
     SmallVector<IteratorType> iterators(dims, IteratorType::parallel);
     col = linalg::GenericOp::create(
               b, loc, TypeRange{fullType}, ValueRange{x}, ValueRange{empty},
@@ -392,8 +408,8 @@ Value im2colConv(OpBuilder &b, Location loc, Value x, Value w,
   w = reshapeTo(b, loc, w,
                 RankedTensorType::get(
                     {group, filters / group, perGroup * window}, element));
-  auto oType = RankedTensorType::get(
-      {batch, group, filters / group, positions}, element);
+  auto oType = RankedTensorType::get({batch, group, filters / group, positions},
+                                     element);
   Value out = buildMatmul(b, loc, w, col, oType);
   return reshapeTo(b, loc, out, yType);
 }
@@ -410,7 +426,8 @@ struct ConvLowering final : OpConversionPattern<Op> {
       return failure();
     }
     if (!onlyBatchDynamic(op)) {
-      return rewriter.notifyMatchFailure(op, "dynamic dims other than the batch");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims other than the batch");
     }
     Location loc = op.getLoc();
     Value input = adaptor.getX(), weights = adaptor.getW();
@@ -419,10 +436,12 @@ struct ConvLowering final : OpConversionPattern<Op> {
         return isNone(original) ? Value() : lowered;
       };
       // The x zero point is a scalar; w's may be per output channel.
-      input = widenMinusZp(rewriter, loc, input, isUnsignedTensor(op.getX().getType()),
+      input = widenMinusZp(rewriter, loc, input,
+                           isUnsignedTensor(op.getX().getType()),
                            zp(op.getXZeroPoint(), adaptor.getXZeroPoint()),
                            isUnsignedTensor(op.getXZeroPoint().getType()), 0);
-      weights = widenMinusZp(rewriter, loc, weights, isUnsignedTensor(op.getW().getType()),
+      weights = widenMinusZp(rewriter, loc, weights,
+                             isUnsignedTensor(op.getW().getType()),
                              zp(op.getWZeroPoint(), adaptor.getWZeroPoint()),
                              isUnsignedTensor(op.getWZeroPoint().getType()), 0);
     }
@@ -441,16 +460,15 @@ struct ConvLowering final : OpConversionPattern<Op> {
     windowPads(xType.getShape().drop_front(2), kernel, strides, dilations,
                op.getPads(), op.getAutoPad(), begin, end);
     SmallVector<int64_t> outSpatial(yType.getShape().drop_front(2));
-    Value x = padSpatial(rewriter, loc, input, begin, end, outSpatial,
-                         kernel, strides, dilations,
+    Value x = padSpatial(rewriter, loc, input, begin, end, outSpatial, kernel,
+                         strides, dilations,
                          scalarConstant(rewriter, loc, element, 0));
     int64_t perGroup = channels / group;
     Value w = weights;
-    Value out = perGroup == 1
-                    ? directConv(rewriter, loc, x, w, yType, group, strides,
-                                 dilations)
-                    : im2colConv(rewriter, loc, x, w, yType, group, strides,
-                                 dilations);
+    Value out =
+        perGroup == 1
+            ? directConv(rewriter, loc, x, w, yType, group, strides, dilations)
+            : im2colConv(rewriter, loc, x, w, yType, group, strides, dilations);
     out = reshapeTo(rewriter, loc, out, yType);
     Value bias;
     if constexpr (std::is_same_v<Op, ConvOp>) {
@@ -461,7 +479,8 @@ struct ConvLowering final : OpConversionPattern<Op> {
     if (bias) {
       SmallVector<int64_t> bShape = {filters};
       bShape.append(s, 1);
-      bias = reshapeTo(rewriter, loc, bias, RankedTensorType::get(bShape, element));
+      bias = reshapeTo(rewriter, loc, bias,
+                       RankedTensorType::get(bShape, element));
       out = buildElementwise(rewriter, loc, yType, {out, bias},
                              [](OpBuilder &b, Location l, ValueRange args) {
                                return add(b, l, args[0], args[1]);
@@ -476,10 +495,11 @@ enum class PoolKind { Max, Average, Lp };
 
 /// A pooling window reduction over `x` (N x C x spatial), padded with
 /// `padValue`; `combine(acc, element)`.
-Value buildPool(OpBuilder &b, Location loc, Value x, RankedTensorType yType,
-                ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
-                ArrayRef<int64_t> dilations, Value init,
-                function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+Value buildPool(
+    OpBuilder &b, Location loc, Value x, RankedTensorType yType,
+    ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> dilations, Value init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
   MLIRContext *ctx = b.getContext();
   int64_t s = kernel.size();
   int64_t dims = 2 + 2 * s;
@@ -504,7 +524,8 @@ Value buildPool(OpBuilder &b, Location loc, Value x, RankedTensorType yType,
              b, loc, TypeRange{yType}, ValueRange{x, window}, ValueRange{acc},
              maps, iterators,
              [&](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(nb, nl, combine(nb, nl, args[2], args[0]));
+               linalg::YieldOp::create(nb, nl,
+                                       combine(nb, nl, args[2], args[0]));
              })
       .getResult(0);
 }
@@ -524,74 +545,93 @@ Value maxPoolIndices(OpBuilder &b, Location loc, Value x, RankedTensorType type,
     window *= k;
   }
   Type element = xType.getElementType();
-  return buildIndexed(b, loc, type, [&](OpBuilder &nb, Location l, ArrayRef<Value> out) {
-    Type i64 = nb.getI64Type();
-    Value lowest = isa<FloatType>(element)
-                       ? scalarConstant(nb, l, element, -INFINITY)
-                       : arith::ConstantOp::create(
-                             nb, l,
-                             nb.getIntegerAttr(element, APInt::getSignedMinValue(
-                                                            element.getIntOrFloatBitWidth())))
-                             .getResult();
-    auto loop = scf::ForOp::create(
-        nb, l, indexConstant(nb, l, 0), indexConstant(nb, l, window), indexConstant(nb, l, 1),
-        ValueRange{lowest, scalarConstant(nb, l, i64, 0)},
-        [&](OpBuilder &lb, Location ll, Value w, ValueRange best) {
-          // The window offset per spatial axis, then the input position.
-          SmallVector<Value> at = {out[0], out[1]};
-          Value inside = arith::ConstantIntOp::create(lb, ll, 1, 1);
-          int64_t stride = window;
-          for (int64_t d = 0; d < s; ++d) {
-            stride /= kernel[d];
-            Value k = arith::RemUIOp::create(
-                lb, ll, arith::DivUIOp::create(lb, ll, w, indexConstant(lb, ll, stride)),
-                indexConstant(lb, ll, kernel[d]));
-            Value pos = arith::AddIOp::create(
-                lb, ll,
-                arith::MulIOp::create(lb, ll, out[2 + d], indexConstant(lb, ll, strides[d])),
-                arith::MulIOp::create(lb, ll, k, indexConstant(lb, ll, dilations[d])));
-            pos = arith::SubIOp::create(lb, ll, pos, indexConstant(lb, ll, begin[d]));
-            Value ok = arith::AndIOp::create(
-                lb, ll,
-                arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sge, pos,
-                                      indexConstant(lb, ll, 0)),
-                arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::slt, pos,
-                                      indexConstant(lb, ll, shape[2 + d])));
-            inside = arith::AndIOp::create(lb, ll, inside, ok);
-            // Clamp so the read stays in bounds; `inside` discards it.
-            pos = arith::MaxSIOp::create(lb, ll, pos, indexConstant(lb, ll, 0));
-            pos = arith::MinSIOp::create(lb, ll, pos, indexConstant(lb, ll, shape[2 + d] - 1));
-            at.push_back(pos);
-          }
-          Value v = tensor::ExtractOp::create(lb, ll, x, at);
-          Value greater = isa<FloatType>(element)
-                              ? arith::CmpFOp::create(lb, ll, arith::CmpFPredicate::OGT, v,
-                                                      best[0])
-                                    .getResult()
-                              : arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sgt, v,
-                                                      best[0])
-                                    .getResult();
-          Value take = arith::AndIOp::create(lb, ll, inside, greater);
-          // Flat index: n, c, then the spatial axes (last two swapped when
-          // column-major).
-          SmallVector<int64_t> order = llvm::to_vector(llvm::seq<int64_t>(0, 2 + s));
-          if (columnMajor && s >= 2) {
-            std::swap(order[s], order[s + 1]);
-          }
-          Value flat = indexConstant(lb, ll, 0);
-          for (int64_t d : order) {
-            flat = arith::AddIOp::create(
-                lb, ll, arith::MulIOp::create(lb, ll, flat, indexConstant(lb, ll, shape[d])),
-                at[d]);
-          }
-          flat = arith::IndexCastOp::create(lb, ll, i64, flat);
-          scf::YieldOp::create(
-              lb, ll,
-              ValueRange{arith::SelectOp::create(lb, ll, take, v, best[0]).getResult(),
-                         arith::SelectOp::create(lb, ll, take, flat, best[1]).getResult()});
-        });
-    return loop.getResult(1);
-  });
+  return buildIndexed(
+      b, loc, type, [&](OpBuilder &nb, Location l, ArrayRef<Value> out) {
+        Type i64 = nb.getI64Type();
+        Value lowest =
+            isa<FloatType>(element)
+                ? scalarConstant(nb, l, element, -INFINITY)
+                : arith::ConstantOp::create(
+                      nb, l,
+                      nb.getIntegerAttr(element,
+                                        APInt::getSignedMinValue(
+                                            element.getIntOrFloatBitWidth())))
+                      .getResult();
+        auto loop = scf::ForOp::create(
+            nb, l, indexConstant(nb, l, 0), indexConstant(nb, l, window),
+            indexConstant(nb, l, 1),
+            ValueRange{lowest, scalarConstant(nb, l, i64, 0)},
+            [&](OpBuilder &lb, Location ll, Value w, ValueRange best) {
+              // The window offset per spatial axis, then the input position.
+              SmallVector<Value> at = {out[0], out[1]};
+              Value inside = arith::ConstantIntOp::create(lb, ll, 1, 1);
+              int64_t stride = window;
+              for (int64_t d = 0; d < s; ++d) {
+                stride /= kernel[d];
+                Value k = arith::RemUIOp::create(
+                    lb, ll,
+                    arith::DivUIOp::create(lb, ll, w,
+                                           indexConstant(lb, ll, stride)),
+                    indexConstant(lb, ll, kernel[d]));
+                Value pos = arith::AddIOp::create(
+                    lb, ll,
+                    arith::MulIOp::create(lb, ll, out[2 + d],
+                                          indexConstant(lb, ll, strides[d])),
+                    arith::MulIOp::create(lb, ll, k,
+                                          indexConstant(lb, ll, dilations[d])));
+                pos = arith::SubIOp::create(lb, ll, pos,
+                                            indexConstant(lb, ll, begin[d]));
+                Value ok = arith::AndIOp::create(
+                    lb, ll,
+                    arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sge,
+                                          pos, indexConstant(lb, ll, 0)),
+                    arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::slt,
+                                          pos,
+                                          indexConstant(lb, ll, shape[2 + d])));
+                inside = arith::AndIOp::create(lb, ll, inside, ok);
+                // Clamp so the read stays in bounds; `inside` discards it.
+                pos = arith::MaxSIOp::create(lb, ll, pos,
+                                             indexConstant(lb, ll, 0));
+                pos = arith::MinSIOp::create(
+                    lb, ll, pos, indexConstant(lb, ll, shape[2 + d] - 1));
+                at.push_back(pos);
+              }
+              Value v = tensor::ExtractOp::create(lb, ll, x, at);
+              Value greater =
+                  isa<FloatType>(element)
+                      ? arith::CmpFOp::create(lb, ll, arith::CmpFPredicate::OGT,
+                                              v, best[0])
+                            .getResult()
+                      : arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sgt,
+                                              v, best[0])
+                            .getResult();
+              Value take = arith::AndIOp::create(lb, ll, inside, greater);
+              // Flat index: n, c, then the spatial axes (last two swapped when
+              // column-major).
+              SmallVector<int64_t> order =
+                  llvm::to_vector(llvm::seq<int64_t>(0, 2 + s));
+              if (columnMajor && s >= 2) {
+                std::swap(order[s], order[s + 1]);
+              }
+              Value flat = indexConstant(lb, ll, 0);
+              for (int64_t d : order) {
+                flat = arith::AddIOp::create(
+                    lb, ll,
+                    arith::MulIOp::create(lb, ll, flat,
+                                          indexConstant(lb, ll, shape[d])),
+                    at[d]);
+              }
+              flat = arith::IndexCastOp::create(lb, ll, i64, flat);
+              scf::YieldOp::create(
+                  lb, ll,
+                  ValueRange{
+                      arith::SelectOp::create(lb, ll, take, v, best[0])
+                          .getResult(),
+                      arith::SelectOp::create(lb, ll, take, flat, best[1])
+                          .getResult()});
+            });
+        return loop.getResult(1);
+      });
 }
 
 template <typename Op, PoolKind kind>
@@ -604,7 +644,8 @@ struct PoolLowering final : OpConversionPattern<Op> {
       return failure();
     }
     if (!onlyBatchDynamic(op)) {
-      return rewriter.notifyMatchFailure(op, "dynamic dims other than the batch");
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims other than the batch");
     }
     Location loc = op.getLoc();
     auto xType = cast<RankedTensorType>(adaptor.getX().getType());
@@ -623,31 +664,35 @@ struct PoolLowering final : OpConversionPattern<Op> {
                         strides, dilations, padValue);
     };
     if constexpr (kind == PoolKind::Max) {
-      Value lowest = isa<FloatType>(element)
-                         ? scalarConstant(rewriter, loc, element, -INFINITY)
-                         : arith::ConstantOp::create(
-                               rewriter, loc,
-                               rewriter.getIntegerAttr(
-                                   element, APInt::getSignedMinValue(
-                                                element.getIntOrFloatBitWidth())))
-                               .getResult();
-      Value y = buildPool(rewriter, loc, pad(adaptor.getX(), lowest), yType,
-                          kernel, strides, dilations, lowest,
-                          [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
-                            if (isa<FloatType>(v.getType())) {
-                              return arith::MaximumFOp::create(b, l, acc, v);
-                            }
-                            return arith::MaxSIOp::create(b, l, acc, v);
-                          });
-      if (!isa<NoneType>(op.getIndices().getType()) && !yType.hasStaticShape()) {
+      Value lowest =
+          isa<FloatType>(element)
+              ? scalarConstant(rewriter, loc, element, -INFINITY)
+              : arith::ConstantOp::create(
+                    rewriter, loc,
+                    rewriter.getIntegerAttr(
+                        element, APInt::getSignedMinValue(
+                                     element.getIntOrFloatBitWidth())))
+                    .getResult();
+      Value y =
+          buildPool(rewriter, loc, pad(adaptor.getX(), lowest), yType, kernel,
+                    strides, dilations, lowest,
+                    [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+                      if (isa<FloatType>(v.getType())) {
+                        return arith::MaximumFOp::create(b, l, acc, v);
+                      }
+                      return arith::MaxSIOp::create(b, l, acc, v);
+                    });
+      if (!isa<NoneType>(op.getIndices().getType()) &&
+          !yType.hasStaticShape()) {
         return rewriter.notifyMatchFailure(op, "Indices with a dynamic batch");
       }
-      Value indices = isa<NoneType>(op.getIndices().getType())
-                          ? noneValue(rewriter, loc)
-                          : maxPoolIndices(rewriter, loc, adaptor.getX(),
-                                           loweredTensorType(op.getIndices().getType()),
-                                           kernel, strides, dilations, begin,
-                                           op.getStorageOrder() != 0);
+      Value indices =
+          isa<NoneType>(op.getIndices().getType())
+              ? noneValue(rewriter, loc)
+              : maxPoolIndices(rewriter, loc, adaptor.getX(),
+                               loweredTensorType(op.getIndices().getType()),
+                               kernel, strides, dilations, begin,
+                               op.getStorageOrder() != 0);
       rewriter.replaceOp(op, {y, indices});
       return success();
     } else {
@@ -661,7 +706,8 @@ struct PoolLowering final : OpConversionPattern<Op> {
           dilations, zero, [p](OpBuilder &b, Location l, Value acc, Value v) {
             if (p != 1) {
               Value a = math::AbsFOp::create(b, l, v);
-              v = math::PowFOp::create(b, l, a, scalarConstant(b, l, a.getType(), p));
+              v = math::PowFOp::create(b, l, a,
+                                       scalarConstant(b, l, a.getType(), p));
             }
             return add(b, l, acc, v);
           });
@@ -671,7 +717,8 @@ struct PoolLowering final : OpConversionPattern<Op> {
                                  [p](OpBuilder &b, Location l, ValueRange a) {
                                    return math::PowFOp::create(
                                        b, l, a[0],
-                                       scalarConstant(b, l, a[0].getType(), 1.0 / p));
+                                       scalarConstant(b, l, a[0].getType(),
+                                                      1.0 / p));
                                  }));
         return success();
       } else {
@@ -689,17 +736,18 @@ struct PoolLowering final : OpConversionPattern<Op> {
         padOnes = padSpatial(rewriter, loc, padOnes, SmallVector<int64_t>(s, 0),
                              SmallVector<int64_t>(s, 0), outSpatial, kernel,
                              strides, dilations, zero);
-        Value count = buildPool(rewriter, loc, padOnes, yType, kernel, strides,
-                                dilations, zero,
-                                [](OpBuilder &b, Location l, Value acc, Value v) {
-                                  return add(b, l, acc, v);
-                                });
+        Value count =
+            buildPool(rewriter, loc, padOnes, yType, kernel, strides, dilations,
+                      zero, [](OpBuilder &b, Location l, Value acc, Value v) {
+                        return add(b, l, acc, v);
+                      });
         rewriter.replaceOp(
-            op, buildElementwise(rewriter, loc, yType, {sum, count},
-                                 [](OpBuilder &b, Location l, ValueRange a) {
-                                   return arith::DivFOp::create(b, l, a[0], a[1])
-                                       .getResult();
-                                 }));
+            op,
+            buildElementwise(
+                rewriter, loc, yType, {sum, count},
+                [](OpBuilder &b, Location l, ValueRange a) {
+                  return arith::DivFOp::create(b, l, a[0], a[1]).getResult();
+                }));
         return success();
       }
     }
@@ -712,7 +760,8 @@ struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
   matchAndRewrite(BatchNormalizationOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     // Inference mode is elementwise: any dynamic dims of X.
-    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/op.getTrainingMode() == 0))) {
+    if (failed(checkTensors(op, rewriter,
+                            /*allowDynamic=*/op.getTrainingMode() == 0))) {
       return failure();
     }
     Location loc = op.getLoc();
@@ -721,7 +770,8 @@ struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
     int64_t rank = yType.getRank();
     bool training = op.getTrainingMode() != 0;
     if (training && (rank < 2 || !isa<FloatType>(element))) {
-      return rewriter.notifyMatchFailure(op, "training mode needs float N x C x ...");
+      return rewriter.notifyMatchFailure(
+          op, "training mode needs float N x C x ...");
     }
     // Training mode normalizes with the batch's own mean and (population)
     // variance over every axis but the channels.
@@ -734,29 +784,31 @@ struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
         count *= yType.getDimSize(d);
       }
       auto sum = [&](Value v, bool square) {
-        return buildReduction(rewriter, loc, v, axes, /*keepDims=*/true,
-                              scalarConstant(rewriter, loc, element, 0),
-                              [square](OpBuilder &b, Location l, Value acc, Value e) {
-                                if (square) {
-                                  e = arith::MulFOp::create(b, l, e, e);
-                                }
-                                return arith::AddFOp::create(b, l, acc, e).getResult();
-                              });
+        return buildReduction(
+            rewriter, loc, v, axes, /*keepDims=*/true,
+            scalarConstant(rewriter, loc, element, 0),
+            [square](OpBuilder &b, Location l, Value acc, Value e) {
+              if (square) {
+                e = arith::MulFOp::create(b, l, e, e);
+              }
+              return arith::AddFOp::create(b, l, acc, e).getResult();
+            });
       };
       auto divide = [&](Value v) {
-        return buildElementwise(rewriter, loc, cast<RankedTensorType>(v.getType()), {v},
-                                [&](OpBuilder &b, Location l, ValueRange a) {
-                                  return arith::DivFOp::create(
-                                             b, l, a[0], scalarConstant(b, l, element, count))
-                                      .getResult();
-                                });
+        return buildElementwise(
+            rewriter, loc, cast<RankedTensorType>(v.getType()), {v},
+            [&](OpBuilder &b, Location l, ValueRange a) {
+              return arith::DivFOp::create(b, l, a[0],
+                                           scalarConstant(b, l, element, count))
+                  .getResult();
+            });
       };
       mean = divide(sum(adaptor.getX(), false));
-      Value centered = buildElementwise(rewriter, loc, yType, {adaptor.getX(), mean},
-                                        [](OpBuilder &b, Location l, ValueRange a) {
-                                          return arith::SubFOp::create(b, l, a[0], a[1])
-                                              .getResult();
-                                        });
+      Value centered = buildElementwise(
+          rewriter, loc, yType, {adaptor.getX(), mean},
+          [](OpBuilder &b, Location l, ValueRange a) {
+            return arith::SubFOp::create(b, l, a[0], a[1]).getResult();
+          });
       var = divide(sum(centered, true));
     }
     auto perChannel = [&](Value v) {
@@ -769,8 +821,8 @@ struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
     double eps = op.getEpsilon().convertToDouble();
     Value y = buildElementwise(
         rewriter, loc, yType,
-        {adaptor.getX(), perChannel(adaptor.getScale()), perChannel(adaptor.getB()),
-         perChannel(mean), perChannel(var)},
+        {adaptor.getX(), perChannel(adaptor.getScale()),
+         perChannel(adaptor.getB()), perChannel(mean), perChannel(var)},
         [&](OpBuilder &b, Location l, ValueRange a) {
           auto cast = [&](Value v) {
             return castScalar(b, l, v, element, false, false);
@@ -780,9 +832,9 @@ struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
                                             scalarConstant(b, l, element, eps));
           Value norm = arith::DivFOp::create(b, l, centered,
                                              math::SqrtOp::create(b, l, var));
-          return arith::AddFOp::create(b, l,
-                                       arith::MulFOp::create(b, l, norm, cast(a[1])),
-                                       cast(a[2]))
+          return arith::AddFOp::create(
+                     b, l, arith::MulFOp::create(b, l, norm, cast(a[1])),
+                     cast(a[2]))
               .getResult();
         });
     // Running statistics: input * momentum + batch * (1 - momentum).
@@ -796,7 +848,8 @@ struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
         continue;
       }
       if (!training) {
-        return rewriter.notifyMatchFailure(op, "running statistics outside training mode");
+        return rewriter.notifyMatchFailure(
+            op, "running statistics outside training mode");
       }
       auto type = loweredTensorType(result.getType());
       results.push_back(buildElementwise(
@@ -804,9 +857,12 @@ struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
           [&](OpBuilder &b, Location l, ValueRange a) {
             Type t = type.getElementType();
             return arith::AddFOp::create(
-                       b, l, arith::MulFOp::create(b, l, a[0], scalarConstant(b, l, t, momentum)),
-                       arith::MulFOp::create(b, l, castScalar(b, l, a[1], t, false, false),
-                                             scalarConstant(b, l, t, 1 - momentum)))
+                       b, l,
+                       arith::MulFOp::create(b, l, a[0],
+                                             scalarConstant(b, l, t, momentum)),
+                       arith::MulFOp::create(
+                           b, l, castScalar(b, l, a[1], t, false, false),
+                           scalarConstant(b, l, t, 1 - momentum)))
                 .getResult();
           }));
     }
@@ -819,11 +875,12 @@ struct BatchNormLowering final : OpConversionPattern<BatchNormalizationOp> {
 
 void populateContractionLoweringPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
-  patterns.add<MatMulLowering, GemmLowering, ConvLowering<ConvOp>, ConvLowering<ConvIntegerOp>,
-               PoolLowering<MaxPoolOp, PoolKind::Max>,
-               PoolLowering<AveragePoolOp, PoolKind::Average>,
-               PoolLowering<LpPoolOp, PoolKind::Lp>, BatchNormLowering>(
-      converter, patterns.getContext());
+  patterns
+      .add<MatMulLowering, GemmLowering, ConvLowering<ConvOp>,
+           ConvLowering<ConvIntegerOp>, PoolLowering<MaxPoolOp, PoolKind::Max>,
+           PoolLowering<AveragePoolOp, PoolKind::Average>,
+           PoolLowering<LpPoolOp, PoolKind::Lp>, BatchNormLowering>(
+          converter, patterns.getContext());
 }
 
 } // namespace infer::lowering

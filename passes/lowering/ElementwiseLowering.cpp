@@ -27,7 +27,6 @@ using scalar::minOf;
 using scalar::mul;
 using scalar::sub;
 
-
 struct Scalar {
   Operation *op;
   Type type;        // result element type (signless)
@@ -35,8 +34,7 @@ struct Scalar {
   bool outUnsigned; // the result's signedness
 };
 
-using Body = Value (*)(OpBuilder &, Location, const Scalar &,
-                       ArrayRef<Value>);
+using Body = Value (*)(OpBuilder &, Location, const Scalar &, ArrayRef<Value>);
 
 double attrF(Operation *op, StringRef name, double def) {
   if (auto attr = op->getAttrOfType<FloatAttr>(name)) {
@@ -131,8 +129,8 @@ Value signB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   Value r = select(b, l, neg, cst(b, l, t, -1), zero);
   r = select(b, l, pos, cst(b, l, t, 1), r);
   if (isFloat(a[0])) { // NaN stays NaN.
-    Value nan = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, a[0],
-                                      a[0]);
+    Value nan =
+        arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, a[0], a[0]);
     r = select(b, l, nan, a[0], r);
   }
   return r;
@@ -160,8 +158,7 @@ Value mishB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
 Value notB(OpBuilder &b, Location l, const Scalar &, ArrayRef<Value> a) {
   return arith::XOrIOp::create(b, l, a[0], cst(b, l, a[0].getType(), 1));
 }
-Value bitwiseNotB(OpBuilder &b, Location l, const Scalar &,
-                  ArrayRef<Value> a) {
+Value bitwiseNotB(OpBuilder &b, Location l, const Scalar &, ArrayRef<Value> a) {
   return arith::XOrIOp::create(b, l, a[0], cst(b, l, a[0].getType(), -1));
 }
 Value isNaNB(OpBuilder &b, Location l, const Scalar &, ArrayRef<Value> a) {
@@ -183,25 +180,25 @@ Value eluB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
 }
 Value seluB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   Type t = a[0].getType();
-  Value neg = mul(b, l, cst(b, l, t, attrF(s.op, "alpha", 1.67326319217681884765625)),
-                  expm1(b, l, a[0]));
+  Value neg =
+      mul(b, l, cst(b, l, t, attrF(s.op, "alpha", 1.67326319217681884765625)),
+          expm1(b, l, a[0]));
   Value pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, a[0],
                                     cst(b, l, t, 0));
   Value v = select(b, l, pos, a[0], neg);
-  return mul(b, l, v, cst(b, l, t, attrF(s.op, "gamma", 1.05070102214813232421875)));
+  return mul(b, l, v,
+             cst(b, l, t, attrF(s.op, "gamma", 1.05070102214813232421875)));
 }
-Value leakyReluB(OpBuilder &b, Location l, const Scalar &s,
-                 ArrayRef<Value> a) {
+Value leakyReluB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   return scalar::leakyRelu(b, l, a[0], attrF(s.op, "alpha", 0.01));
 }
 Value celuB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   Type t = a[0].getType();
   Value alpha = cst(b, l, t, attrF(s.op, "alpha", 1.0));
-  Value e = mul(b, l, alpha,
-                expm1(b, l, arith::DivFOp::create(b, l, a[0], alpha)));
+  Value e =
+      mul(b, l, alpha, expm1(b, l, arith::DivFOp::create(b, l, a[0], alpha)));
   Value zero = cst(b, l, t, 0);
-  return add(b, l, maxOf(b, l, a[0], zero, false),
-             minOf(b, l, zero, e, false));
+  return add(b, l, maxOf(b, l, a[0], zero, false), minOf(b, l, zero, e, false));
 }
 Value thresholdedReluB(OpBuilder &b, Location l, const Scalar &s,
                        ArrayRef<Value> a) {
@@ -211,13 +208,15 @@ Value shrinkB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   Type t = a[0].getType();
   bool f = isFloat(a[0]);
   double lambd = attrF(s.op, "lambd", 0.5), bias = attrF(s.op, "bias", 0.0);
-  Value x = f ? a[0] : castScalar(b, l, a[0], b.getF64Type(), s.isUnsigned, false);
+  Value x =
+      f ? a[0] : castScalar(b, l, a[0], b.getF64Type(), s.isUnsigned, false);
   Type ft = x.getType();
   Value lo = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x,
                                    cst(b, l, ft, -lambd));
   Value hi = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x,
                                    cst(b, l, ft, lambd));
-  Value r = select(b, l, hi, sub(b, l, x, cst(b, l, ft, bias)), cst(b, l, ft, 0));
+  Value r =
+      select(b, l, hi, sub(b, l, x, cst(b, l, ft, bias)), cst(b, l, ft, 0));
   r = select(b, l, lo, add(b, l, x, cst(b, l, ft, bias)), r);
   return f ? r : castScalar(b, l, r, t, false, s.isUnsigned);
 }
@@ -332,10 +331,11 @@ Value bitShiftB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   Type type = x.getType();
   unsigned width = type.getIntOrFloatBitWidth();
   Value zero = cst(b, l, type, 0);
-  Value tooFar = arith::CmpIOp::create(
-      b, l, arith::CmpIPredicate::uge, n, cst(b, l, type, width));
+  Value tooFar = arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, n,
+                                       cst(b, l, type, width));
   if (!s.isUnsigned) {
-    Value negative = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, n, zero);
+    Value negative =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, n, zero);
     tooFar = arith::OrIOp::create(b, l, tooFar, negative);
   }
   auto dir = s.op->getAttrOfType<StringAttr>("direction");
@@ -345,9 +345,9 @@ Value bitShiftB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
   if (s.isUnsigned) {
     return select(b, l, tooFar, zero, arith::ShRUIOp::create(b, l, x, n));
   }
-  Value fill = select(b, l,
-                      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, zero),
-                      cst(b, l, type, -1), zero);
+  Value fill = select(
+      b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, zero),
+      cst(b, l, type, -1), zero);
   return select(b, l, tooFar, fill, arith::ShRSIOp::create(b, l, x, n));
 }
 Value pReluB(OpBuilder &b, Location l, const Scalar &, ArrayRef<Value> a) {
@@ -386,41 +386,73 @@ Value whereB(OpBuilder &b, Location l, const Scalar &, ArrayRef<Value> a) {
 
 const llvm::StringMap<Body> &bodies() {
   static const llvm::StringMap<Body> table = {
-      {"graph.abs", absB},          {"graph.acos", acosB},
-      {"graph.acosh", acoshB},      {"graph.asin", asinB},
-      {"graph.asinh", asinhB},      {"graph.atan", atanB},
-      {"graph.atanh", atanhB},      {"graph.ceil", ceilB},
-      {"graph.cos", cosB},          {"graph.cosh", coshB},
-      {"graph.erf", erfB},          {"graph.exp", expB},
-      {"graph.floor", floorB},      {"graph.log", logB},
-      {"graph.neg", negB},          {"graph.not", notB},
+      {"graph.abs", absB},
+      {"graph.acos", acosB},
+      {"graph.acosh", acoshB},
+      {"graph.asin", asinB},
+      {"graph.asinh", asinhB},
+      {"graph.atan", atanB},
+      {"graph.atanh", atanhB},
+      {"graph.ceil", ceilB},
+      {"graph.cos", cosB},
+      {"graph.cosh", coshB},
+      {"graph.erf", erfB},
+      {"graph.exp", expB},
+      {"graph.floor", floorB},
+      {"graph.log", logB},
+      {"graph.neg", negB},
+      {"graph.not", notB},
       {"graph.bitwise_not", bitwiseNotB},
       {"graph.reciprocal", reciprocalB},
-      {"graph.round", roundB},      {"graph.sigmoid", sigmoidB},
-      {"graph.sign", signB},        {"graph.sin", sinB},
-      {"graph.sinh", sinhB},        {"graph.softplus", softplusB},
-      {"graph.softsign", softsignB}, {"graph.sqrt", sqrtB},
-      {"graph.tan", tanB},          {"graph.tanh", tanhB},
-      {"graph.relu", reluB},        {"graph.hard_swish", hardSwishB},
-      {"graph.mish", mishB},        {"graph.is_nan", isNaNB},
-      {"graph.is_inf", isInfB},     {"graph.elu", eluB},
-      {"graph.selu", seluB},        {"graph.leaky_relu", leakyReluB},
+      {"graph.round", roundB},
+      {"graph.sigmoid", sigmoidB},
+      {"graph.sign", signB},
+      {"graph.sin", sinB},
+      {"graph.sinh", sinhB},
+      {"graph.softplus", softplusB},
+      {"graph.softsign", softsignB},
+      {"graph.sqrt", sqrtB},
+      {"graph.tan", tanB},
+      {"graph.tanh", tanhB},
+      {"graph.relu", reluB},
+      {"graph.hard_swish", hardSwishB},
+      {"graph.mish", mishB},
+      {"graph.is_nan", isNaNB},
+      {"graph.is_inf", isInfB},
+      {"graph.elu", eluB},
+      {"graph.selu", seluB},
+      {"graph.leaky_relu", leakyReluB},
       {"graph.hard_sigmoid", hardSigmoidB},
-      {"graph.celu", celuB},        {"graph.thresholded_relu", thresholdedReluB},
-      {"graph.shrink", shrinkB},    {"graph.gelu", geluB},
-      {"graph.cast", castB},        {"graph.cast_like", castB},
-      {"graph.clip", clipB},        {"graph.add", addB},
-      {"graph.sub", subB},          {"graph.mul", mulB},
-      {"graph.div", divB},          {"graph.pow", powB},
-      {"graph.mod", modB},          {"graph.and", andB},
-      {"graph.or", orB},            {"graph.xor", xorB},
-      {"graph.bitwise_and", andB},  {"graph.bitwise_or", orB},
-      {"graph.bitwise_xor", xorB},  {"graph.equal", equalB},
-      {"graph.greater", greaterB},  {"graph.greater_or_equal", greaterOrEqualB},
-      {"graph.less", lessB},        {"graph.less_or_equal", lessOrEqualB},
-      {"graph.bit_shift", bitShiftB}, {"graph.p_relu", pReluB},
-      {"graph.max", maxB},          {"graph.min", minB},
-      {"graph.sum", sumB},          {"graph.mean", meanB},
+      {"graph.celu", celuB},
+      {"graph.thresholded_relu", thresholdedReluB},
+      {"graph.shrink", shrinkB},
+      {"graph.gelu", geluB},
+      {"graph.cast", castB},
+      {"graph.cast_like", castB},
+      {"graph.clip", clipB},
+      {"graph.add", addB},
+      {"graph.sub", subB},
+      {"graph.mul", mulB},
+      {"graph.div", divB},
+      {"graph.pow", powB},
+      {"graph.mod", modB},
+      {"graph.and", andB},
+      {"graph.or", orB},
+      {"graph.xor", xorB},
+      {"graph.bitwise_and", andB},
+      {"graph.bitwise_or", orB},
+      {"graph.bitwise_xor", xorB},
+      {"graph.equal", equalB},
+      {"graph.greater", greaterB},
+      {"graph.greater_or_equal", greaterOrEqualB},
+      {"graph.less", lessB},
+      {"graph.less_or_equal", lessOrEqualB},
+      {"graph.bit_shift", bitShiftB},
+      {"graph.p_relu", pReluB},
+      {"graph.max", maxB},
+      {"graph.min", minB},
+      {"graph.sum", sumB},
+      {"graph.mean", meanB},
       {"graph.where", whereB},
   };
   return table;
@@ -463,8 +495,8 @@ struct ElementwiseLowering final : ConversionPattern {
           op, "a dynamic result dim that no operand's dynamic dim sizes");
     }
     Scalar scalar{op, resultType.getElementType(),
-                  isUnsignedTensor(op->getOperand(name == "graph.where" ? 1 : 0)
-                                       .getType()),
+                  isUnsignedTensor(
+                      op->getOperand(name == "graph.where" ? 1 : 0).getType()),
                   isUnsignedTensor(op->getResult(0).getType())};
     Value result = buildElementwise(
         rewriter, op->getLoc(), resultType, inputs,

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/lowering/LoweringUtils.h"
-#include "passes/lowering/Passes.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
+#include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -22,7 +22,9 @@ using namespace infer::graph;
 namespace infer::lowering {
 namespace {
 
-Value idx(OpBuilder &b, Location l, int64_t v) { return indexConstant(b, l, v); }
+Value idx(OpBuilder &b, Location l, int64_t v) {
+  return indexConstant(b, l, v);
+}
 Value subI(OpBuilder &b, Location l, Value x, Value y) {
   return arith::SubIOp::create(b, l, x, y);
 }
@@ -40,11 +42,12 @@ struct ConstantOfShapeLowering final : StaticPattern<ConstantOfShapeOp> {
         sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
         continue;
       }
-      Value v = tensor::ExtractOp::create(rewriter, op.getLoc(), adaptor.getInput(),
-                                          ValueRange{idx(rewriter, op.getLoc(), d)});
-      sizes.push_back(
-          arith::IndexCastOp::create(rewriter, op.getLoc(), rewriter.getIndexType(), v)
-              .getResult());
+      Value v =
+          tensor::ExtractOp::create(rewriter, op.getLoc(), adaptor.getInput(),
+                                    ValueRange{idx(rewriter, op.getLoc(), d)});
+      sizes.push_back(arith::IndexCastOp::create(rewriter, op.getLoc(),
+                                                 rewriter.getIndexType(), v)
+                          .getResult());
     }
     Value scalar;
     if (auto value = op.getValue()) {
@@ -61,7 +64,8 @@ struct ConstantOfShapeLowering final : StaticPattern<ConstantOfShapeOp> {
     } else {
       scalar = scalarConstant(rewriter, op.getLoc(), type.getElementType(), 0);
     }
-    rewriter.replaceOp(op, filledTensor(rewriter, op.getLoc(), type, scalar, sizes));
+    rewriter.replaceOp(
+        op, filledTensor(rewriter, op.getLoc(), type, scalar, sizes));
     return success();
   }
   bool supportsDynamic(ConstantOfShapeOp) const override { return true; }
@@ -76,7 +80,8 @@ struct RangeLowering final : StaticPattern<RangeOp> {
     Type element = type.getElementType();
     SmallVector<OpFoldResult> sizes;
     if (type.isDynamicDim(0)) {
-      sizes.push_back(rangeLength(rewriter, op.getLoc(), start, adaptor.getLimit(), delta));
+      sizes.push_back(
+          rangeLength(rewriter, op.getLoc(), start, adaptor.getLimit(), delta));
     }
     Value result = buildIndexed(
         rewriter, op.getLoc(), type,
@@ -86,13 +91,15 @@ struct RangeLowering final : StaticPattern<RangeOp> {
           Value i = arith::IndexCastOp::create(b, l, b.getI64Type(), out[0]);
           if (isa<FloatType>(element)) {
             Value f = arith::SIToFPOp::create(b, l, element, i);
-            return arith::AddFOp::create(b, l, s, arith::MulFOp::create(b, l, f, d))
+            return arith::AddFOp::create(b, l, s,
+                                         arith::MulFOp::create(b, l, f, d))
                 .getResult();
           }
           Value n = element.getIntOrFloatBitWidth() == 64
                         ? i
                         : arith::TruncIOp::create(b, l, element, i).getResult();
-          return arith::AddIOp::create(b, l, s, arith::MulIOp::create(b, l, n, d))
+          return arith::AddIOp::create(b, l, s,
+                                       arith::MulIOp::create(b, l, n, d))
               .getResult();
         },
         sizes);
@@ -103,15 +110,18 @@ struct RangeLowering final : StaticPattern<RangeOp> {
   bool supportsDynamic(RangeOp) const override { return true; }
 
 private:
-  static Value rangeLength(OpBuilder &b, Location l, Value start, Value limit, Value delta) {
+  static Value rangeLength(OpBuilder &b, Location l, Value start, Value limit,
+                           Value delta) {
     Value s = tensor::ExtractOp::create(b, l, start, ValueRange{});
     Value e = tensor::ExtractOp::create(b, l, limit, ValueRange{});
     Value d = tensor::ExtractOp::create(b, l, delta, ValueRange{});
     Value count;
     if (isa<FloatType>(s.getType())) {
-      Value q = arith::DivFOp::create(b, l, arith::SubFOp::create(b, l, e, s), d);
+      Value q =
+          arith::DivFOp::create(b, l, arith::SubFOp::create(b, l, e, s), d);
       q = math::CeilOp::create(b, l, q);
-      q = arith::MaximumFOp::create(b, l, q, scalarConstant(b, l, q.getType(), 0));
+      q = arith::MaximumFOp::create(b, l, q,
+                                    scalarConstant(b, l, q.getType(), 0));
       count = arith::FPToSIOp::create(b, l, b.getI64Type(), q);
     } else {
       Value diff = arith::SubIOp::create(b, l, e, s);
@@ -146,11 +156,13 @@ struct TriluLowering final : StaticPattern<TriluOp> {
                 b, l, b.getIndexType(),
                 tensor::ExtractOp::create(b, l, kTensor, at));
           }
-          Value keep = arith::CmpIOp::create(
-              b, l, upper ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sle,
-              diff, k);
+          Value keep = arith::CmpIOp::create(b, l,
+                                             upper ? arith::CmpIPredicate::sge
+                                                   : arith::CmpIPredicate::sle,
+                                             diff, k);
           return arith::SelectOp::create(
-                     b, l, keep, v, scalarConstant(b, l, type.getElementType(), 0))
+                     b, l, keep, v,
+                     scalarConstant(b, l, type.getElementType(), 0))
               .getResult();
         });
     rewriter.replaceOp(op, result);
@@ -167,9 +179,9 @@ struct EyeLikeLowering final : StaticPattern<EyeLikeOp> {
     Value result = buildIndexed(
         rewriter, op.getLoc(), type,
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
-          Value diag = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                             subI(b, l, out[1], out[0]),
-                                             idx(b, l, k));
+          Value diag =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                    subI(b, l, out[1], out[0]), idx(b, l, k));
           Type e = type.getElementType();
           return arith::SelectOp::create(b, l, diag, scalarConstant(b, l, e, 1),
                                          scalarConstant(b, l, e, 0))
@@ -186,8 +198,8 @@ struct EyeLikeLowering final : StaticPattern<EyeLikeOp> {
 
 void populateGeneratorLoweringPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns) {
-  patterns.add<ConstantOfShapeLowering, RangeLowering, TriluLowering, EyeLikeLowering>(
-      converter, patterns.getContext());
+  patterns.add<ConstantOfShapeLowering, RangeLowering, TriluLowering,
+               EyeLikeLowering>(converter, patterns.getContext());
 }
 
 } // namespace infer::lowering

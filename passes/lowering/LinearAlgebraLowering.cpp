@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/graph/IR/GraphOps.h"
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
-#include "dialects/graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -33,7 +33,8 @@ struct DetLowering final : OpConversionPattern<DetOp> {
     auto inType = cast<RankedTensorType>(adaptor.getX().getType());
     auto type = loweredTensorType(op.getY().getType());
     int64_t rank = inType.getRank();
-    if (rank < 2 || inType.getDimSize(rank - 1) != inType.getDimSize(rank - 2) ||
+    if (rank < 2 ||
+        inType.getDimSize(rank - 1) != inType.getDimSize(rank - 2) ||
         !isa<FloatType>(type.getElementType())) {
       return rewriter.notifyMatchFailure(op, "needs float square matrices");
     }
@@ -41,39 +42,56 @@ struct DetLowering final : OpConversionPattern<DetOp> {
     int64_t batch = inType.getNumElements() / (n * n);
     Type f64 = rewriter.getF64Type();
     // The working copy, [batch, n, n] in f64.
-    Value work = reshapeTo(rewriter, loc, adaptor.getX(),
-                           RankedTensorType::get({batch, n, n}, inType.getElementType()));
-    work = buildElementwise(rewriter, loc, RankedTensorType::get({batch, n, n}, f64), {work},
+    Value work = reshapeTo(
+        rewriter, loc, adaptor.getX(),
+        RankedTensorType::get({batch, n, n}, inType.getElementType()));
+    work = buildElementwise(rewriter, loc,
+                            RankedTensorType::get({batch, n, n}, f64), {work},
                             [&](OpBuilder &b, Location l, ValueRange a) {
                               return castScalar(b, l, a[0], f64, false, false);
                             });
-    Value dets = emptyTensor(rewriter, loc, RankedTensorType::get({batch}, f64));
-    auto c = [&](OpBuilder &b, Location l, int64_t v) { return indexConstant(b, l, v); };
-    auto fc = [&](OpBuilder &b, Location l, double v) { return scalarConstant(b, l, f64, v); };
-    auto at = [&](OpBuilder &b, Location l, Value t, Value m, Value i, Value j) {
-      return tensor::ExtractOp::create(b, l, t, ValueRange{m, i, j}).getResult();
+    Value dets =
+        emptyTensor(rewriter, loc, RankedTensorType::get({batch}, f64));
+    auto c = [&](OpBuilder &b, Location l, int64_t v) {
+      return indexConstant(b, l, v);
     };
-    auto put = [&](OpBuilder &b, Location l, Value v, Value t, Value m, Value i, Value j) {
-      return tensor::InsertOp::create(b, l, v, t, ValueRange{m, i, j}).getResult();
+    auto fc = [&](OpBuilder &b, Location l, double v) {
+      return scalarConstant(b, l, f64, v);
+    };
+    auto at = [&](OpBuilder &b, Location l, Value t, Value m, Value i,
+                  Value j) {
+      return tensor::ExtractOp::create(b, l, t, ValueRange{m, i, j})
+          .getResult();
+    };
+    auto put = [&](OpBuilder &b, Location l, Value v, Value t, Value m, Value i,
+                   Value j) {
+      return tensor::InsertOp::create(b, l, v, t, ValueRange{m, i, j})
+          .getResult();
     };
     ValueRange done = forLoop(
-        rewriter, loc, c(rewriter, loc, 0), c(rewriter, loc, batch), {work, dets},
-        [&](OpBuilder &b, Location l, Value m, ValueRange state) -> SmallVector<Value> {
+        rewriter, loc, c(rewriter, loc, 0), c(rewriter, loc, batch),
+        {work, dets},
+        [&](OpBuilder &b, Location l, Value m,
+            ValueRange state) -> SmallVector<Value> {
           ValueRange factored = forLoop(
               b, l, c(b, l, 0), c(b, l, n), {state[0], fc(b, l, 1)},
-              [&](OpBuilder &b, Location l, Value k, ValueRange acc) -> SmallVector<Value> {
+              [&](OpBuilder &b, Location l, Value k,
+                  ValueRange acc) -> SmallVector<Value> {
                 Value w = acc[0], det = acc[1];
                 // The row at or below k with the largest |w[i][k]|.
                 Value one = c(b, l, 1);
                 ValueRange pivot = forLoop(
                     b, l, arith::AddIOp::create(b, l, k, one), c(b, l, n),
                     {k, math::AbsFOp::create(b, l, at(b, l, w, m, k, k))},
-                    [&](OpBuilder &b, Location l, Value i, ValueRange best) -> SmallVector<Value> {
-                      Value v = math::AbsFOp::create(b, l, at(b, l, w, m, i, k));
-                      Value better = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, v,
-                                                           best[1]);
-                      return {arith::SelectOp::create(b, l, better, i, best[0]),
-                              arith::SelectOp::create(b, l, better, v, best[1])};
+                    [&](OpBuilder &b, Location l, Value i,
+                        ValueRange best) -> SmallVector<Value> {
+                      Value v =
+                          math::AbsFOp::create(b, l, at(b, l, w, m, i, k));
+                      Value better = arith::CmpFOp::create(
+                          b, l, arith::CmpFPredicate::OGT, v, best[1]);
+                      return {
+                          arith::SelectOp::create(b, l, better, i, best[0]),
+                          arith::SelectOp::create(b, l, better, v, best[1])};
                     });
                 Value p = pivot[0];
                 w = forLoop(b, l, c(b, l, 0), c(b, l, n), {w},
@@ -84,39 +102,45 @@ struct DetLowering final : OpConversionPattern<DetOp> {
                               Value t = put(b, l, vp, row[0], m, k, j);
                               return {put(b, l, vk, t, m, p, j)};
                             })[0];
-                Value swapped = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, p, k);
-                det = arith::SelectOp::create(b, l, swapped, arith::NegFOp::create(b, l, det),
-                                              det);
+                Value swapped =
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, p, k);
+                det = arith::SelectOp::create(
+                    b, l, swapped, arith::NegFOp::create(b, l, det), det);
                 Value diag = at(b, l, w, m, k, k);
                 det = arith::MulFOp::create(b, l, det, diag);
                 // A zero pivot means a zero determinant: skip the division.
-                Value singular =
-                    arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, diag, fc(b, l, 0));
-                Value safe = arith::SelectOp::create(b, l, singular, fc(b, l, 1), diag);
+                Value singular = arith::CmpFOp::create(
+                    b, l, arith::CmpFPredicate::OEQ, diag, fc(b, l, 0));
+                Value safe =
+                    arith::SelectOp::create(b, l, singular, fc(b, l, 1), diag);
                 w = forLoop(
                     b, l, arith::AddIOp::create(b, l, k, one), c(b, l, n), {w},
-                    [&](OpBuilder &b, Location l, Value i, ValueRange rows) -> SmallVector<Value> {
-                      Value f = arith::DivFOp::create(b, l, at(b, l, rows[0], m, i, k), safe);
-                      return {forLoop(b, l, k, c(b, l, n), {rows[0]},
-                                      [&](OpBuilder &b, Location l, Value j,
-                                          ValueRange cur) -> SmallVector<Value> {
-                                        Value v = arith::SubFOp::create(
-                                            b, l, at(b, l, cur[0], m, i, j),
-                                            arith::MulFOp::create(b, l, f,
-                                                                  at(b, l, cur[0], m, k, j)));
-                                        return {put(b, l, v, cur[0], m, i, j)};
-                                      })[0]};
+                    [&](OpBuilder &b, Location l, Value i,
+                        ValueRange rows) -> SmallVector<Value> {
+                      Value f = arith::DivFOp::create(
+                          b, l, at(b, l, rows[0], m, i, k), safe);
+                      return {forLoop(
+                          b, l, k, c(b, l, n), {rows[0]},
+                          [&](OpBuilder &b, Location l, Value j,
+                              ValueRange cur) -> SmallVector<Value> {
+                            Value v = arith::SubFOp::create(
+                                b, l, at(b, l, cur[0], m, i, j),
+                                arith::MulFOp::create(
+                                    b, l, f, at(b, l, cur[0], m, k, j)));
+                            return {put(b, l, v, cur[0], m, i, j)};
+                          })[0]};
                     })[0];
                 return {w, det};
               });
-          Value out = tensor::InsertOp::create(b, l, factored[1], state[1], ValueRange{m});
+          Value out = tensor::InsertOp::create(b, l, factored[1], state[1],
+                                               ValueRange{m});
           return {factored[0], out};
         });
-    Value y = buildElementwise(rewriter, loc, RankedTensorType::get({batch}, type.getElementType()),
-                               {done[1]}, [&](OpBuilder &b, Location l, ValueRange a) {
-                                 return castScalar(b, l, a[0], type.getElementType(), false,
-                                                   false);
-                               });
+    Value y = buildElementwise(
+        rewriter, loc, RankedTensorType::get({batch}, type.getElementType()),
+        {done[1]}, [&](OpBuilder &b, Location l, ValueRange a) {
+          return castScalar(b, l, a[0], type.getElementType(), false, false);
+        });
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, y, type));
     return success();
   }

@@ -1,9 +1,9 @@
 //===- LossLowering.cpp - NLL and softmax cross-entropy losses, LRN -------===//
 
-#include "passes/lowering/LoweringUtils.h"
-#include "passes/lowering/Passes.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
+#include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -30,39 +30,44 @@ Value buildNll(OpBuilder &b, Location loc, Value input, Value target,
   auto classOf = [&](OpBuilder &nb, Location l, ArrayRef<Value> at,
                      Value &counts) {
     Value label = tensor::ExtractOp::create(nb, l, target, at);
-    Value i64 = label.getType().isInteger(64)
-                    ? label
-                    : arith::ExtSIOp::create(nb, l, nb.getI64Type(), label).getResult();
+    Value i64 =
+        label.getType().isInteger(64)
+            ? label
+            : arith::ExtSIOp::create(nb, l, nb.getI64Type(), label).getResult();
     counts = arith::ConstantIntOp::create(nb, l, 1, 1);
     if (ignoreIndex) {
-      counts = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ne, i64,
-                                     scalarConstant(nb, l, nb.getI64Type(), *ignoreIndex));
+      counts = arith::CmpIOp::create(
+          nb, l, arith::CmpIPredicate::ne, i64,
+          scalarConstant(nb, l, nb.getI64Type(), *ignoreIndex));
     }
     Value c = arith::IndexCastOp::create(nb, l, nb.getIndexType(), i64);
-    Value zero = indexConstant(nb, l, 0), last = indexConstant(nb, l, classes - 1);
+    Value zero = indexConstant(nb, l, 0),
+          last = indexConstant(nb, l, classes - 1);
     c = arith::MaxSIOp::create(nb, l, c, zero);
     return arith::MinSIOp::create(nb, l, c, last).getResult();
   };
   auto weightOf = [&](OpBuilder &nb, Location l, ArrayRef<Value> at) {
     Value counts;
     Value c = classOf(nb, l, at, counts);
-    Value w = weight ? tensor::ExtractOp::create(nb, l, weight, ValueRange{c}).getResult()
+    Value w = weight ? tensor::ExtractOp::create(nb, l, weight, ValueRange{c})
+                           .getResult()
                      : scalarConstant(nb, l, t, 1);
-    return arith::SelectOp::create(nb, l, counts, w, scalarConstant(nb, l, t, 0))
+    return arith::SelectOp::create(nb, l, counts, w,
+                                   scalarConstant(nb, l, t, 0))
         .getResult();
   };
   Value weights = buildIndexed(b, loc, perElement, weightOf);
-  Value losses = buildIndexed(b, loc, perElement, [&](OpBuilder &nb, Location l,
-                                                      ArrayRef<Value> at) {
-    Value counts;
-    Value c = classOf(nb, l, at, counts);
-    SmallVector<Value> in = {at[0], c};
-    in.append(at.begin() + 1, at.end());
-    Value x = tensor::ExtractOp::create(nb, l, input, in);
-    Value w = weightOf(nb, l, at);
-    return arith::NegFOp::create(nb, l, arith::MulFOp::create(nb, l, x, w))
-        .getResult();
-  });
+  Value losses = buildIndexed(
+      b, loc, perElement, [&](OpBuilder &nb, Location l, ArrayRef<Value> at) {
+        Value counts;
+        Value c = classOf(nb, l, at, counts);
+        SmallVector<Value> in = {at[0], c};
+        in.append(at.begin() + 1, at.end());
+        Value x = tensor::ExtractOp::create(nb, l, input, in);
+        Value w = weightOf(nb, l, at);
+        return arith::NegFOp::create(nb, l, arith::MulFOp::create(nb, l, x, w))
+            .getResult();
+      });
   if (reduction == "none") {
     return losses;
   }
@@ -70,15 +75,18 @@ Value buildNll(OpBuilder &b, Location loc, Value input, Value target,
   auto add = [](OpBuilder &nb, Location l, Value acc, Value v) {
     return arith::AddFOp::create(nb, l, acc, v).getResult();
   };
-  Value sum = buildReduction(b, loc, losses, all, false, scalarConstant(b, loc, t, 0), add);
+  Value sum = buildReduction(b, loc, losses, all, false,
+                             scalarConstant(b, loc, t, 0), add);
   if (reduction == "sum") {
     return reshapeTo(b, loc, sum, resultType);
   }
-  Value total = buildReduction(b, loc, weights, all, false, scalarConstant(b, loc, t, 0), add);
-  Value mean = buildElementwise(b, loc, cast<RankedTensorType>(sum.getType()),
-                                {sum, total}, [](OpBuilder &nb, Location l, ValueRange a) {
-                                  return arith::DivFOp::create(nb, l, a[0], a[1]).getResult();
-                                });
+  Value total = buildReduction(b, loc, weights, all, false,
+                               scalarConstant(b, loc, t, 0), add);
+  Value mean = buildElementwise(
+      b, loc, cast<RankedTensorType>(sum.getType()), {sum, total},
+      [](OpBuilder &nb, Location l, ValueRange a) {
+        return arith::DivFOp::create(nb, l, a[0], a[1]).getResult();
+      });
   return reshapeTo(b, loc, mean, resultType);
 }
 
@@ -139,36 +147,43 @@ struct LrnLowering final : OpConversionPattern<LRNOp> {
     double alpha = op.getAlpha().convertToDouble();
     double beta = op.getBeta().convertToDouble();
     double bias = op.getBias().convertToDouble();
-    Value y = buildIndexed(rewriter, op.getLoc(), type, [&](OpBuilder &b, Location l,
-                                                            ArrayRef<Value> at) {
-      Value sum = scalarConstant(b, l, t, 0);
-      Value c = at[1];
-      for (int64_t k = -before; k <= after; ++k) {
-        // Channels outside [0, C) contribute nothing: read a clamped one
-        // and select zero.
-        Value ck = arith::AddIOp::create(b, l, c, indexConstant(b, l, k));
-        Value inside = arith::AndIOp::create(
-            b, l,
-            arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, ck, indexConstant(b, l, 0)),
-            arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, ck,
-                                  indexConstant(b, l, channels)));
-        Value clamped = arith::MinSIOp::create(
-            b, l, arith::MaxSIOp::create(b, l, ck, indexConstant(b, l, 0)),
-            indexConstant(b, l, channels - 1));
-        SmallVector<Value> pos(at);
-        pos[1] = clamped;
-        Value v = tensor::ExtractOp::create(b, l, x, pos);
-        Value sq = arith::MulFOp::create(b, l, v, v);
-        sum = arith::AddFOp::create(
-            b, l, sum, arith::SelectOp::create(b, l, inside, sq, scalarConstant(b, l, t, 0)));
-      }
-      Value scaled = arith::AddFOp::create(
-          b, l, scalarConstant(b, l, t, bias),
-          arith::MulFOp::create(b, l, sum, scalarConstant(b, l, t, alpha / size)));
-      Value denom = math::PowFOp::create(b, l, scaled, scalarConstant(b, l, t, beta));
-      return arith::DivFOp::create(b, l, tensor::ExtractOp::create(b, l, x, at), denom)
-          .getResult();
-    });
+    Value y = buildIndexed(
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
+          Value sum = scalarConstant(b, l, t, 0);
+          Value c = at[1];
+          for (int64_t k = -before; k <= after; ++k) {
+            // Channels outside [0, C) contribute nothing: read a clamped one
+            // and select zero.
+            Value ck = arith::AddIOp::create(b, l, c, indexConstant(b, l, k));
+            Value inside = arith::AndIOp::create(
+                b, l,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, ck,
+                                      indexConstant(b, l, 0)),
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, ck,
+                                      indexConstant(b, l, channels)));
+            Value clamped = arith::MinSIOp::create(
+                b, l, arith::MaxSIOp::create(b, l, ck, indexConstant(b, l, 0)),
+                indexConstant(b, l, channels - 1));
+            SmallVector<Value> pos(at);
+            pos[1] = clamped;
+            Value v = tensor::ExtractOp::create(b, l, x, pos);
+            Value sq = arith::MulFOp::create(b, l, v, v);
+            sum = arith::AddFOp::create(
+                b, l, sum,
+                arith::SelectOp::create(b, l, inside, sq,
+                                        scalarConstant(b, l, t, 0)));
+          }
+          Value scaled = arith::AddFOp::create(
+              b, l, scalarConstant(b, l, t, bias),
+              arith::MulFOp::create(b, l, sum,
+                                    scalarConstant(b, l, t, alpha / size)));
+          Value denom =
+              math::PowFOp::create(b, l, scaled, scalarConstant(b, l, t, beta));
+          return arith::DivFOp::create(
+                     b, l, tensor::ExtractOp::create(b, l, x, at), denom)
+              .getResult();
+        });
     rewriter.replaceOp(op, y);
     return success();
   }

@@ -1,8 +1,8 @@
 //===- LowerGraphToLinalg.cpp - the graph -> linalg conversion ------------===//
 
-#include "passes/lowering/Passes.h"
-#include "passes/lowering/LoweringUtils.h"
 #include "dialects/graph/IR/GraphOps.h"
+#include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/Passes.h"
 
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -10,9 +10,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include <cmath>
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include <cmath>
 
 using namespace mlir;
 
@@ -107,7 +107,8 @@ SmallVector<OpFoldResult> broadcastSizes(OpBuilder &b, Location loc,
 
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type) {
   assert(type.hasStaticShape() && "a dynamic tensor needs its sizes");
-  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
 }
 
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
@@ -211,7 +212,8 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
       auto inType = cast<RankedTensorType>(input.getType());
       for (int64_t p = 0; p < inType.getRank(); ++p) {
         int64_t d = p + rank - inType.getRank();
-        if (!inType.isDynamicDim(p) || isa<AffineConstantExpr>(maps[i].getResult(p))) {
+        if (!inType.isDynamicDim(p) ||
+            isa<AffineConstantExpr>(maps[i].getResult(p))) {
           continue;
         }
         // The first input dynamic at this position sized the result.
@@ -225,12 +227,14 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
         }
         Value have = tensor::DimOp::create(b, loc, input, p);
         Value want = getValueOrCreateConstantIndexOp(b, loc, sizes[d]);
-        Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, have, want);
-        assertAtRunTime(b, checked, same,
-                        "dimension " + std::to_string(p) + " of operand " +
-                            std::to_string(i) +
-                            " does not match the other operands' (at run time; "
-                            "a dynamic dimension of size 1 does not broadcast)");
+        Value same =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, have, want);
+        assertAtRunTime(
+            b, checked, same,
+            "dimension " + std::to_string(p) + " of operand " +
+                std::to_string(i) +
+                " does not match the other operands' (at run time; "
+                "a dynamic dimension of size 1 does not broadcast)");
       }
     }
   }
@@ -339,10 +343,11 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value,
     assert(sources && "reshape to several dynamic dims");
     SmallVector<Value> dims;
     for (auto [d, size] : llvm::enumerate(type.getShape())) {
-      Value dim = ShapedType::isDynamic(size)
-                      ? getValueOrCreateConstantIndexOp(
-                            b, loc, dimSize(b, loc, value, (*sources)[d]))
-                      : arith::ConstantIndexOp::create(b, loc, size).getResult();
+      Value dim =
+          ShapedType::isDynamic(size)
+              ? getValueOrCreateConstantIndexOp(
+                    b, loc, dimSize(b, loc, value, (*sources)[d]))
+              : arith::ConstantIndexOp::create(b, loc, size).getResult();
       dims.push_back(arith::IndexCastOp::create(b, loc, b.getI64Type(), dim));
     }
     Value shape = tensor::FromElementsOp::create(b, loc, shapeType, dims);
@@ -352,19 +357,22 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value,
   Value count = arith::ConstantIndexOp::create(b, loc, 1);
   for (int64_t d = 0; d < from.getRank(); ++d) {
     count = arith::MulIOp::create(
-        b, loc, count, getValueOrCreateConstantIndexOp(b, loc, dimSize(b, loc, value, d)));
+        b, loc, count,
+        getValueOrCreateConstantIndexOp(b, loc, dimSize(b, loc, value, d)));
   }
   int64_t known = 1;
   for (int64_t size : type.getShape()) {
     known *= ShapedType::isDynamic(size) ? 1 : size;
   }
-  Value dynamic = arith::DivUIOp::create(b, loc, count,
-                                         arith::ConstantIndexOp::create(b, loc, known));
+  Value dynamic = arith::DivUIOp::create(
+      b, loc, count, arith::ConstantIndexOp::create(b, loc, known));
   SmallVector<Value> dims;
   for (int64_t size : type.getShape()) {
-    dims.push_back(ShapedType::isDynamic(size)
-                       ? arith::IndexCastOp::create(b, loc, b.getI64Type(), dynamic).getResult()
-                       : arith::ConstantIntOp::create(b, loc, size, 64).getResult());
+    dims.push_back(
+        ShapedType::isDynamic(size)
+            ? arith::IndexCastOp::create(b, loc, b.getI64Type(), dynamic)
+                  .getResult()
+            : arith::ConstantIntOp::create(b, loc, size, 64).getResult());
   }
   Value shape = tensor::FromElementsOp::create(b, loc, shapeType, dims);
   return tensor::ReshapeOp::create(b, loc, type, value, shape);
@@ -374,8 +382,9 @@ SmallVector<OpFoldResult> batchSizes(OpBuilder &b, Location loc,
                                      RankedTensorType type, Value source) {
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < type.getRank(); ++d) {
-    sizes.push_back(d == 0 && type.isDynamicDim(0) ? dimSize(b, loc, source, 0)
-                                                   : b.getIndexAttr(type.getDimSize(d)));
+    sizes.push_back(d == 0 && type.isDynamicDim(0)
+                        ? dimSize(b, loc, source, 0)
+                        : b.getIndexAttr(type.getDimSize(d)));
   }
   return sizes;
 }
@@ -384,7 +393,8 @@ bool onlyBatchDynamic(Operation *op) {
   for (Type type : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
                                       llvm::to_vector(op->getResultTypes()))) {
     auto ranked = dyn_cast<RankedTensorType>(type);
-    if (ranked && ranked.getRank() > 0 && !ranked.getShape().drop_front().empty() &&
+    if (ranked && ranked.getRank() > 0 &&
+        !ranked.getShape().drop_front().empty() &&
         llvm::any_of(ranked.getShape().drop_front(), ShapedType::isDynamic)) {
       return false;
     }
@@ -400,12 +410,11 @@ Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
                    bool log) {
   auto type = cast<RankedTensorType>(x.getType());
   Type t = type.getElementType();
-  Value max = buildReduction(b, loc, x, {axis}, true,
-                             scalarConstant(b, loc, t, -INFINITY),
-                             [](OpBuilder &nb, Location l, Value acc, Value v) {
-                               return arith::MaximumFOp::create(nb, l, acc, v)
-                                   .getResult();
-                             });
+  Value max = buildReduction(
+      b, loc, x, {axis}, true, scalarConstant(b, loc, t, -INFINITY),
+      [](OpBuilder &nb, Location l, Value acc, Value v) {
+        return arith::MaximumFOp::create(nb, l, acc, v).getResult();
+      });
   Value shifted = buildElementwise(
       b, loc, type, {x, max}, [](OpBuilder &nb, Location l, ValueRange a) {
         return arith::SubFOp::create(nb, l, a[0], a[1]).getResult();
@@ -417,12 +426,15 @@ Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
             .getResult();
       });
   return buildElementwise(
-      b, loc, type, {shifted, sum}, [log](OpBuilder &nb, Location l, ValueRange a) {
+      b, loc, type, {shifted, sum},
+      [log](OpBuilder &nb, Location l, ValueRange a) {
         if (log) {
-          return arith::SubFOp::create(nb, l, a[0], math::LogOp::create(nb, l, a[1]))
+          return arith::SubFOp::create(nb, l, a[0],
+                                       math::LogOp::create(nb, l, a[1]))
               .getResult();
         }
-        return arith::DivFOp::create(nb, l, math::ExpOp::create(nb, l, a[0]), a[1])
+        return arith::DivFOp::create(nb, l, math::ExpOp::create(nb, l, a[0]),
+                                     a[1])
             .getResult();
       });
 }
@@ -448,8 +460,7 @@ Value buildIndexed(
       b, loc, TypeRange{resultType}, ValueRange{},
       ValueRange{sizes.empty() ? emptyTensor(b, loc, resultType)
                                : emptyTensor(b, loc, resultType, sizes)},
-      maps, iterators,
-      [&](OpBuilder &nested, Location nestedLoc, ValueRange) {
+      maps, iterators, [&](OpBuilder &nested, Location nestedLoc, ValueRange) {
         SmallVector<Value> indices;
         for (int64_t d = 0; d < resultType.getRank(); ++d) {
           indices.push_back(linalg::IndexOp::create(nested, nestedLoc, d));
@@ -480,9 +491,9 @@ Value buildReduction(
   MLIRContext *ctx = b.getContext();
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t rank = inputType.getRank();
-  auto resultType = RankedTensorType::get(
-      reducedShape(inputType.getShape(), axes, keepDims),
-      inputType.getElementType());
+  auto resultType =
+      RankedTensorType::get(reducedShape(inputType.getShape(), axes, keepDims),
+                            inputType.getElementType());
   SmallVector<AffineExpr> outExprs;
   SmallVector<utils::IteratorType> iterators;
   for (int64_t d = 0; d < rank; ++d) {
@@ -517,7 +528,8 @@ Value buildReduction(
 
 std::string describeNode(Operation *op) {
   Location loc = op->getLoc();
-  if (auto fused = dyn_cast<FusedLoc>(loc); fused && !fused.getLocations().empty()) {
+  if (auto fused = dyn_cast<FusedLoc>(loc);
+      fused && !fused.getLocations().empty()) {
     loc = fused.getLocations().front();
   }
   if (auto name = dyn_cast<NameLoc>(loc)) {
@@ -543,23 +555,27 @@ SmallVector<Value> delinearize(OpBuilder &b, Location l, Value flat,
 
 Value wrapIndex(OpBuilder &b, Location l, Value v, int64_t dim) {
   Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), v);
-  Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, indexConstant(b, l, 0));
+  Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i,
+                                    indexConstant(b, l, 0));
   return arith::SelectOp::create(
       b, l, neg, arith::AddIOp::create(b, l, i, indexConstant(b, l, dim)), i);
 }
 
 Value clampIndex(OpBuilder &b, Location l, Value i, int64_t dim) {
   Value lo = arith::MaxSIOp::create(b, l, i, indexConstant(b, l, 0));
-  return arith::MinSIOp::create(b, l, lo, indexConstant(b, l, std::max<int64_t>(dim - 1, 0)));
+  return arith::MinSIOp::create(
+      b, l, lo, indexConstant(b, l, std::max<int64_t>(dim - 1, 0)));
 }
 
-ValueRange forLoop(OpBuilder &b, Location l, Value lo, Value hi, ValueRange init,
-                   function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
-                       body) {
-  return scf::ForOp::create(b, l, lo, hi, indexConstant(b, l, 1), init,
-                            [&](OpBuilder &nb, Location nl, Value i, ValueRange args) {
-                              scf::YieldOp::create(nb, nl, body(nb, nl, i, args));
-                            })
+ValueRange forLoop(
+    OpBuilder &b, Location l, Value lo, Value hi, ValueRange init,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
+        body) {
+  return scf::ForOp::create(
+             b, l, lo, hi, indexConstant(b, l, 1), init,
+             [&](OpBuilder &nb, Location nl, Value i, ValueRange args) {
+               scf::YieldOp::create(nb, nl, body(nb, nl, i, args));
+             })
       .getResults();
 }
 
@@ -569,7 +585,8 @@ bool checksEnabled(Operation *op) {
 }
 
 void assertAtRunTime(OpBuilder &b, Operation *op, Value flag, StringRef what) {
-  cf::AssertOp::create(b, op->getLoc(), flag, describeNode(op) + ": " + what.str());
+  cf::AssertOp::create(b, op->getLoc(), flag,
+                       describeNode(op) + ": " + what.str());
 }
 
 void assertIndicesInRange(OpBuilder &b, Operation *op, Value indices,
@@ -582,46 +599,49 @@ void assertIndicesInRange(OpBuilder &b, Operation *op, Value indices,
   int64_t rank = type.getRank();
   SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
   // ok = AND over the elements of (-n <= i < n).
-  Value inRange = buildIndexed(b, loc, RankedTensorType::get(type.getShape(), b.getI1Type()),
-                           [&](OpBuilder &nb, Location l, ArrayRef<Value> at) {
-                             Value i = tensor::ExtractOp::create(nb, l, indices, at);
-                             Type t = i.getType();
-                             Value n;
-                             if (perLastDim && rank > 0 && bounds.size() > 1) {
-                               // Pick bounds[k] by the last coordinate.
-                               n = scalarConstant(nb, l, t, bounds[0]);
-                               for (size_t k = 1; k < bounds.size(); ++k) {
-                                 Value isK = arith::CmpIOp::create(
-                                     nb, l, arith::CmpIPredicate::eq, at.back(),
-                                     indexConstant(nb, l, k));
-                                 n = arith::SelectOp::create(
-                                     nb, l, isK, scalarConstant(nb, l, t, bounds[k]), n);
-                               }
-                             } else {
-                               n = scalarConstant(nb, l, t, bounds[0]);
-                             }
-                             Value neg = arith::SubIOp::create(
-                                 nb, l, scalarConstant(nb, l, t, 0), n);
-                             return arith::AndIOp::create(
-                                        nb, l,
-                                        arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
-                                                              i, neg),
-                                        arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
-                                                              i, n))
-                                 .getResult();
-                           },
-                           llvm::to_vector(llvm::map_range(all, [&](int64_t d) {
-                             return dimSize(b, loc, indices, d);
-                           })));
-  Value ok = rank == 0 ? inRange
-                       : buildReduction(b, loc, inRange, all, /*keepDims=*/false,
-                                        arith::ConstantIntOp::create(b, loc, 1, 1),
-                                        [](OpBuilder &nb, Location l, Value acc, Value v) {
-                                          return arith::AndIOp::create(nb, l, acc, v).getResult();
-                                        });
+  Value inRange = buildIndexed(
+      b, loc, RankedTensorType::get(type.getShape(), b.getI1Type()),
+      [&](OpBuilder &nb, Location l, ArrayRef<Value> at) {
+        Value i = tensor::ExtractOp::create(nb, l, indices, at);
+        Type t = i.getType();
+        Value n;
+        if (perLastDim && rank > 0 && bounds.size() > 1) {
+          // Pick bounds[k] by the last coordinate.
+          n = scalarConstant(nb, l, t, bounds[0]);
+          for (size_t k = 1; k < bounds.size(); ++k) {
+            Value isK =
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                      at.back(), indexConstant(nb, l, k));
+            n = arith::SelectOp::create(nb, l, isK,
+                                        scalarConstant(nb, l, t, bounds[k]), n);
+          }
+        } else {
+          n = scalarConstant(nb, l, t, bounds[0]);
+        }
+        Value neg =
+            arith::SubIOp::create(nb, l, scalarConstant(nb, l, t, 0), n);
+        return arith::AndIOp::create(
+                   nb, l,
+                   arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, i,
+                                         neg),
+                   arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i,
+                                         n))
+            .getResult();
+      },
+      llvm::to_vector(llvm::map_range(
+          all, [&](int64_t d) { return dimSize(b, loc, indices, d); })));
+  Value ok =
+      rank == 0 ? inRange
+                : buildReduction(
+                      b, loc, inRange, all, /*keepDims=*/false,
+                      arith::ConstantIntOp::create(b, loc, 1, 1),
+                      [](OpBuilder &nb, Location l, Value acc, Value v) {
+                        return arith::AndIOp::create(nb, l, acc, v).getResult();
+                      });
   Value flag = tensor::ExtractOp::create(b, loc, ok, ValueRange{});
-  assertAtRunTime(b, op, flag,
-                  "an index is out of range (ONNX allows -n to n-1 for an axis of size n)");
+  assertAtRunTime(
+      b, op, flag,
+      "an index is out of range (ONNX allows -n to n-1 for an axis of size n)");
 }
 
 } // namespace infer::lowering

@@ -23,8 +23,9 @@ bool isUnsignedTensor(mlir::Type type);
 
 /// Fails the match unless every tensor operand and result of `op` has a
 /// static shape and a supported element type.
-llvm::LogicalResult checkStaticTensors(mlir::Operation *op,
-                                       mlir::ConversionPatternRewriter &rewriter);
+llvm::LogicalResult
+checkStaticTensors(mlir::Operation *op,
+                   mlir::ConversionPatternRewriter &rewriter);
 
 /// Like checkStaticTensors; `allowDynamic` also accepts `?` dims, for
 /// patterns that size their results at run time.
@@ -104,7 +105,8 @@ mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
 
 /// The sizes of `type` whose only dynamic dim is the leading (batch) one,
 /// taken from dim 0 of `source`.
-llvm::SmallVector<mlir::OpFoldResult> batchSizes(mlir::OpBuilder &b, mlir::Location loc,
+llvm::SmallVector<mlir::OpFoldResult> batchSizes(mlir::OpBuilder &b,
+                                                 mlir::Location loc,
                                                  mlir::RankedTensorType type,
                                                  mlir::Value source);
 
@@ -123,27 +125,27 @@ reshapeDimSources(mlir::RankedTensorType from, mlir::RankedTensorType to);
 mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       mlir::RankedTensorType type);
 
-
 /// A `linalg.generic` with no inputs: `body` computes each element of
 /// `resultType` from its indices (used by gathers and data movement ops,
 /// which read their sources with `tensor.extract`). `sizes` (one per dim)
 /// sizes a dynamic result.
-mlir::Value buildIndexed(
-    mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType resultType,
-    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
-                                   llvm::ArrayRef<mlir::Value>)>
-        body,
-    llvm::ArrayRef<mlir::OpFoldResult> sizes = {});
+mlir::Value
+buildIndexed(mlir::OpBuilder &b, mlir::Location loc,
+             mlir::RankedTensorType resultType,
+             llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                            llvm::ArrayRef<mlir::Value>)>
+                 body,
+             llvm::ArrayRef<mlir::OpFoldResult> sizes = {});
 
 /// Reduces `input` over `axes` (sorted, unique) starting from `init`;
 /// `combine(acc, element)` folds one element in. Reduced dimensions are kept
 /// as size 1 when `keepDims`.
-mlir::Value buildReduction(
-    mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
-    llvm::ArrayRef<int64_t> axes, bool keepDims, mlir::Value init,
-    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
-                                   mlir::Value, mlir::Value)>
-        combine);
+mlir::Value
+buildReduction(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
+               llvm::ArrayRef<int64_t> axes, bool keepDims, mlir::Value init,
+               llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                              mlir::Value, mlir::Value)>
+                   combine);
 
 /// softmax (or log-softmax) of float tensor `x` along `axis`, computed as
 /// exp(x - max) / sum(exp(x - max)).
@@ -153,10 +155,9 @@ mlir::Value buildSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
 /// out[batch..., m, n] = sum_k a[..., m, k] * b[..., k, n] (a, b of rank
 /// >= 2, batch dims broadcast, optionally transposed), accumulated in the
 /// result's element type.
-mlir::Value buildMatmul(mlir::OpBuilder &b, mlir::Location loc,
-                        mlir::Value lhs, mlir::Value rhs,
-                        mlir::RankedTensorType resultType, bool transA = false,
-                        bool transB = false);
+mlir::Value buildMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                        mlir::Value rhs, mlir::RankedTensorType resultType,
+                        bool transA = false, bool transB = false);
 
 /// A `graph.none` value, for results that are absent.
 mlir::Value noneValue(mlir::OpBuilder &b, mlir::Location loc);
@@ -182,8 +183,9 @@ inline constexpr llvm::StringLiteral kChecksAttr = "infer.lowering_checks";
 /// dimension. Its message names `op`'s ONNX node. (The lowered code still
 /// clamps indices so a bad one never reads out of bounds; the CPU target
 /// turns the assert into the run's error status.)
-void assertIndicesInRange(mlir::OpBuilder &b, mlir::Operation *op, mlir::Value indices,
-                          llvm::ArrayRef<int64_t> bounds, bool perLastDim = false);
+void assertIndicesInRange(mlir::OpBuilder &b, mlir::Operation *op,
+                          mlir::Value indices, llvm::ArrayRef<int64_t> bounds,
+                          bool perLastDim = false);
 
 /// "node 'NAME' (OpType)" from an importer location, or the op's name.
 std::string describeNode(mlir::Operation *op);
@@ -199,8 +201,8 @@ void assertAtRunTime(mlir::OpBuilder &b, mlir::Operation *op, mlir::Value flag,
 mlir::ValueRange
 forLoop(mlir::OpBuilder &b, mlir::Location l, mlir::Value lo, mlir::Value hi,
         mlir::ValueRange init,
-        llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::OpBuilder &, mlir::Location,
-                                                          mlir::Value, mlir::ValueRange)>
+        llvm::function_ref<llvm::SmallVector<mlir::Value>(
+            mlir::OpBuilder &, mlir::Location, mlir::Value, mlir::ValueRange)>
             body);
 
 /// The coordinates in a row-major tensor of `shape` of flat index `flat`.
@@ -210,11 +212,13 @@ llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b, mlir::Location l,
 
 /// Integer element `v` as an index, negative values wrapped by `dim` (ONNX's
 /// -n..n-1 indexing).
-mlir::Value wrapIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value v, int64_t dim);
+mlir::Value wrapIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value v,
+                      int64_t dim);
 
 /// Clamps index `i` into [0, dim - 1], so a bad index never reads or writes
 /// out of bounds.
-mlir::Value clampIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value i, int64_t dim);
+mlir::Value clampIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value i,
+                       int64_t dim);
 
 /// Index-typed arithmetic helpers for bodies.
 mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
@@ -239,8 +243,9 @@ struct StaticPattern : mlir::OpConversionPattern<Op> {
     }
     return lower(op, adaptor, rewriter);
   }
-  virtual llvm::LogicalResult lower(Op op, Adaptor adaptor,
-                                    mlir::ConversionPatternRewriter &rewriter) const = 0;
+  virtual llvm::LogicalResult
+  lower(Op op, Adaptor adaptor,
+        mlir::ConversionPatternRewriter &rewriter) const = 0;
   /// Whether `lower` handles the dynamic dims `op` has (the generic
   /// variant); patterns that size results at run time override it.
   virtual bool supportsDynamic(Op op) const { return false; }
@@ -268,8 +273,9 @@ struct CheckedPattern : mlir::OpConversionPattern<Op> {
     }
     return lower(op, adaptor, rewriter);
   }
-  virtual llvm::LogicalResult lower(Op op, typename Op::Adaptor adaptor,
-                                    mlir::ConversionPatternRewriter &rewriter) const = 0;
+  virtual llvm::LogicalResult
+  lower(Op op, typename Op::Adaptor adaptor,
+        mlir::ConversionPatternRewriter &rewriter) const = 0;
 };
 
 } // namespace infer::lowering

@@ -1,16 +1,16 @@
 //===- QuantLowering.cpp - ONNX quantization ops -> linalg ----------------===//
 //
 // QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger,
-// QLinearMatMul and QLinearConv with ONNX's integer semantics: round half to even,
-// saturate to the target type, i32 accumulation. (The int8 lowering of the
-// later quantization work replaces these with fixed-point requantization.)
+// QLinearMatMul and QLinearConv with ONNX's integer semantics: round half to
+// even, saturate to the target type, i32 accumulation. (The int8 lowering of
+// the later quantization work replaces these with fixed-point requantization.)
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/lowering/LoweringUtils.h"
-#include "passes/lowering/Passes.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
+#include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -27,29 +27,33 @@ Value perAxis(OpBuilder &b, Location loc, Value param, int64_t axis,
               int64_t rank) {
   auto type = cast<RankedTensorType>(param.getType());
   if (type.getRank() == 0 || type.getNumElements() == 1) {
-    return reshapeTo(b, loc, param, RankedTensorType::get({}, type.getElementType()));
+    return reshapeTo(b, loc, param,
+                     RankedTensorType::get({}, type.getElementType()));
   }
   SmallVector<int64_t> shape(rank - axis, 1);
   shape[0] = type.getNumElements();
-  return reshapeTo(b, loc, param, RankedTensorType::get(shape, type.getElementType()));
+  return reshapeTo(b, loc, param,
+                   RankedTensorType::get(shape, type.getElementType()));
 }
 
-Value widenMinusZp(OpBuilder &b, Location loc, Value x, bool xUnsigned, Value zp,
-                   bool zpUnsigned, int64_t axis) {
+Value widenMinusZp(OpBuilder &b, Location loc, Value x, bool xUnsigned,
+                   Value zp, bool zpUnsigned, int64_t axis) {
   auto xType = cast<RankedTensorType>(x.getType());
   auto type = RankedTensorType::get(xType.getShape(), b.getI32Type());
   SmallVector<Value> inputs = {x};
   if (zp) {
     inputs.push_back(perAxis(b, loc, zp, axis, xType.getRank()));
   }
-  return buildElementwise(b, loc, type, inputs, [&](OpBuilder &nb, Location l, ValueRange a) {
-    Value v = castScalar(nb, l, a[0], nb.getI32Type(), xUnsigned, false);
-    if (a.size() > 1) {
-      v = arith::SubIOp::create(nb, l, v,
-                                castScalar(nb, l, a[1], nb.getI32Type(), zpUnsigned, false));
-    }
-    return v;
-  });
+  return buildElementwise(
+      b, loc, type, inputs, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value v = castScalar(nb, l, a[0], nb.getI32Type(), xUnsigned, false);
+        if (a.size() > 1) {
+          v = arith::SubIOp::create(
+              nb, l, v,
+              castScalar(nb, l, a[1], nb.getI32Type(), zpUnsigned, false));
+        }
+        return v;
+      });
 }
 
 namespace {
@@ -72,11 +76,13 @@ Value toF32(OpBuilder &b, Location l, Value v, bool isUnsigned) {
 
 /// The QLinear output of i32 accumulator `acc`: round-half-even(acc *
 /// aScale * bScale / yScale) + yZeroPoint, saturated to `yElem`.
-Value requantize(OpBuilder &b, Location l, Value acc, Value aScale, Value bScale,
-                 Value yScale, Value yZeroPoint, Type yElem, bool yUnsigned) {
+Value requantize(OpBuilder &b, Location l, Value acc, Value aScale,
+                 Value bScale, Value yScale, Value yZeroPoint, Type yElem,
+                 bool yUnsigned) {
   Value real = arith::MulFOp::create(
       b, l, toF32(b, l, acc, false),
-      arith::DivFOp::create(b, l, arith::MulFOp::create(b, l, aScale, bScale), yScale));
+      arith::DivFOp::create(b, l, arith::MulFOp::create(b, l, aScale, bScale),
+                            yScale));
   Value q = math::RoundEvenOp::create(b, l, real);
   q = arith::AddFOp::create(b, l, q, toF32(b, l, yZeroPoint, yUnsigned));
   return saturate(b, l, q, yElem, yUnsigned);
@@ -101,11 +107,13 @@ struct QuantizeLowering final : OpConversionPattern<QuantizeLinearOp> {
     int64_t rank = outType.getRank();
     int64_t axis = rank ? *normalizeAxis(op.getAxis(), rank) : 0;
     bool outUnsigned = isUnsignedTensor(op.getY().getType());
-    SmallVector<Value> inputs = {adaptor.getX(),
-                                 perAxis(rewriter, loc, adaptor.getYScale(), axis, rank)};
+    SmallVector<Value> inputs = {
+        adaptor.getX(),
+        perAxis(rewriter, loc, adaptor.getYScale(), axis, rank)};
     bool hasZp = !isNone(op.getYZeroPoint());
     if (hasZp) {
-      inputs.push_back(perAxis(rewriter, loc, adaptor.getYZeroPoint(), axis, rank));
+      inputs.push_back(
+          perAxis(rewriter, loc, adaptor.getYZeroPoint(), axis, rank));
     }
     Type outElem = outType.getElementType();
     Value y = buildElementwise(rewriter, loc, outType, inputs,
@@ -115,8 +123,8 @@ struct QuantizeLowering final : OpConversionPattern<QuantizeLinearOp> {
                                  Value v = math::RoundEvenOp::create(
                                      b, l, arith::DivFOp::create(b, l, x, s));
                                  if (hasZp) {
-                                   v = arith::AddFOp::create(b, l, v,
-                                                             toF32(b, l, a[2], outUnsigned));
+                                   v = arith::AddFOp::create(
+                                       b, l, v, toF32(b, l, a[2], outUnsigned));
                                  }
                                  return saturate(b, l, v, outElem, outUnsigned);
                                });
@@ -141,33 +149,36 @@ struct DequantizeLowering final : OpConversionPattern<DequantizeLinearOp> {
     int64_t rank = outType.getRank();
     int64_t axis = rank ? *normalizeAxis(op.getAxis(), rank) : 0;
     bool inUnsigned = isUnsignedTensor(op.getX().getType());
-    if (!isa<IntegerType>(cast<RankedTensorType>(adaptor.getX().getType()).getElementType())) {
+    if (!isa<IntegerType>(cast<RankedTensorType>(adaptor.getX().getType())
+                              .getElementType())) {
       return rewriter.notifyMatchFailure(op, "float8 inputs");
     }
-    SmallVector<Value> inputs = {adaptor.getX(),
-                                 perAxis(rewriter, loc, adaptor.getXScale(), axis, rank)};
+    SmallVector<Value> inputs = {
+        adaptor.getX(),
+        perAxis(rewriter, loc, adaptor.getXScale(), axis, rank)};
     bool hasZp = !isNone(op.getXZeroPoint());
     if (hasZp) {
-      inputs.push_back(perAxis(rewriter, loc, adaptor.getXZeroPoint(), axis, rank));
+      inputs.push_back(
+          perAxis(rewriter, loc, adaptor.getXZeroPoint(), axis, rank));
     }
     Type outElem = outType.getElementType();
-    Value y = buildElementwise(rewriter, loc, outType, inputs,
-                               [&](OpBuilder &b, Location l, ValueRange a) {
-                                 Value x = toF32(b, l, a[0], inUnsigned);
-                                 if (hasZp) {
-                                   x = arith::SubFOp::create(b, l, x,
-                                                             toF32(b, l, a[2], inUnsigned));
-                                 }
-                                 Value v = arith::MulFOp::create(b, l, x,
-                                                                 toF32(b, l, a[1], false));
-                                 return castScalar(b, l, v, outElem, false, false);
-                               });
+    Value y = buildElementwise(
+        rewriter, loc, outType, inputs,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value x = toF32(b, l, a[0], inUnsigned);
+          if (hasZp) {
+            x = arith::SubFOp::create(b, l, x, toF32(b, l, a[2], inUnsigned));
+          }
+          Value v = arith::MulFOp::create(b, l, x, toF32(b, l, a[1], false));
+          return castScalar(b, l, v, outElem, false, false);
+        });
     rewriter.replaceOp(op, y);
     return success();
   }
 };
 
-struct DynamicQuantizeLowering final : OpConversionPattern<DynamicQuantizeLinearOp> {
+struct DynamicQuantizeLowering final
+    : OpConversionPattern<DynamicQuantizeLinearOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(DynamicQuantizeLinearOp op, OpAdaptor adaptor,
@@ -184,38 +195,42 @@ struct DynamicQuantizeLowering final : OpConversionPattern<DynamicQuantizeLinear
     auto all = llvm::to_vector(llvm::seq<int64_t>(0, xType.getRank()));
     Value zero = scalarConstant(rewriter, loc, f32, 0);
     // The range always includes 0.
-    Value min = buildReduction(rewriter, loc, x, all, false, zero,
-                               [](OpBuilder &b, Location l, Value acc, Value v) {
-                                 return arith::MinimumFOp::create(b, l, acc, v).getResult();
-                               });
-    Value max = buildReduction(rewriter, loc, x, all, false, zero,
-                               [](OpBuilder &b, Location l, Value acc, Value v) {
-                                 return arith::MaximumFOp::create(b, l, acc, v).getResult();
-                               });
+    Value min = buildReduction(
+        rewriter, loc, x, all, false, zero,
+        [](OpBuilder &b, Location l, Value acc, Value v) {
+          return arith::MinimumFOp::create(b, l, acc, v).getResult();
+        });
+    Value max = buildReduction(
+        rewriter, loc, x, all, false, zero,
+        [](OpBuilder &b, Location l, Value acc, Value v) {
+          return arith::MaximumFOp::create(b, l, acc, v).getResult();
+        });
     auto scalarF = RankedTensorType::get({}, f32);
-    Value scale = buildElementwise(rewriter, loc, scalarF, {min, max},
-                                   [&](OpBuilder &b, Location l, ValueRange a) {
-                                     Value range = arith::SubFOp::create(b, l, a[1], a[0]);
-                                     return arith::DivFOp::create(
-                                                b, l, range, scalarConstant(b, l, f32, 255))
-                                         .getResult();
-                                   });
+    Value scale = buildElementwise(
+        rewriter, loc, scalarF, {min, max},
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value range = arith::SubFOp::create(b, l, a[1], a[0]);
+          return arith::DivFOp::create(b, l, range,
+                                       scalarConstant(b, l, f32, 255))
+              .getResult();
+        });
     auto scalarU = RankedTensorType::get({}, u8);
-    Value zp = buildElementwise(rewriter, loc, scalarU, {min, scale},
-                                [&](OpBuilder &b, Location l, ValueRange a) {
-                                  Value v = arith::DivFOp::create(
-                                      b, l, arith::NegFOp::create(b, l, a[0]), a[1]);
-                                  return saturate(b, l, math::RoundEvenOp::create(b, l, v), u8,
-                                                  true);
-                                });
+    Value zp = buildElementwise(
+        rewriter, loc, scalarU, {min, scale},
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value v = arith::DivFOp::create(
+              b, l, arith::NegFOp::create(b, l, a[0]), a[1]);
+          return saturate(b, l, math::RoundEvenOp::create(b, l, v), u8, true);
+        });
     auto yType = RankedTensorType::get(xType.getShape(), u8);
-    Value y = buildElementwise(rewriter, loc, yType, {x, scale, zp},
-                               [&](OpBuilder &b, Location l, ValueRange a) {
-                                 Value v = math::RoundEvenOp::create(
-                                     b, l, arith::DivFOp::create(b, l, a[0], a[1]));
-                                 v = arith::AddFOp::create(b, l, v, toF32(b, l, a[2], true));
-                                 return saturate(b, l, v, u8, true);
-                               });
+    Value y = buildElementwise(
+        rewriter, loc, yType, {x, scale, zp},
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value v = math::RoundEvenOp::create(
+              b, l, arith::DivFOp::create(b, l, a[0], a[1]));
+          v = arith::AddFOp::create(b, l, v, toF32(b, l, a[2], true));
+          return saturate(b, l, v, u8, true);
+        });
     rewriter.replaceOp(op, {y, scale, zp});
     return success();
   }
@@ -243,12 +258,14 @@ struct MatMulIntegerLowering final : OpConversionPattern<MatMulIntegerOp> {
          aType.getRank() != yType.getRank())) {
       return rewriter.notifyMatchFailure(op, "dynamic dims beyond A's rows");
     }
-    Value a = widenMinusZp(rewriter, loc, adaptor.getA(), isUnsignedTensor(op.getA().getType()),
-                           isNone(op.getAZeroPoint()) ? Value() : adaptor.getAZeroPoint(),
-                           isUnsignedTensor(op.getAZeroPoint().getType()), aType.getRank() - 2);
-    Value b = widenMinusZp(rewriter, loc, adaptor.getB(), isUnsignedTensor(op.getB().getType()),
-                           isNone(op.getBZeroPoint()) ? Value() : adaptor.getBZeroPoint(),
-                           isUnsignedTensor(op.getBZeroPoint().getType()), bType.getRank() - 1);
+    Value a = widenMinusZp(
+        rewriter, loc, adaptor.getA(), isUnsignedTensor(op.getA().getType()),
+        isNone(op.getAZeroPoint()) ? Value() : adaptor.getAZeroPoint(),
+        isUnsignedTensor(op.getAZeroPoint().getType()), aType.getRank() - 2);
+    Value b = widenMinusZp(
+        rewriter, loc, adaptor.getB(), isUnsignedTensor(op.getB().getType()),
+        isNone(op.getBZeroPoint()) ? Value() : adaptor.getBZeroPoint(),
+        isUnsignedTensor(op.getBZeroPoint().getType()), bType.getRank() - 1);
     rewriter.replaceOp(op, buildMatmul(rewriter, loc, a, b, yType));
     return success();
   }
@@ -269,26 +286,31 @@ struct QLinearMatMulLowering final : OpConversionPattern<QLinearMatMulOp> {
     if (aType.getRank() < 2 || bType.getRank() < 2) {
       return rewriter.notifyMatchFailure(op, "1-d operands");
     }
-    Value a = widenMinusZp(rewriter, loc, adaptor.getA(), isUnsignedTensor(op.getA().getType()),
-                           adaptor.getAZeroPoint(),
-                           isUnsignedTensor(op.getAZeroPoint().getType()), aType.getRank() - 2);
-    Value b = widenMinusZp(rewriter, loc, adaptor.getB(), isUnsignedTensor(op.getB().getType()),
-                           adaptor.getBZeroPoint(),
-                           isUnsignedTensor(op.getBZeroPoint().getType()), bType.getRank() - 1);
-    auto accType = RankedTensorType::get(yType.getShape(), rewriter.getI32Type());
+    Value a = widenMinusZp(
+        rewriter, loc, adaptor.getA(), isUnsignedTensor(op.getA().getType()),
+        adaptor.getAZeroPoint(), isUnsignedTensor(op.getAZeroPoint().getType()),
+        aType.getRank() - 2);
+    Value b = widenMinusZp(
+        rewriter, loc, adaptor.getB(), isUnsignedTensor(op.getB().getType()),
+        adaptor.getBZeroPoint(), isUnsignedTensor(op.getBZeroPoint().getType()),
+        bType.getRank() - 1);
+    auto accType =
+        RankedTensorType::get(yType.getShape(), rewriter.getI32Type());
     Value acc = buildMatmul(rewriter, loc, a, b, accType);
     bool yUnsigned = isUnsignedTensor(op.getY().getType());
     Type yElem = yType.getElementType();
     auto scalar = [&](Value v) {
       auto t = cast<RankedTensorType>(v.getType());
-      return reshapeTo(rewriter, loc, v, RankedTensorType::get({}, t.getElementType()));
+      return reshapeTo(rewriter, loc, v,
+                       RankedTensorType::get({}, t.getElementType()));
     };
     Value y = buildElementwise(
         rewriter, loc, yType,
         {acc, scalar(adaptor.getAScale()), scalar(adaptor.getBScale()),
          scalar(adaptor.getYScale()), scalar(adaptor.getYZeroPoint())},
         [&](OpBuilder &nb, Location l, ValueRange v) {
-          return requantize(nb, l, v[0], v[1], v[2], v[3], v[4], yElem, yUnsigned);
+          return requantize(nb, l, v[0], v[1], v[2], v[3], v[4], yElem,
+                            yUnsigned);
         });
     rewriter.replaceOp(op, y);
     return success();
@@ -309,17 +331,20 @@ struct QLinearConvLowering final : OpConversionPattern<QLinearConvOp> {
     Location loc = op.getLoc();
     auto yType = loweredTensorType(op.getY().getType());
     int64_t rank = yType.getRank();
-    auto accType = RankedTensorType::get(yType.getShape(), rewriter.getI32Type());
+    auto accType =
+        RankedTensorType::get(yType.getShape(), rewriter.getI32Type());
     // The integer convolution takes the same attributes.
     OperationState state(loc, ConvIntegerOp::getOperationName());
-    state.addOperands({op.getX(), op.getW(), op.getXZeroPoint(), op.getWZeroPoint()});
+    state.addOperands(
+        {op.getX(), op.getW(), op.getXZeroPoint(), op.getWZeroPoint()});
     state.addTypes(accType);
     state.addAttributes(op->getAttrs());
     Value acc = rewriter.create(state)->getResult(0);
-    SmallVector<Value> inputs = {acc, perAxis(rewriter, loc, adaptor.getXScale(), 1, rank),
-                                 perAxis(rewriter, loc, adaptor.getWScale(), 1, rank),
-                                 perAxis(rewriter, loc, adaptor.getYScale(), 1, rank),
-                                 perAxis(rewriter, loc, adaptor.getYZeroPoint(), 1, rank)};
+    SmallVector<Value> inputs = {
+        acc, perAxis(rewriter, loc, adaptor.getXScale(), 1, rank),
+        perAxis(rewriter, loc, adaptor.getWScale(), 1, rank),
+        perAxis(rewriter, loc, adaptor.getYScale(), 1, rank),
+        perAxis(rewriter, loc, adaptor.getYZeroPoint(), 1, rank)};
     bool bias = !isNone(op.getB());
     if (bias) {
       inputs.push_back(perAxis(rewriter, loc, adaptor.getB(), 1, rank));
@@ -327,9 +352,13 @@ struct QLinearConvLowering final : OpConversionPattern<QLinearConvOp> {
     bool yUnsigned = isUnsignedTensor(op.getY().getType());
     Type yElem = yType.getElementType();
     Value y = buildElementwise(
-        rewriter, loc, yType, inputs, [&](OpBuilder &nb, Location l, ValueRange v) {
-          Value sum = bias ? arith::AddIOp::create(nb, l, v[0], v[5]).getResult() : v[0];
-          return requantize(nb, l, sum, v[1], v[2], v[3], v[4], yElem, yUnsigned);
+        rewriter, loc, yType, inputs,
+        [&](OpBuilder &nb, Location l, ValueRange v) {
+          Value sum = bias
+                          ? arith::AddIOp::create(nb, l, v[0], v[5]).getResult()
+                          : v[0];
+          return requantize(nb, l, sum, v[1], v[2], v[3], v[4], yElem,
+                            yUnsigned);
         });
     rewriter.replaceOp(op, y);
     return success();
@@ -340,9 +369,10 @@ struct QLinearConvLowering final : OpConversionPattern<QLinearConvOp> {
 
 void populateQuantLoweringPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns) {
-  patterns.add<QuantizeLowering, DequantizeLowering, DynamicQuantizeLowering,
-               MatMulIntegerLowering, QLinearMatMulLowering, QLinearConvLowering>(converter,
-                                                             patterns.getContext());
+  patterns
+      .add<QuantizeLowering, DequantizeLowering, DynamicQuantizeLowering,
+           MatMulIntegerLowering, QLinearMatMulLowering, QLinearConvLowering>(
+          converter, patterns.getContext());
 }
 
 } // namespace infer::lowering

@@ -9,11 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
 #include "passes/lowering/ScalarMath.h"
-#include "dialects/graph/IR/GraphOps.h"
-#include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -72,7 +72,8 @@ Value activate(OpBuilder &b, Location l, const Activation &f, Value x) {
   }
   if (name == "ScaledTanh") {
     return mul(b, l, constantLike(b, l, x, f.alpha),
-               math::TanhOp::create(b, l, mul(b, l, x, constantLike(b, l, x, f.beta))));
+               math::TanhOp::create(
+                   b, l, mul(b, l, x, constantLike(b, l, x, f.beta))));
   }
   if (name == "HardSigmoid") {
     return scalar::hardSigmoid(b, l, x, f.alpha, f.beta);
@@ -88,10 +89,10 @@ Value activate(OpBuilder &b, Location l, const Activation &f, Value x) {
 }
 
 bool isKnown(StringRef n) {
-  return llvm::is_contained(
-      {"Sigmoid", "Tanh", "Relu", "Affine", "LeakyRelu", "ThresholdedRelu",
-       "ScaledTanh", "HardSigmoid", "Elu", "Softsign", "Softplus"},
-      n);
+  return llvm::is_contained({"Sigmoid", "Tanh", "Relu", "Affine", "LeakyRelu",
+                             "ThresholdedRelu", "ScaledTanh", "HardSigmoid",
+                             "Elu", "Softsign", "Softplus"},
+                            n);
 }
 
 bool usesAlpha(StringRef n) {
@@ -108,13 +109,19 @@ double defaultBeta(StringRef n) { return n == "HardSigmoid" ? 0.5 : 0.0; }
 
 /// The activation functions per direction (f, g[, h]), with their alpha and
 /// beta consumed in order from the optional lists, as ONNX Runtime does.
-FailureOr<SmallVector<Activation>>
-readActivations(Operation *op, Cell cell, int64_t directions) {
+FailureOr<SmallVector<Activation>> readActivations(Operation *op, Cell cell,
+                                                   int64_t directions) {
   SmallVector<StringRef> defaults;
   switch (cell) {
-  case Cell::Rnn: defaults = {"Tanh"}; break;
-  case Cell::Gru: defaults = {"Sigmoid", "Tanh"}; break;
-  case Cell::Lstm: defaults = {"Sigmoid", "Tanh", "Tanh"}; break;
+  case Cell::Rnn:
+    defaults = {"Tanh"};
+    break;
+  case Cell::Gru:
+    defaults = {"Sigmoid", "Tanh"};
+    break;
+  case Cell::Lstm:
+    defaults = {"Sigmoid", "Tanh", "Tanh"};
+    break;
   }
   SmallVector<Activation> result;
   auto names = op->getAttrOfType<ArrayAttr>("activations");
@@ -138,7 +145,8 @@ readActivations(Operation *op, Cell cell, int64_t directions) {
   for (Attribute a : names.getValue().take_front(needed)) {
     std::string n = cast<StringAttr>(a).getValue().str();
     Activation f{n, defaultAlpha(n), defaultBeta(n)};
-    if (usesAlpha(n) && alphas && nextAlpha < static_cast<size_t>(alphas.size())) {
+    if (usesAlpha(n) && alphas &&
+        nextAlpha < static_cast<size_t>(alphas.size())) {
       f.alpha = alphas[nextAlpha++];
     }
     if (usesBeta(n) && betas && nextBeta < static_cast<size_t>(betas.size())) {
@@ -185,7 +193,8 @@ struct RecurrentBuilder {
 
   /// Zeros of shape `spec`.
   Value zeros(ArrayRef<int64_t> spec) {
-    return filledTensor(b, loc, type(spec), scalarConstant(b, loc, element, 0), sizes(spec));
+    return filledTensor(b, loc, type(spec), scalarConstant(b, loc, element, 0),
+                        sizes(spec));
   }
 
   Value slice(Value v, ArrayRef<int64_t> offsets, ArrayRef<int64_t> spec,
@@ -266,20 +275,24 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
     FailureOr<SmallVector<Activation>> activations =
         readActivations(op, cell, directions);
     if (failed(activations)) {
-      return rewriter.notifyMatchFailure(op, "activations list of wrong length");
+      return rewriter.notifyMatchFailure(op,
+                                         "activations list of wrong length");
     }
     for (const Activation &f : *activations) {
       if (!isKnown(f.name)) {
-        return rewriter.notifyMatchFailure(op, "unsupported activation " + f.name);
+        return rewriter.notifyMatchFailure(op,
+                                           "unsupported activation " + f.name);
       }
     }
-    if (seqLens(op) && (direction == "reverse" || direction == "bidirectional")) {
-      return rewriter.notifyMatchFailure(op, "sequence_lens with a reverse pass");
+    if (seqLens(op) &&
+        (direction == "reverse" || direction == "bidirectional")) {
+      return rewriter.notifyMatchFailure(op,
+                                         "sequence_lens with a reverse pass");
     }
     int64_t perDirection = activations->size() / directions;
 
-    RecurrentBuilder rb{rewriter, loc, cell, element, seq, batch, hidden, gates,
-                        std::nullopt};
+    RecurrentBuilder rb{rewriter, loc,    cell,  element,     seq,
+                        batch,    hidden, gates, std::nullopt};
     rb.seqSize = dimSize(rewriter, loc, x, 0);
     rb.batchSize = dimSize(rewriter, loc, x, 1);
     if (auto clip = op.getClip()) {
@@ -292,7 +305,8 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
       rb.inputForget = op.getInputForget() != 0;
     }
 
-    Value seqLens = RecurrentLowering::seqLens(op) ? adaptor.getSequenceLens() : Value();
+    Value seqLens =
+        RecurrentLowering::seqLens(op) ? adaptor.getSequenceLens() : Value();
     auto initial = [&](Value v) -> Value {
       if (isNone(v)) {
         return Value();
@@ -313,10 +327,13 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
     Value yh = rb.zeros({directions, kBatch, hidden});
     Value yc = yh;
     for (int64_t d = 0; d < directions; ++d) {
-      bool reverse = direction == "reverse" || (direction == "bidirectional" && d == 1);
-      ArrayRef<Activation> fs(activations->data() + d * perDirection, perDirection);
+      bool reverse =
+          direction == "reverse" || (direction == "bidirectional" && d == 1);
+      ArrayRef<Activation> fs(activations->data() + d * perDirection,
+                              perDirection);
       int64_t gh = gates * hidden;
-      Value wd = rb.slice(w, {d, 0, 0}, {1, gh, inputSize}, rb.type({gh, inputSize}));
+      Value wd =
+          rb.slice(w, {d, 0, 0}, {1, gh, inputSize}, rb.type({gh, inputSize}));
       Value rd = rb.slice(r, {d, 0, 0}, {1, gh, hidden}, rb.type({gh, hidden}));
       // X . W^T (+ Wb) for every step at once: [seq, batch, gates*hidden].
       Value xw = buildMatmul(rewriter, loc, x, wd, rb.type({kSeq, kBatch, gh}),
@@ -325,11 +342,12 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
       if (biasAll) {
         Value wb = rb.slice(biasAll, {d, 0}, {1, gh}, rb.type({gh}));
         rbias = rb.slice(biasAll, {d, gh}, {1, gh}, rb.type({gh}));
-        xw = buildElementwise(rewriter, loc, rb.type({kSeq, kBatch, gh}), {xw, wb},
-                              sumOfTwo);
+        xw = buildElementwise(rewriter, loc, rb.type({kSeq, kBatch, gh}),
+                              {xw, wb}, sumOfTwo);
       }
       auto state0 = [&](Value all) {
-        return all ? rb.slice(all, {d, 0, 0}, {1, kBatch, hidden}, rb.type({kBatch, hidden}))
+        return all ? rb.slice(all, {d, 0, 0}, {1, kBatch, hidden},
+                              rb.type({kBatch, hidden}))
                    : rb.zeros({kBatch, hidden});
       };
       Value h0 = state0(h0All);
@@ -349,13 +367,14 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
             rewriter.setInsertionPointToStart(nb.getInsertionBlock());
             Value tt = t;
             if (reverse) {
-              Value last = seq == ShapedType::kDynamic
-                               ? arith::SubIOp::create(
-                                     rewriter, l, cSeq,
-                                     arith::ConstantIndexOp::create(rewriter, l, 1))
-                                     .getResult()
-                               : arith::ConstantIndexOp::create(rewriter, l, seq - 1)
-                                     .getResult();
+              Value last =
+                  seq == ShapedType::kDynamic
+                      ? arith::SubIOp::create(
+                            rewriter, l, cSeq,
+                            arith::ConstantIndexOp::create(rewriter, l, 1))
+                            .getResult()
+                      : arith::ConstantIndexOp::create(rewriter, l, seq - 1)
+                            .getResult();
               tt = arith::SubIOp::create(rewriter, l, last, t);
             }
             Value h = args[0], ySeq = args[1];
@@ -366,42 +385,50 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
             SmallVector<OpFoldResult> ones(3, rewriter.getIndexAttr(1));
             Value xt = tensor::ExtractSliceOp::create(
                 rewriter, l, rb.type({kBatch, gh}), xw, offsets, sizes, ones);
-            Value hr = buildMatmul(rewriter, l, h, rd, rb.type({kBatch, gh}), false, true);
+            Value hr = buildMatmul(rewriter, l, h, rd, rb.type({kBatch, gh}),
+                                   false, true);
             if (rbias) {
-              hr = buildElementwise(rewriter, l, rb.type({kBatch, gh}), {hr, rbias},
-                                    sumOfTwo);
+              hr = buildElementwise(rewriter, l, rb.type({kBatch, gh}),
+                                    {hr, rbias}, sumOfTwo);
             }
             Value hNew, cNew;
             if (cell == Cell::Rnn) {
               hNew = rb.act(fs[0], {xt, hr}, sumOfTwo);
             } else if (cell == Cell::Gru) {
-              Value z = rb.act(fs[0], {rb.gate(xt, 0), rb.gate(hr, 0)}, sumOfTwo);
-              Value rg = rb.act(fs[0], {rb.gate(xt, 1), rb.gate(hr, 1)}, sumOfTwo);
+              Value z =
+                  rb.act(fs[0], {rb.gate(xt, 0), rb.gate(hr, 0)}, sumOfTwo);
+              Value rg =
+                  rb.act(fs[0], {rb.gate(xt, 1), rb.gate(hr, 1)}, sumOfTwo);
               Value candidate;
               if (rb.linearBeforeReset) {
-                candidate = rb.act(fs[1], {rb.gate(xt, 2), rg, rb.gate(hr, 2)},
-                                   [](OpBuilder &nb2, Location l2, ValueRange a) {
-                                     return add(nb2, l2, a[0], mul(nb2, l2, a[1], a[2]));
-                                   });
+                candidate = rb.act(
+                    fs[1], {rb.gate(xt, 2), rg, rb.gate(hr, 2)},
+                    [](OpBuilder &nb2, Location l2, ValueRange a) {
+                      return add(nb2, l2, a[0], mul(nb2, l2, a[1], a[2]));
+                    });
               } else {
-                Value rh = rb.ew({rg, h}, [](OpBuilder &nb2, Location l2, ValueRange a) {
-                  return mul(nb2, l2, a[0], a[1]);
-                });
-                Value rhRh = buildMatmul(
-                    rewriter, l, rh,
-                    rb.slice(rd, {2 * hidden, 0}, {hidden, hidden}, rb.type({hidden, hidden})),
-                    rb.type({kBatch, hidden}), false, true);
+                Value rh = rb.ew({rg, h},
+                                 [](OpBuilder &nb2, Location l2, ValueRange a) {
+                                   return mul(nb2, l2, a[0], a[1]);
+                                 });
+                Value rhRh =
+                    buildMatmul(rewriter, l, rh,
+                                rb.slice(rd, {2 * hidden, 0}, {hidden, hidden},
+                                         rb.type({hidden, hidden})),
+                                rb.type({kBatch, hidden}), false, true);
                 SmallVector<Value> in = {rb.gate(xt, 2), rhRh};
                 if (rbias) {
-                  in.push_back(rb.slice(rbias, {2 * hidden}, {hidden}, rb.type({hidden})));
+                  in.push_back(rb.slice(rbias, {2 * hidden}, {hidden},
+                                        rb.type({hidden})));
                 }
-                candidate = rb.act(fs[1], in,
-                                   [](OpBuilder &nb2, Location l2, ValueRange a) {
-                                     Value v = add(nb2, l2, a[0], a[1]);
-                                     return a.size() > 2 ? add(nb2, l2, v, a[2]) : v;
-                                   });
+                candidate = rb.act(
+                    fs[1], in, [](OpBuilder &nb2, Location l2, ValueRange a) {
+                      Value v = add(nb2, l2, a[0], a[1]);
+                      return a.size() > 2 ? add(nb2, l2, v, a[2]) : v;
+                    });
               }
-              hNew = rb.ew({z, candidate, h}, [](OpBuilder &nb2, Location l2, ValueRange a) {
+              hNew = rb.ew({z, candidate, h}, [](OpBuilder &nb2, Location l2,
+                                                 ValueRange a) {
                 Value one = constantLike(nb2, l2, a[0], 1);
                 return add(nb2, l2, mul(nb2, l2, sub(nb2, l2, one, a[0]), a[1]),
                            mul(nb2, l2, a[0], a[2]));
@@ -409,7 +436,8 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
             } else {
               // Gate order i, o, f, c; peepholes P = [Pi, Po, Pf].
               auto peephole = [&](int64_t k) -> Value {
-                return peep ? rb.slice(peep, {d, k * hidden}, {1, hidden}, rb.type({hidden}))
+                return peep ? rb.slice(peep, {d, k * hidden}, {1, hidden},
+                                       rb.type({hidden}))
                             : Value();
               };
               auto gateWith = [&](int64_t k, int64_t p, Value state) {
@@ -418,48 +446,62 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
                   in.push_back(pv);
                   in.push_back(state);
                 }
-                return rb.act(fs[0], in,
-                              [](OpBuilder &nb2, Location l2, ValueRange a) {
-                                Value v = add(nb2, l2, a[0], a[1]);
-                                return a.size() > 2 ? add(nb2, l2, v, mul(nb2, l2, a[2], a[3]))
-                                                    : v;
-                              });
+                return rb.act(
+                    fs[0], in, [](OpBuilder &nb2, Location l2, ValueRange a) {
+                      Value v = add(nb2, l2, a[0], a[1]);
+                      return a.size() > 2
+                                 ? add(nb2, l2, v, mul(nb2, l2, a[2], a[3]))
+                                 : v;
+                    });
               };
               Value ig = gateWith(0, 0, c);
-              Value fg = rb.inputForget
-                             ? rb.ew({ig}, [](OpBuilder &nb2, Location l2, ValueRange a) {
-                                 return sub(nb2, l2, constantLike(nb2, l2, a[0], 1), a[0]);
-                               })
-                             : gateWith(2, 2, c);
-              Value cg = rb.act(fs[1], {rb.gate(xt, 3), rb.gate(hr, 3)}, sumOfTwo);
-              cNew = rb.ew({fg, c, ig, cg}, [](OpBuilder &nb2, Location l2, ValueRange a) {
-                return add(nb2, l2, mul(nb2, l2, a[0], a[1]), mul(nb2, l2, a[2], a[3]));
-              });
+              Value fg =
+                  rb.inputForget
+                      ? rb.ew({ig},
+                              [](OpBuilder &nb2, Location l2, ValueRange a) {
+                                return sub(nb2, l2,
+                                           constantLike(nb2, l2, a[0], 1),
+                                           a[0]);
+                              })
+                      : gateWith(2, 2, c);
+              Value cg =
+                  rb.act(fs[1], {rb.gate(xt, 3), rb.gate(hr, 3)}, sumOfTwo);
+              cNew = rb.ew({fg, c, ig, cg},
+                           [](OpBuilder &nb2, Location l2, ValueRange a) {
+                             return add(nb2, l2, mul(nb2, l2, a[0], a[1]),
+                                        mul(nb2, l2, a[2], a[3]));
+                           });
               Value og = gateWith(1, 1, cNew);
-              Value hc = rb.act(fs[2], {cNew}, [](OpBuilder &, Location, ValueRange a) {
-                return a[0];
-              });
-              hNew = rb.ew({og, hc}, [](OpBuilder &nb2, Location l2, ValueRange a) {
-                return mul(nb2, l2, a[0], a[1]);
-              });
+              Value hc = rb.act(
+                  fs[2], {cNew},
+                  [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+              hNew = rb.ew({og, hc},
+                           [](OpBuilder &nb2, Location l2, ValueRange a) {
+                             return mul(nb2, l2, a[0], a[1]);
+                           });
             }
             Value yt = hNew;
             if (seqLens) {
               // Steps past a sequence's length keep its state; its output
               // there is zero.
               auto lenType = cast<RankedTensorType>(seqLens.getType());
-              Value lens = reshapeTo(rewriter, l, seqLens,
-                                     RankedTensorType::get({batch, 1}, lenType.getElementType()));
+              Value lens = reshapeTo(
+                  rewriter, l, seqLens,
+                  RankedTensorType::get({batch, 1}, lenType.getElementType()));
               // (A dynamic batch: one dynamic dim, sized from the count.)
-              Value step = arith::IndexCastOp::create(rewriter, l, lenType.getElementType(), tt);
+              Value step = arith::IndexCastOp::create(
+                  rewriter, l, lenType.getElementType(), tt);
               auto keep = [&](Value fresh, Value old, bool zeroOut) {
                 return buildElementwise(
                     rewriter, l, rb.type({kBatch, hidden}), {lens, fresh, old},
                     [&](OpBuilder &nb2, Location l2, ValueRange a) {
-                      Value valid = arith::CmpIOp::create(nb2, l2, arith::CmpIPredicate::slt,
-                                                          step, a[0]);
-                      Value other = zeroOut ? scalarConstant(nb2, l2, element, 0) : a[2];
-                      return arith::SelectOp::create(nb2, l2, valid, a[1], other).getResult();
+                      Value valid = arith::CmpIOp::create(
+                          nb2, l2, arith::CmpIPredicate::slt, step, a[0]);
+                      Value other =
+                          zeroOut ? scalarConstant(nb2, l2, element, 0) : a[2];
+                      return arith::SelectOp::create(nb2, l2, valid, a[1],
+                                                     other)
+                          .getResult();
                     });
               };
               yt = keep(hNew, h, true);
@@ -471,15 +513,16 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
             SmallVector<OpFoldResult> yOffsets = {tt, rewriter.getIndexAttr(0),
                                                   rewriter.getIndexAttr(0)};
             SmallVector<OpFoldResult> ySizes = rb.sizes({1, kBatch, hidden});
-            Value yNext = tensor::InsertSliceOp::create(rewriter, l, yt, ySeq, yOffsets,
-                                                        ySizes, ones);
+            Value yNext = tensor::InsertSliceOp::create(rewriter, l, yt, ySeq,
+                                                        yOffsets, ySizes, ones);
             SmallVector<Value> yields = {hNew, yNext};
             if (cNew) {
               yields.push_back(cNew);
             }
             scf::YieldOp::create(rewriter, l, yields);
           });
-      auto insertDirection = [&](Value into, Value part, ArrayRef<int64_t> offsets,
+      auto insertDirection = [&](Value into, Value part,
+                                 ArrayRef<int64_t> offsets,
                                  ArrayRef<int64_t> sizes) {
         SmallVector<int64_t> strides(offsets.size(), 1);
         auto attrs = [&](ArrayRef<int64_t> values) {
@@ -490,10 +533,13 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
                                              attrs(strides))
             .getResult();
       };
-      y = insertDirection(y, loop.getResult(1), {0, d, 0, 0}, {kSeq, 1, kBatch, hidden});
-      yh = insertDirection(yh, loop.getResult(0), {d, 0, 0}, {1, kBatch, hidden});
+      y = insertDirection(y, loop.getResult(1), {0, d, 0, 0},
+                          {kSeq, 1, kBatch, hidden});
+      yh = insertDirection(yh, loop.getResult(0), {d, 0, 0},
+                           {1, kBatch, hidden});
       if (cell == Cell::Lstm) {
-        yc = insertDirection(yc, loop.getResult(2), {d, 0, 0}, {1, kBatch, hidden});
+        yc = insertDirection(yc, loop.getResult(2), {d, 0, 0},
+                             {1, kBatch, hidden});
       }
     }
     if (batchFirst) {
@@ -526,7 +572,8 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
       shape.push_back(t.getDimSize(p));
       sizes.push_back(dimSize(b, loc, v, p));
     }
-    Value init = emptyTensor(b, loc, RankedTensorType::get(shape, t.getElementType()), sizes);
+    Value init = emptyTensor(
+        b, loc, RankedTensorType::get(shape, t.getElementType()), sizes);
     return linalg::TransposeOp::create(b, loc, v, init, perm).getResult()[0];
   }
 

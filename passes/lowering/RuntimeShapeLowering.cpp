@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/graph/IR/GraphOps.h"
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
-#include "dialects/graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -27,7 +27,9 @@ using namespace infer::graph;
 namespace infer::lowering {
 namespace {
 
-Value idx(OpBuilder &b, Location l, int64_t v) { return indexConstant(b, l, v); }
+Value idx(OpBuilder &b, Location l, int64_t v) {
+  return indexConstant(b, l, v);
+}
 
 Value cmpEq(OpBuilder &b, Location l, Value x, Value y) {
   return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, y);
@@ -90,8 +92,8 @@ struct RuntimeExpandLowering final : RuntimeShapePattern<ExpandOp> {
         sizes.push_back(*target);
         continue;
       }
-      Value in = getValueOrCreateConstantIndexOp(rewriter, l,
-                                                 dimSize(rewriter, l, input, j));
+      Value in = getValueOrCreateConstantIndexOp(
+          rewriter, l, dimSize(rewriter, l, input, j));
       broadcast[j] = cmpEq(rewriter, l, in, idx(rewriter, l, 1));
       if (!target) {
         sizes.push_back(in);
@@ -100,22 +102,24 @@ struct RuntimeExpandLowering final : RuntimeShapePattern<ExpandOp> {
       if (checks) {
         Value ok = arith::OrIOp::create(
             rewriter, l,
-            arith::OrIOp::create(rewriter, l, broadcast[j],
-                                 cmpEq(rewriter, l, *target, idx(rewriter, l, 1))),
+            arith::OrIOp::create(
+                rewriter, l, broadcast[j],
+                cmpEq(rewriter, l, *target, idx(rewriter, l, 1))),
             cmpEq(rewriter, l, in, *target));
         assertAtRunTime(rewriter, op, ok,
                         "the target shape does not broadcast with the input");
       }
       sizes.push_back(
-          arith::SelectOp::create(rewriter, l, broadcast[j], *target, in).getResult());
+          arith::SelectOp::create(rewriter, l, broadcast[j], *target, in)
+              .getResult());
     }
     Value result = buildIndexed(
         rewriter, l, type,
         [&](OpBuilder &b, Location nl, ArrayRef<Value> out) {
           SmallVector<Value> in;
           for (int64_t j = 0; j < inType.getRank(); ++j) {
-            in.push_back(arith::SelectOp::create(b, nl, broadcast[j], idx(b, nl, 0),
-                                                 out[j + offset]));
+            in.push_back(arith::SelectOp::create(
+                b, nl, broadcast[j], idx(b, nl, 0), out[j + offset]));
           }
           return tensor::ExtractOp::create(b, nl, input, in);
         },
@@ -139,14 +143,17 @@ struct RuntimeReshapeLowering final : RuntimeShapePattern<ReshapeOp> {
     Value input = adaptor.getData(), shape = adaptor.getShape();
     auto inType = cast<RankedTensorType>(input.getType());
     auto shapeType = cast<RankedTensorType>(shape.getType());
-    if (shapeType.isDynamicDim(0) || shapeType.getDimSize(0) != type.getRank()) {
-      return rewriter.notifyMatchFailure(op, "shape length differs from the rank");
+    if (shapeType.isDynamicDim(0) ||
+        shapeType.getDimSize(0) != type.getRank()) {
+      return rewriter.notifyMatchFailure(op,
+                                         "shape length differs from the rank");
     }
     Value count = idx(rewriter, l, 1);
     for (int64_t d = 0; d < inType.getRank(); ++d) {
       count = arith::MulIOp::create(
           rewriter, l, count,
-          getValueOrCreateConstantIndexOp(rewriter, l, dimSize(rewriter, l, input, d)));
+          getValueOrCreateConstantIndexOp(rewriter, l,
+                                          dimSize(rewriter, l, input, d)));
     }
     Value zero = idx(rewriter, l, 0), minusOne = idx(rewriter, l, -1);
     // Each entry with 0 resolved; -1 stays for now.
@@ -155,32 +162,38 @@ struct RuntimeReshapeLowering final : RuntimeShapePattern<ReshapeOp> {
     for (int64_t d = 0; d < type.getRank(); ++d) {
       Value v = shapeEntry(rewriter, l, shape, d);
       if (!op.getAllowzero() && d < inType.getRank()) {
-        Value copy = getValueOrCreateConstantIndexOp(rewriter, l,
-                                                     dimSize(rewriter, l, input, d));
-        v = arith::SelectOp::create(rewriter, l, cmpEq(rewriter, l, v, zero), copy, v);
+        Value copy = getValueOrCreateConstantIndexOp(
+            rewriter, l, dimSize(rewriter, l, input, d));
+        v = arith::SelectOp::create(rewriter, l, cmpEq(rewriter, l, v, zero),
+                                    copy, v);
       }
       entries.push_back(v);
       Value isInferred = cmpEq(rewriter, l, v, minusOne);
       known = arith::MulIOp::create(
           rewriter, l, known,
-          arith::SelectOp::create(rewriter, l, isInferred, idx(rewriter, l, 1), v));
+          arith::SelectOp::create(rewriter, l, isInferred, idx(rewriter, l, 1),
+                                  v));
     }
     // Guard the division: a zero product only reshapes an empty tensor.
-    Value safeKnown = arith::MaxSIOp::create(rewriter, l, known, idx(rewriter, l, 1));
+    Value safeKnown =
+        arith::MaxSIOp::create(rewriter, l, known, idx(rewriter, l, 1));
     Value inferred = arith::DivUIOp::create(rewriter, l, count, safeKnown);
     SmallVector<Value> dims;
     Value total = idx(rewriter, l, 1);
     for (Value v : entries) {
-      Value dim = arith::SelectOp::create(rewriter, l, cmpEq(rewriter, l, v, minusOne),
-                                          inferred, v);
+      Value dim = arith::SelectOp::create(
+          rewriter, l, cmpEq(rewriter, l, v, minusOne), inferred, v);
       total = arith::MulIOp::create(rewriter, l, total, dim);
-      dims.push_back(arith::IndexCastOp::create(rewriter, l, rewriter.getI64Type(), dim));
+      dims.push_back(
+          arith::IndexCastOp::create(rewriter, l, rewriter.getI64Type(), dim));
     }
     if (checksEnabled(op)) {
-      assertAtRunTime(rewriter, op, cmpEq(rewriter, l, total, count),
-                      "the target shape does not hold the input's element count");
+      assertAtRunTime(
+          rewriter, op, cmpEq(rewriter, l, total, count),
+          "the target shape does not hold the input's element count");
     }
-    auto dimsType = RankedTensorType::get({type.getRank()}, rewriter.getI64Type());
+    auto dimsType =
+        RankedTensorType::get({type.getRank()}, rewriter.getI64Type());
     Value target = tensor::FromElementsOp::create(rewriter, l, dimsType, dims);
     rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, type, input, target);
     return success();
@@ -197,12 +210,12 @@ struct RuntimeTileLowering final : RuntimeShapePattern<TileOp> {
     SmallVector<Value> inDims;
     SmallVector<OpFoldResult> sizes;
     for (int64_t d = 0; d < type.getRank(); ++d) {
-      Value in = getValueOrCreateConstantIndexOp(rewriter, l,
-                                                 dimSize(rewriter, l, input, d));
+      Value in = getValueOrCreateConstantIndexOp(
+          rewriter, l, dimSize(rewriter, l, input, d));
       inDims.push_back(in);
       sizes.push_back(
-          arith::MulIOp::create(rewriter, l, in,
-                                shapeEntry(rewriter, l, adaptor.getRepeats(), d))
+          arith::MulIOp::create(
+              rewriter, l, in, shapeEntry(rewriter, l, adaptor.getRepeats(), d))
               .getResult());
     }
     Value result = buildIndexed(
@@ -224,8 +237,9 @@ struct RuntimeTileLowering final : RuntimeShapePattern<TileOp> {
 
 void populateRuntimeShapeLoweringPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
-  patterns.add<RuntimeExpandLowering, RuntimeReshapeLowering, RuntimeTileLowering>(
-      converter, patterns.getContext());
+  patterns
+      .add<RuntimeExpandLowering, RuntimeReshapeLowering, RuntimeTileLowering>(
+          converter, patterns.getContext());
 }
 
 } // namespace infer::lowering

@@ -11,7 +11,8 @@ namespace infer::lowering::scalar {
 
 static bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
 
-std::pair<Value, Value> rotate(OpBuilder &b, Location l, Value re, Value im, Value phase) {
+std::pair<Value, Value> rotate(OpBuilder &b, Location l, Value re, Value im,
+                               Value phase) {
   Value c = math::CosOp::create(b, l, phase);
   Value s = math::SinOp::create(b, l, phase);
   return {arith::SubFOp::create(b, l, arith::MulFOp::create(b, l, re, c),
@@ -60,8 +61,7 @@ Value minOf(OpBuilder &b, Location l, Value x, Value y, bool isUnsigned) {
 }
 
 static Value constant(OpBuilder &b, Location l, Value like, double v) {
-  return arith::ConstantOp::create(
-      b, l, b.getFloatAttr(like.getType(), v));
+  return arith::ConstantOp::create(b, l, b.getFloatAttr(like.getType(), v));
 }
 
 static Value below(OpBuilder &b, Location l, Value x, Value bound) {
@@ -83,8 +83,10 @@ Value softsign(OpBuilder &b, Location l, Value x) {
   return arith::DivFOp::create(b, l, x, d);
 }
 
-Value hardSigmoid(OpBuilder &b, Location l, Value x, double alpha, double beta) {
-  Value v = add(b, l, mul(b, l, x, constant(b, l, x, alpha)), constant(b, l, x, beta));
+Value hardSigmoid(OpBuilder &b, Location l, Value x, double alpha,
+                  double beta) {
+  Value v = add(b, l, mul(b, l, x, constant(b, l, x, alpha)),
+                constant(b, l, x, beta));
   return minOf(b, l, maxOf(b, l, v, constant(b, l, x, 0), false),
                constant(b, l, x, 1), false);
 }
@@ -92,12 +94,14 @@ Value hardSigmoid(OpBuilder &b, Location l, Value x, double alpha, double beta) 
 Value elu(OpBuilder &b, Location l, Value x, double alpha) {
   Value expm1 = sub(b, l, math::ExpOp::create(b, l, x), constant(b, l, x, 1));
   Value neg = mul(b, l, constant(b, l, x, alpha), expm1);
-  return arith::SelectOp::create(b, l, below(b, l, x, constant(b, l, x, 0)), neg, x);
+  return arith::SelectOp::create(b, l, below(b, l, x, constant(b, l, x, 0)),
+                                 neg, x);
 }
 
 Value leakyRelu(OpBuilder &b, Location l, Value x, double alpha) {
   Value scaled = mul(b, l, x, constant(b, l, x, alpha));
-  return arith::SelectOp::create(b, l, below(b, l, x, constant(b, l, x, 0)), scaled, x);
+  return arith::SelectOp::create(b, l, below(b, l, x, constant(b, l, x, 0)),
+                                 scaled, x);
 }
 
 Value thresholdedRelu(OpBuilder &b, Location l, Value x, double alpha) {

@@ -14,15 +14,18 @@
 
 namespace infer::lowering::scalar {
 
-mlir::Value add(mlir::OpBuilder &b, mlir::Location l, mlir::Value x, mlir::Value y);
+mlir::Value add(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
+                mlir::Value y);
 /// (re + i im) e^(i phase), floats: the DFT's twiddle product.
 std::pair<mlir::Value, mlir::Value> rotate(mlir::OpBuilder &b, mlir::Location l,
                                            mlir::Value re, mlir::Value im,
                                            mlir::Value phase);
-mlir::Value sub(mlir::OpBuilder &b, mlir::Location l, mlir::Value x, mlir::Value y);
-mlir::Value mul(mlir::OpBuilder &b, mlir::Location l, mlir::Value x, mlir::Value y);
-mlir::Value div(mlir::OpBuilder &b, mlir::Location l, mlir::Value x, mlir::Value y,
-                bool isUnsigned);
+mlir::Value sub(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
+                mlir::Value y);
+mlir::Value mul(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
+                mlir::Value y);
+mlir::Value div(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
+                mlir::Value y, bool isUnsigned);
 /// NaN-propagating for floats, as ONNX Max/Min.
 mlir::Value maxOf(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
                   mlir::Value y, bool isUnsigned);

@@ -1,9 +1,9 @@
 //===- ShapeLowering.cpp - data movement graph ops -> tensor/linalg -------===//
 
-#include "passes/lowering/LoweringUtils.h"
-#include "passes/lowering/Passes.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
+#include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -19,7 +19,9 @@ using namespace infer::graph;
 namespace infer::lowering {
 namespace {
 
-Value idx(OpBuilder &b, Location l, int64_t v) { return indexConstant(b, l, v); }
+Value idx(OpBuilder &b, Location l, int64_t v) {
+  return indexConstant(b, l, v);
+}
 Value addI(OpBuilder &b, Location l, Value x, Value y) {
   return arith::AddIOp::create(b, l, x, y);
 }
@@ -29,7 +31,6 @@ Value mulI(OpBuilder &b, Location l, Value x, Value y) {
 Value subI(OpBuilder &b, Location l, Value x, Value y) {
   return arith::SubIOp::create(b, l, x, y);
 }
-
 
 struct ConstantLowering final : OpConversionPattern<ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -42,7 +43,8 @@ struct ConstantLowering final : OpConversionPattern<ConstantOp> {
     }
     Attribute value = op.getValue();
     if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
-      value = dense.getType() == type ? dense : dense.bitcast(type.getElementType());
+      value = dense.getType() == type ? dense
+                                      : dense.bitcast(type.getElementType());
     } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
       value = DenseResourceElementsAttr::get(type, resource.getRawHandle());
     } else {
@@ -72,14 +74,16 @@ struct IdentityLowering final : OpConversionPattern<IdentityOp> {
 Value uniformAt(OpBuilder &b, Location l, Value index, uint64_t seed) {
   Type i64 = b.getI64Type();
   auto k = [&](uint64_t v) {
-    return arith::ConstantOp::create(b, l, b.getIntegerAttr(i64, static_cast<int64_t>(v)))
+    return arith::ConstantOp::create(
+               b, l, b.getIntegerAttr(i64, static_cast<int64_t>(v)))
         .getResult();
   };
   Value z = arith::IndexCastOp::create(b, l, i64, index);
-  z = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, z, k(0x9E3779B97F4A7C15ull)),
-                            k(seed));
+  z = arith::AddIOp::create(
+      b, l, arith::MulIOp::create(b, l, z, k(0x9E3779B97F4A7C15ull)), k(seed));
   auto mix = [&](unsigned shift, uint64_t factor) {
-    z = arith::XOrIOp::create(b, l, z, arith::ShRUIOp::create(b, l, z, k(shift)));
+    z = arith::XOrIOp::create(b, l, z,
+                              arith::ShRUIOp::create(b, l, z, k(shift)));
     if (factor) {
       z = arith::MulIOp::create(b, l, z, k(factor));
     }
@@ -89,7 +93,8 @@ Value uniformAt(OpBuilder &b, Location l, Value index, uint64_t seed) {
   mix(31, 0);
   Value top = arith::ShRUIOp::create(b, l, z, k(40));
   Value f = arith::UIToFPOp::create(b, l, b.getF32Type(), top);
-  return arith::MulFOp::create(b, l, f, scalarConstant(b, l, b.getF32Type(), 1.0 / (1 << 24)));
+  return arith::MulFOp::create(
+      b, l, f, scalarConstant(b, l, b.getF32Type(), 1.0 / (1 << 24)));
 }
 
 /// Dropout. At inference (no or a false training_mode) the identity with an
@@ -113,9 +118,9 @@ struct DropoutLowering final : StaticPattern<DropoutOp> {
       SmallVector<Value> results = {adaptor.getData()};
       if (wantMask) {
         auto maskType = resultType(op.getMask());
-        results.push_back(filledTensor(rewriter, loc, maskType,
-                                       scalarConstant(rewriter, loc,
-                                                      maskType.getElementType(), 1)));
+        results.push_back(filledTensor(
+            rewriter, loc, maskType,
+            scalarConstant(rewriter, loc, maskType.getElementType(), 1)));
       } else {
         results.push_back(noneValue(rewriter, loc));
       }
@@ -123,18 +128,23 @@ struct DropoutLowering final : StaticPattern<DropoutOp> {
       return success();
     }
     if (!isa<FloatType>(type.getElementType())) {
-      return rewriter.notifyMatchFailure(op, "training-mode dropout of a non-float tensor");
+      return rewriter.notifyMatchFailure(
+          op, "training-mode dropout of a non-float tensor");
     }
     Value data = adaptor.getData(), training = adaptor.getTrainingMode();
     Value ratio = isNone(op.getRatio()) ? Value() : adaptor.getRatio();
     uint64_t seed = op.getSeed() ? static_cast<uint64_t>(*op.getSeed()) : 0;
     ArrayRef<int64_t> shape = type.getShape();
     // keep = !training || uniform >= ratio, per element.
-    auto keepAt = [&](OpBuilder &b, Location l, ArrayRef<Value> at, Value &scale) {
+    auto keepAt = [&](OpBuilder &b, Location l, ArrayRef<Value> at,
+                      Value &scale) {
       Type f32 = b.getF32Type();
-      Value r = ratio ? castScalar(b, l, tensor::ExtractOp::create(b, l, ratio, ValueRange{}),
-                                   f32, false, false)
-                      : scalarConstant(b, l, f32, 0.5);
+      Value r =
+          ratio
+              ? castScalar(b, l,
+                           tensor::ExtractOp::create(b, l, ratio, ValueRange{}),
+                           f32, false, false)
+              : scalarConstant(b, l, f32, 0.5);
       Value t = tensor::ExtractOp::create(b, l, training, ValueRange{});
       Value flat = idx(b, l, 0);
       for (auto [i, size] : llvm::enumerate(shape)) {
@@ -142,29 +152,35 @@ struct DropoutLowering final : StaticPattern<DropoutOp> {
       }
       Value drawn = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE,
                                           uniformAt(b, l, flat, seed), r);
-      Value notTraining = arith::XOrIOp::create(b, l, t, arith::ConstantIntOp::create(b, l, 1, 1));
+      Value notTraining = arith::XOrIOp::create(
+          b, l, t, arith::ConstantIntOp::create(b, l, 1, 1));
       Value one = scalarConstant(b, l, f32, 1);
-      scale = arith::SelectOp::create(b, l, t,
-                                      arith::DivFOp::create(b, l, one,
-                                                            arith::SubFOp::create(b, l, one, r)),
-                                      one);
+      scale = arith::SelectOp::create(
+          b, l, t,
+          arith::DivFOp::create(b, l, one, arith::SubFOp::create(b, l, one, r)),
+          one);
       return arith::OrIOp::create(b, l, notTraining, drawn).getResult();
     };
-    Value y = buildIndexed(rewriter, loc, type, [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
-      Value scale;
-      Value keep = keepAt(b, l, at, scale);
-      Value x = tensor::ExtractOp::create(b, l, data, at);
-      Type t = type.getElementType();
-      Value scaled = arith::MulFOp::create(b, l, x, castScalar(b, l, scale, t, false, false));
-      return arith::SelectOp::create(b, l, keep, scaled, scalarConstant(b, l, t, 0)).getResult();
-    });
+    Value y = buildIndexed(
+        rewriter, loc, type, [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
+          Value scale;
+          Value keep = keepAt(b, l, at, scale);
+          Value x = tensor::ExtractOp::create(b, l, data, at);
+          Type t = type.getElementType();
+          Value scaled = arith::MulFOp::create(
+              b, l, x, castScalar(b, l, scale, t, false, false));
+          return arith::SelectOp::create(b, l, keep, scaled,
+                                         scalarConstant(b, l, t, 0))
+              .getResult();
+        });
     SmallVector<Value> results = {y};
     if (wantMask) {
-      results.push_back(buildIndexed(rewriter, loc, resultType(op.getMask()),
-                                     [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
-                                       Value scale;
-                                       return keepAt(b, l, at, scale);
-                                     }));
+      results.push_back(
+          buildIndexed(rewriter, loc, resultType(op.getMask()),
+                       [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
+                         Value scale;
+                         return keepAt(b, l, at, scale);
+                       }));
     } else {
       results.push_back(noneValue(rewriter, loc));
     }
@@ -209,14 +225,12 @@ struct TransposeLowering final : StaticPattern<TransposeOp> {
       sizes.push_back(dimSize(rewriter, op.getLoc(), adaptor.getData(), p));
     }
     Value init = emptyTensor(rewriter, op.getLoc(), type, sizes);
-    auto transpose = linalg::TransposeOp::create(
-        rewriter, op.getLoc(), adaptor.getData(), init, perm);
+    auto transpose = linalg::TransposeOp::create(rewriter, op.getLoc(),
+                                                 adaptor.getData(), init, perm);
     rewriter.replaceOp(op, transpose->getResult(0));
     return success();
   }
-  bool supportsDynamic(TransposeOp) const override {
-    return true;
-  }
+  bool supportsDynamic(TransposeOp) const override { return true; }
 };
 
 struct ConcatLowering final : StaticPattern<ConcatOp> {
@@ -245,10 +259,11 @@ struct ConcatLowering final : StaticPattern<ConcatOp> {
     OpFoldResult offset = rewriter.getIndexAttr(0);
     for (auto [i, input] : llvm::enumerate(inputs)) {
       auto inType = cast<RankedTensorType>(input.getType());
-      SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
       offsets[axis] = offset;
-      SmallVector<OpFoldResult> sizes, strides(type.getRank(),
-                                               rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> sizes,
+          strides(type.getRank(), rewriter.getIndexAttr(1));
       for (int64_t d = 0; d < inType.getRank(); ++d) {
         sizes.push_back(dimSize(rewriter, loc, input, d));
         // A dynamic dim off the axis must match the result's, or the
@@ -259,13 +274,14 @@ struct ConcatLowering final : StaticPattern<ConcatOp> {
               getValueOrCreateConstantIndexOp(rewriter, loc, sizes.back()),
               getValueOrCreateConstantIndexOp(rewriter, loc, resultSizes[d]));
           assertAtRunTime(rewriter, op, same,
-                          "dimension " + std::to_string(d) + " of input " + std::to_string(i) +
+                          "dimension " + std::to_string(d) + " of input " +
+                              std::to_string(i) +
                               " differs from the first input's (at run time)");
         }
       }
       if (!inType.hasStaticShape() || inType.getNumElements() > 0) {
-        result = tensor::InsertSliceOp::create(rewriter, loc, input, result, offsets,
-                                               sizes, strides);
+        result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
+                                               offsets, sizes, strides);
       }
       offset = affine::makeComposedFoldedAffineApply(rewriter, loc, s0 + s1,
                                                      {offset, sizes[axis]});
@@ -291,10 +307,11 @@ struct SplitLowering final : StaticPattern<SplitOp> {
         results.push_back(emptyTensor(rewriter, op.getLoc(), type));
         continue;
       }
-      SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
       offsets[axis] = rewriter.getIndexAttr(offset);
-      SmallVector<OpFoldResult> sizes, strides(type.getRank(),
-                                               rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> sizes,
+          strides(type.getRank(), rewriter.getIndexAttr(1));
       for (int64_t d : type.getShape()) {
         sizes.push_back(rewriter.getIndexAttr(d));
       }
@@ -314,22 +331,26 @@ struct SplitLowering final : StaticPattern<SplitOp> {
 /// The result length along each dim of a Slice of static `inType` whose
 /// bounds are run-time values (ONNX's clamping: [0, dim] going forward,
 /// [-1, dim - 1] going back; max(0, ceil((end - start) / step))).
-SmallVector<OpFoldResult> sliceLengths(OpBuilder &b, Location l, RankedTensorType inType,
-                                       Value starts, Value ends, Value axes, Value steps,
+SmallVector<OpFoldResult> sliceLengths(OpBuilder &b, Location l,
+                                       RankedTensorType inType, Value starts,
+                                       Value ends, Value axes, Value steps,
                                        int64_t entries) {
   int64_t rank = inType.getRank();
   auto read = [&](Value tensor, int64_t j) {
-    Value v = tensor::ExtractOp::create(b, l, tensor, ValueRange{indexConstant(b, l, j)});
+    Value v = tensor::ExtractOp::create(b, l, tensor,
+                                        ValueRange{indexConstant(b, l, j)});
     return arith::IndexCastOp::create(b, l, b.getIndexType(), v).getResult();
   };
   auto sel = [&](Value c, Value x, Value y) {
     return arith::SelectOp::create(b, l, c, x, y).getResult();
   };
   auto lt = [&](Value x, Value y) {
-    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, y).getResult();
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, y)
+        .getResult();
   };
   auto clamp = [&](Value v, Value lo, Value hi) {
-    return arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, v, lo), hi).getResult();
+    return arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, v, lo), hi)
+        .getResult();
   };
   SmallVector<Value> lengths;
   for (int64_t d = 0; d < rank; ++d) {
@@ -338,20 +359,26 @@ SmallVector<OpFoldResult> sliceLengths(OpBuilder &b, Location l, RankedTensorTyp
   Value zero = indexConstant(b, l, 0);
   for (int64_t j = 0; j < entries; ++j) {
     Value axis = axes ? read(axes, j) : indexConstant(b, l, j);
-    axis = sel(lt(axis, zero), arith::AddIOp::create(b, l, axis, indexConstant(b, l, rank)), axis);
+    axis =
+        sel(lt(axis, zero),
+            arith::AddIOp::create(b, l, axis, indexConstant(b, l, rank)), axis);
     Value step = steps ? read(steps, j) : indexConstant(b, l, 1);
     Value forward = lt(zero, step);
     for (int64_t d = 0; d < rank; ++d) {
       Value dim = indexConstant(b, l, inType.getDimSize(d));
-      auto wrap = [&](Value v) { return sel(lt(v, zero), arith::AddIOp::create(b, l, v, dim), v); };
+      auto wrap = [&](Value v) {
+        return sel(lt(v, zero), arith::AddIOp::create(b, l, v, dim), v);
+      };
       Value lo = sel(forward, zero, indexConstant(b, l, -1));
-      Value hi = sel(forward, dim, indexConstant(b, l, inType.getDimSize(d) - 1));
+      Value hi =
+          sel(forward, dim, indexConstant(b, l, inType.getDimSize(d) - 1));
       Value start = clamp(wrap(read(starts, j)), lo, hi);
       Value end = clamp(wrap(read(ends, j)), lo, hi);
       // ceil((end - start) / step) for either sign of the step.
       Value span = sel(forward, arith::SubIOp::create(b, l, end, start),
                        arith::SubIOp::create(b, l, start, end));
-      Value magnitude = sel(forward, step, arith::SubIOp::create(b, l, zero, step));
+      Value magnitude =
+          sel(forward, step, arith::SubIOp::create(b, l, zero, step));
       Value count = arith::CeilDivSIOp::create(b, l, span, magnitude);
       count = arith::MaxSIOp::create(b, l, count, zero);
       Value here = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, axis,
@@ -359,7 +386,8 @@ SmallVector<OpFoldResult> sliceLengths(OpBuilder &b, Location l, RankedTensorTyp
       lengths[d] = sel(here, count, lengths[d]);
     }
   }
-  return llvm::to_vector(llvm::map_range(lengths, [](Value v) { return OpFoldResult(v); }));
+  return llvm::to_vector(
+      llvm::map_range(lengths, [](Value v) { return OpFoldResult(v); }));
 }
 
 struct SliceLowering final : StaticPattern<SliceOp> {
@@ -369,10 +397,14 @@ struct SliceLowering final : StaticPattern<SliceOp> {
   bool supportsDynamic(SliceOp op) const override {
     auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
     auto starts = constantInts(op.getStarts());
-    auto axes = isNone(op.getAxes()) ? std::optional<SmallVector<int64_t>>(SmallVector<int64_t>())
-                                     : constantInts(op.getAxes());
-    auto steps = isNone(op.getSteps()) ? std::optional<SmallVector<int64_t>>(SmallVector<int64_t>())
-                                       : constantInts(op.getSteps());
+    auto axes =
+        isNone(op.getAxes())
+            ? std::optional<SmallVector<int64_t>>(SmallVector<int64_t>())
+            : constantInts(op.getAxes());
+    auto steps =
+        isNone(op.getSteps())
+            ? std::optional<SmallVector<int64_t>>(SmallVector<int64_t>())
+            : constantInts(op.getSteps());
     // Static data: any bounds, the result's length computed at run time.
     if (inType && inType.hasStaticShape()) {
       return true;
@@ -405,57 +437,67 @@ struct SliceLowering final : StaticPattern<SliceOp> {
         sizes.push_back(dimSize(rewriter, loc, adaptor.getData(), d));
       }
       auto starts = *constantInts(op.getStarts());
-      auto axes = isNone(op.getAxes()) ? SmallVector<int64_t>() : *constantInts(op.getAxes());
-      auto steps = isNone(op.getSteps()) ? SmallVector<int64_t>() : *constantInts(op.getSteps());
+      auto axes = isNone(op.getAxes()) ? SmallVector<int64_t>()
+                                       : *constantInts(op.getAxes());
+      auto steps = isNone(op.getSteps()) ? SmallVector<int64_t>()
+                                         : *constantInts(op.getSteps());
       for (size_t j = 0; j < starts.size(); ++j) {
         int64_t axis = axes.empty() ? j : axes[j];
         axis = axis < 0 ? axis + rank : axis;
         int64_t dim = inType.getDimSize(axis);
         int64_t start = starts[j] < 0 ? starts[j] + dim : starts[j];
-        offsets[axis] = rewriter.getIndexAttr(std::clamp<int64_t>(start, 0, dim));
+        offsets[axis] =
+            rewriter.getIndexAttr(std::clamp<int64_t>(start, 0, dim));
         strides[axis] = rewriter.getIndexAttr(steps.empty() ? 1 : steps[j]);
         sizes[axis] = rewriter.getIndexAttr(type.getDimSize(axis));
       }
-      rewriter.replaceOp(op, tensor::ExtractSliceOp::create(rewriter, loc, type,
-                                                            adaptor.getData(), offsets,
-                                                            sizes, strides));
+      rewriter.replaceOp(op, tensor::ExtractSliceOp::create(
+                                 rewriter, loc, type, adaptor.getData(),
+                                 offsets, sizes, strides));
       return success();
     }
     int64_t rank = inType.getRank();
-    int64_t entries = cast<RankedTensorType>(adaptor.getStarts().getType()).getDimSize(0);
+    int64_t entries =
+        cast<RankedTensorType>(adaptor.getStarts().getType()).getDimSize(0);
     Value data = adaptor.getData(), starts = adaptor.getStarts();
     Value axes = isNone(op.getAxes()) ? Value() : adaptor.getAxes();
     Value steps = isNone(op.getSteps()) ? Value() : adaptor.getSteps();
     SmallVector<OpFoldResult> sizes;
     if (!type.hasStaticShape()) {
-      sizes = sliceLengths(rewriter, op.getLoc(), inType, starts, adaptor.getEnds(), axes, steps,
-                           entries);
+      sizes = sliceLengths(rewriter, op.getLoc(), inType, starts,
+                           adaptor.getEnds(), axes, steps, entries);
     }
     Value result = buildIndexed(
         rewriter, op.getLoc(), type,
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
           auto read = [&](Value tensor, int64_t j) {
-            Value v = tensor::ExtractOp::create(b, l, tensor, ValueRange{idx(b, l, j)});
-            return arith::IndexCastOp::create(b, l, b.getIndexType(), v).getResult();
+            Value v = tensor::ExtractOp::create(b, l, tensor,
+                                                ValueRange{idx(b, l, j)});
+            return arith::IndexCastOp::create(b, l, b.getIndexType(), v)
+                .getResult();
           };
           auto lt = [&](Value x, Value y) {
-            return arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, y).getResult();
+            return arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, y)
+                .getResult();
           };
           auto sel = [&](Value c, Value x, Value y) {
             return arith::SelectOp::create(b, l, c, x, y).getResult();
           };
-          SmallVector<Value> begin(rank, idx(b, l, 0)), stride(rank, idx(b, l, 1));
+          SmallVector<Value> begin(rank, idx(b, l, 0)),
+              stride(rank, idx(b, l, 1));
           for (int64_t j = 0; j < entries; ++j) {
             Value axis = axes ? read(axes, j) : idx(b, l, j);
-            axis = sel(lt(axis, idx(b, l, 0)), addI(b, l, axis, idx(b, l, rank)), axis);
+            axis = sel(lt(axis, idx(b, l, 0)),
+                       addI(b, l, axis, idx(b, l, rank)), axis);
             Value start = read(starts, j);
             Value step = steps ? read(steps, j) : idx(b, l, 1);
             Value positive = lt(idx(b, l, 0), step);
             for (int64_t d = 0; d < rank; ++d) {
               int64_t dim = inType.getDimSize(d);
-              Value match = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, axis,
-                                                  idx(b, l, d));
-              Value st = sel(lt(start, idx(b, l, 0)), addI(b, l, start, idx(b, l, dim)), start);
+              Value match = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::eq, axis, idx(b, l, d));
+              Value st = sel(lt(start, idx(b, l, 0)),
+                             addI(b, l, start, idx(b, l, dim)), start);
               // Clamp to [0, dim] going forward, [-1, dim - 1] going back.
               Value lo = sel(positive, idx(b, l, 0), idx(b, l, -1));
               Value hi = sel(positive, idx(b, l, dim), idx(b, l, dim - 1));
@@ -504,8 +546,8 @@ struct GatherLowering final : StaticPattern<GatherOp> {
         rewriter, loc, resultType(op.getOutput()),
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
           SmallVector<Value> in(out.begin(), out.begin() + axis);
-          Value i = tensor::ExtractOp::create(b, l, indices,
-                                              out.slice(axis, r));
+          Value i =
+              tensor::ExtractOp::create(b, l, indices, out.slice(axis, r));
           in.push_back(clampIndex(b, l, wrapIndex(b, l, i, n), n));
           in.append(out.begin() + axis + r, out.end());
           return tensor::ExtractOp::create(b, l, data, in);
@@ -520,7 +562,8 @@ struct GatherLowering final : StaticPattern<GatherOp> {
     if (!dataType || dataType.getRank() == 0) {
       return false;
     }
-    std::optional<int64_t> axis = normalizeAxis(op.getAxis(), dataType.getRank());
+    std::optional<int64_t> axis =
+        normalizeAxis(op.getAxis(), dataType.getRank());
     return axis && !dataType.isDynamicDim(*axis);
   }
 };
@@ -534,14 +577,14 @@ struct GatherElementsLowering final : StaticPattern<GatherElementsOp> {
     Value data = adaptor.getData(), indices = adaptor.getIndices();
     int64_t n = dataType.getDimSize(axis);
     assertIndicesInRange(rewriter, op, indices, {n});
-    Value result = buildIndexed(
-        rewriter, op.getLoc(), resultType(op.getOutput()),
-        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
-          SmallVector<Value> in(out);
-          Value i = tensor::ExtractOp::create(b, l, indices, out);
-          in[axis] = clampIndex(b, l, wrapIndex(b, l, i, n), n);
-          return tensor::ExtractOp::create(b, l, data, in);
-        });
+    Value result =
+        buildIndexed(rewriter, op.getLoc(), resultType(op.getOutput()),
+                     [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+                       SmallVector<Value> in(out);
+                       Value i = tensor::ExtractOp::create(b, l, indices, out);
+                       in[axis] = clampIndex(b, l, wrapIndex(b, l, i, n), n);
+                       return tensor::ExtractOp::create(b, l, data, in);
+                     });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -567,16 +610,16 @@ struct TileLowering final : StaticPattern<TileOp> {
                       ConversionPatternRewriter &rewriter) const override {
     auto inType = cast<RankedTensorType>(adaptor.getInput().getType());
     Value input = adaptor.getInput();
-    Value result = buildIndexed(
-        rewriter, op.getLoc(), resultType(op.getOutput()),
-        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
-          SmallVector<Value> in;
-          for (auto [d, o] : llvm::enumerate(out)) {
-            in.push_back(arith::RemUIOp::create(
-                b, l, o, idx(b, l, inType.getDimSize(d))));
-          }
-          return tensor::ExtractOp::create(b, l, input, in);
-        });
+    Value result =
+        buildIndexed(rewriter, op.getLoc(), resultType(op.getOutput()),
+                     [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+                       SmallVector<Value> in;
+                       for (auto [d, o] : llvm::enumerate(out)) {
+                         in.push_back(arith::RemUIOp::create(
+                             b, l, o, idx(b, l, inType.getDimSize(d))));
+                       }
+                       return tensor::ExtractOp::create(b, l, input, in);
+                     });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -596,16 +639,19 @@ Value padSourceIndex(OpBuilder &b, Location l, StringRef mode, int64_t dim,
     // Reflect without repeating the edge, period 2 * (dim - 1).
     Value period = idx(b, l, 2 * (dim - 1));
     Value m = arith::RemSIOp::create(b, l, i, period);
-    Value mNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m, zero);
+    Value mNeg =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m, zero);
     m = arith::SelectOp::create(b, l, mNeg, addI(b, l, m, period), m);
     Value mirrored = subI(b, l, period, m);
-    Value high = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, m, last);
+    Value high =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, m, last);
     return arith::SelectOp::create(b, l, high, mirrored, m);
   }
   if (mode == "wrap") {
     Value n = idx(b, l, dim);
     Value m = arith::RemSIOp::create(b, l, i, n);
-    Value mNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m, zero);
+    Value mNeg =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m, zero);
     return arith::SelectOp::create(b, l, mNeg, addI(b, l, m, n), m);
   }
   // constant and edge: clamp; constant then selects the pad value.
@@ -614,7 +660,8 @@ Value padSourceIndex(OpBuilder &b, Location l, StringRef mode, int64_t dim,
   Value outside = arith::OrIOp::create(b, l, below, above);
   inside = arith::AndIOp::create(
       b, l, inside,
-      arith::XOrIOp::create(b, l, outside, arith::ConstantIntOp::create(b, l, 1, 1)));
+      arith::XOrIOp::create(b, l, outside,
+                            arith::ConstantIntOp::create(b, l, 1, 1)));
   return i;
 }
 
@@ -670,12 +717,12 @@ struct PadLowering final : StaticPattern<PadOp> {
             } else if (slot[d] < 0) {
               start = idx(b, l, 0);
             } else {
-              Value p = tensor::ExtractOp::create(b, l, padTensor,
-                                                  ValueRange{idx(b, l, slot[d])});
+              Value p = tensor::ExtractOp::create(
+                  b, l, padTensor, ValueRange{idx(b, l, slot[d])});
               start = arith::IndexCastOp::create(b, l, b.getIndexType(), p);
             }
-            in.push_back(padSourceIndex(b, l, mode, inType.getDimSize(d), out[d],
-                                        start, inside));
+            in.push_back(padSourceIndex(b, l, mode, inType.getDimSize(d),
+                                        out[d], start, inside));
           }
           Value v = tensor::ExtractOp::create(b, l, data, in);
           if (mode != "constant") {
@@ -722,19 +769,24 @@ struct ShapeOfLowering final : OpConversionPattern<ShapeOp> {
     }
     Location loc = op.getLoc();
     int64_t rank = inType.getRank();
-    auto clampAxis = [&](int64_t a) { return std::clamp<int64_t>(a < 0 ? a + rank : a, 0, rank); };
+    auto clampAxis = [&](int64_t a) {
+      return std::clamp<int64_t>(a < 0 ? a + rank : a, 0, rank);
+    };
     int64_t start = clampAxis(op.getStart());
     int64_t end = op.getEnd() ? clampAxis(*op.getEnd()) : rank;
     SmallVector<Value> dims;
     for (int64_t d = start; d < end; ++d) {
       Value size = getValueOrCreateConstantIndexOp(
           rewriter, loc, dimSize(rewriter, loc, adaptor.getData(), d));
-      dims.push_back(arith::IndexCastOp::create(rewriter, loc, type.getElementType(), size));
+      dims.push_back(arith::IndexCastOp::create(rewriter, loc,
+                                                type.getElementType(), size));
     }
     if (static_cast<int64_t>(dims.size()) != type.getNumElements()) {
-      return rewriter.notifyMatchFailure(op, "result length differs from start..end");
+      return rewriter.notifyMatchFailure(
+          op, "result length differs from start..end");
     }
-    rewriter.replaceOp(op, tensor::FromElementsOp::create(rewriter, loc, type, dims));
+    rewriter.replaceOp(
+        op, tensor::FromElementsOp::create(rewriter, loc, type, dims));
     return success();
   }
 };
@@ -766,8 +818,9 @@ struct BlockRearrangeLowering final : StaticPattern<Op> {
             in[2] = arith::DivUIOp::create(b, l, o[2], bsV);
             in[3] = arith::DivUIOp::create(b, l, o[3], bsV);
             Value block = addI(b, l, mulI(b, l, bh, bsV), bw);
-            in[1] = crd ? addI(b, l, mulI(b, l, o[1], idx(b, l, bs * bs)), block)
-                        : addI(b, l, mulI(b, l, block, oc), o[1]);
+            in[1] =
+                crd ? addI(b, l, mulI(b, l, o[1], idx(b, l, bs * bs)), block)
+                    : addI(b, l, mulI(b, l, block, oc), o[1]);
           } else {
             Value ic = idx(b, l, inType.getDimSize(1));
             Value block = arith::DivUIOp::create(b, l, o[1], ic);
@@ -796,10 +849,12 @@ struct ReverseSequenceLowering final : StaticPattern<ReverseSequenceOp> {
     Value result = buildIndexed(
         rewriter, op.getLoc(), resultType(op.getY()),
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
-          Value len = tensor::ExtractOp::create(b, l, lens, ValueRange{out[batchAxis]});
+          Value len =
+              tensor::ExtractOp::create(b, l, lens, ValueRange{out[batchAxis]});
           len = arith::IndexCastOp::create(b, l, b.getIndexType(), len);
           Value t = out[timeAxis];
-          Value inside = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, t, len);
+          Value inside =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, t, len);
           Value reversed = subI(b, l, subI(b, l, len, idx(b, l, 1)), t);
           SmallVector<Value> in(out);
           in[timeAxis] = arith::SelectOp::create(b, l, inside, reversed, t);
@@ -818,9 +873,9 @@ void populateShapeLoweringPatterns(const TypeConverter &converter,
   patterns.add<ConstantLowering, IdentityLowering, DropoutLowering,
                ReshapeLikeLowering<ReshapeOp>, ReshapeLikeLowering<FlattenOp>,
                ReshapeLikeLowering<SqueezeOp>, ReshapeLikeLowering<UnsqueezeOp>,
-               TransposeLowering, ConcatLowering, SplitLowering, SliceLowering, ShapeOfLowering,
-               GatherLowering, GatherElementsLowering, ExpandLowering,
-               TileLowering, PadLowering,
+               TransposeLowering, ConcatLowering, SplitLowering, SliceLowering,
+               ShapeOfLowering, GatherLowering, GatherElementsLowering,
+               ExpandLowering, TileLowering, PadLowering,
                BlockRearrangeLowering<DepthToSpaceOp>,
                BlockRearrangeLowering<SpaceToDepthOp>, ReverseSequenceLowering>(
       converter, ctx);

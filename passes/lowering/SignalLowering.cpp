@@ -1,10 +1,10 @@
 //===- SignalLowering.cpp - window functions, DFT and Einsum -> linalg ----===//
 
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
 #include "passes/lowering/ScalarMath.h"
-#include "dialects/graph/IR/GraphOps.h"
-#include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -38,18 +38,21 @@ struct WindowLowering final : OpConversionPattern<Op> {
     double period = op.getPeriodic() ? size : size - 1;
     Type t = type.getElementType();
     Value result = buildIndexed(
-        rewriter, op.getLoc(), type, [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
           Type f64 = b.getF64Type();
           Value n = arith::UIToFPOp::create(
-              b, l, f64, arith::IndexCastOp::create(b, l, b.getI64Type(), at[0]));
-          Value phase = arith::MulFOp::create(b, l, n,
-                                              scalarConstant(b, l, f64, 2 * M_PI / period));
+              b, l, f64,
+              arith::IndexCastOp::create(b, l, b.getI64Type(), at[0]));
+          Value phase = arith::MulFOp::create(
+              b, l, n, scalarConstant(b, l, f64, 2 * M_PI / period));
           Value v = arith::SubFOp::create(
               b, l, scalarConstant(b, l, f64, a0),
               arith::MulFOp::create(b, l, scalarConstant(b, l, f64, a1),
                                     math::CosOp::create(b, l, phase)));
           if (a2 != 0) {
-            Value twice = arith::MulFOp::create(b, l, phase, scalarConstant(b, l, f64, 2));
+            Value twice = arith::MulFOp::create(b, l, phase,
+                                                scalarConstant(b, l, f64, 2));
             v = arith::AddFOp::create(
                 b, l, v,
                 arith::MulFOp::create(b, l, scalarConstant(b, l, f64, a2),
@@ -98,16 +101,19 @@ struct EinsumLowering final : OpConversionPattern<EinsumOp> {
     for (auto [term, input] : llvm::zip(terms, inputs)) {
       int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
       size_t dots = term.find("...");
-      int64_t named = static_cast<int64_t>(term.size()) - (dots == std::string::npos ? 0 : 3);
+      int64_t named = static_cast<int64_t>(term.size()) -
+                      (dots == std::string::npos ? 0 : 3);
       int64_t e = dots == std::string::npos ? 0 : rank - named;
       if (e < 0 || (dots == std::string::npos && named != rank)) {
-        return rewriter.notifyMatchFailure(op, "term does not match its operand's rank");
+        return rewriter.notifyMatchFailure(
+            op, "term does not match its operand's rank");
       }
       termEllipsis.push_back(e);
       ellipsisRank = std::max(ellipsisRank, e);
     }
     std::string spare;
-    for (char c = 'A'; c <= 'Z' && static_cast<int64_t>(spare.size()) < ellipsisRank; ++c) {
+    for (char c = 'A';
+         c <= 'Z' && static_cast<int64_t>(spare.size()) < ellipsisRank; ++c) {
       if (equation.find(c) == std::string::npos) {
         spare.push_back(c);
       }
@@ -125,7 +131,8 @@ struct EinsumLowering final : OpConversionPattern<EinsumOp> {
     std::string out;
     if (arrow != std::string::npos) {
       out = expand(equation.substr(arrow + 2), ellipsisRank);
-    } else { // Implicit: the broadcast letters, then letters appearing once, sorted.
+    } else { // Implicit: the broadcast letters, then letters appearing once,
+             // sorted.
       out = spare;
       for (char c = 'A'; c <= 'z'; ++c) {
         if (llvm::isAlpha(c) && std::count(lhs.begin(), lhs.end(), c) == 1) {
@@ -153,7 +160,8 @@ struct EinsumLowering final : OpConversionPattern<EinsumOp> {
     auto mapOf = [&](const std::string &term, ArrayRef<int64_t> shape) {
       SmallVector<AffineExpr> exprs;
       for (auto [i, c] : llvm::enumerate(term)) {
-        bool broadcast = !shape.empty() && shape[i] == 1 && extent.lookup(c) > 1;
+        bool broadcast =
+            !shape.empty() && shape[i] == 1 && extent.lookup(c) > 1;
         exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
                                   : getAffineDimExpr(letters.find(c), ctx));
       }
@@ -161,7 +169,8 @@ struct EinsumLowering final : OpConversionPattern<EinsumOp> {
     };
     SmallVector<AffineMap> maps;
     for (auto [term, input] : llvm::zip(terms, inputs)) {
-      maps.push_back(mapOf(term, cast<RankedTensorType>(input.getType()).getShape()));
+      maps.push_back(
+          mapOf(term, cast<RankedTensorType>(input.getType()).getShape()));
     }
     maps.push_back(mapOf(out, {}));
     SmallVector<utils::IteratorType> iterators;
@@ -179,13 +188,15 @@ struct EinsumLowering final : OpConversionPattern<EinsumOp> {
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           Value product = args[0];
           for (Value v : args.drop_front().drop_back()) {
-            product = isFloat ? arith::MulFOp::create(b, l, product, v).getResult()
-                              : arith::MulIOp::create(b, l, product, v).getResult();
+            product = isFloat
+                          ? arith::MulFOp::create(b, l, product, v).getResult()
+                          : arith::MulIOp::create(b, l, product, v).getResult();
           }
           Value acc = args.back();
-          linalg::YieldOp::create(b, l, isFloat
-                                           ? arith::AddFOp::create(b, l, acc, product).getResult()
-                                           : arith::AddIOp::create(b, l, acc, product).getResult());
+          linalg::YieldOp::create(
+              b, l,
+              isFloat ? arith::AddFOp::create(b, l, acc, product).getResult()
+                      : arith::AddIOp::create(b, l, acc, product).getResult());
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -217,14 +228,16 @@ struct DftLowering final : OpConversionPattern<DFTOp> {
     }
     axis = axis < 0 ? axis + rank : axis;
     if (axis < 0 || axis > rank - 2 || !isa<FloatType>(type.getElementType())) {
-      return rewriter.notifyMatchFailure(op, "axis out of range or not a float signal");
+      return rewriter.notifyMatchFailure(
+          op, "axis out of range or not a float signal");
     }
     int64_t length = inType.getDimSize(axis);
     int64_t n = length;
     if (!isNone(op.getDftLength())) {
       auto given = constantInts(op.getDftLength());
       if (!given || given->size() != 1 || (*given)[0] < 1) {
-        return rewriter.notifyMatchFailure(op, "dft_length known only at run time");
+        return rewriter.notifyMatchFailure(op,
+                                           "dft_length known only at run time");
       }
       n = (*given)[0];
     }
@@ -238,28 +251,32 @@ struct DftLowering final : OpConversionPattern<DFTOp> {
       n = type.getDimSize(axis);
     }
     if (halfSpectrum && (!complexIn || length != n / 2 + 1)) {
-      return rewriter.notifyMatchFailure(op, "one-sided inverse needs n/2+1 complex bins");
+      return rewriter.notifyMatchFailure(
+          op, "one-sided inverse needs n/2+1 complex bins");
     }
     int64_t taps = halfSpectrum ? n : std::min(length, n);
     Type f64 = rewriter.getF64Type();
     Value result = buildIndexed(
-        rewriter, op.getLoc(), type, [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
           auto fc = [&](double v) { return scalarConstant(b, l, f64, v); };
           Value k = at[axis];
           Value bigN = indexConstant(b, l, n);
           Value zero = fc(0);
           auto loop = scf::ForOp::create(
-              b, l, indexConstant(b, l, 0), indexConstant(b, l, taps), indexConstant(b, l, 1),
-              ValueRange{zero, zero},
+              b, l, indexConstant(b, l, 0), indexConstant(b, l, taps),
+              indexConstant(b, l, 1), ValueRange{zero, zero},
               [&](OpBuilder &nb, Location nl, Value i, ValueRange acc) {
                 SmallVector<Value> src(at);
                 src[axis] = i;
                 Value mirrored;
                 if (halfSpectrum) {
-                  mirrored = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::uge, i,
-                                                   indexConstant(nb, nl, length));
+                  mirrored =
+                      arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::uge,
+                                            i, indexConstant(nb, nl, length));
                   src[axis] = arith::SelectOp::create(
-                      nb, nl, mirrored, arith::SubIOp::create(nb, nl, bigN, i), i);
+                      nb, nl, mirrored, arith::SubIOp::create(nb, nl, bigN, i),
+                      i);
                 }
                 auto read = [&](int64_t part) {
                   src.back() = indexConstant(nb, nl, part);
@@ -269,25 +286,29 @@ struct DftLowering final : OpConversionPattern<DFTOp> {
                 Value re = read(0);
                 Value im = complexIn ? read(1) : scalarConstant(nb, nl, f64, 0);
                 if (halfSpectrum) {
-                  im = arith::SelectOp::create(nb, nl, mirrored,
-                                               arith::NegFOp::create(nb, nl, im), im);
+                  im = arith::SelectOp::create(
+                      nb, nl, mirrored, arith::NegFOp::create(nb, nl, im), im);
                 }
-                Value kn = arith::RemUIOp::create(nb, nl, arith::MulIOp::create(nb, nl, k, i),
-                                                  bigN);
+                Value kn = arith::RemUIOp::create(
+                    nb, nl, arith::MulIOp::create(nb, nl, k, i), bigN);
                 Value phase = arith::MulFOp::create(
                     nb, nl,
-                    arith::UIToFPOp::create(
-                        nb, nl, f64, arith::IndexCastOp::create(nb, nl, nb.getI64Type(), kn)),
+                    arith::UIToFPOp::create(nb, nl, f64,
+                                            arith::IndexCastOp::create(
+                                                nb, nl, nb.getI64Type(), kn)),
                     scalarConstant(nb, nl, f64, (inverse ? 2 : -2) * M_PI / n));
                 auto [outRe, outIm] = scalar::rotate(nb, nl, re, im, phase);
                 scf::YieldOp::create(
                     nb, nl,
-                    ValueRange{arith::AddFOp::create(nb, nl, acc[0], outRe).getResult(),
-                               arith::AddFOp::create(nb, nl, acc[1], outIm).getResult()});
+                    ValueRange{arith::AddFOp::create(nb, nl, acc[0], outRe)
+                                   .getResult(),
+                               arith::AddFOp::create(nb, nl, acc[1], outIm)
+                                   .getResult()});
               });
-          Value isIm = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, at.back(),
-                                             indexConstant(b, l, 1));
-          Value v = arith::SelectOp::create(b, l, isIm, loop.getResult(1), loop.getResult(0));
+          Value isIm = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                             at.back(), indexConstant(b, l, 1));
+          Value v = arith::SelectOp::create(b, l, isIm, loop.getResult(1),
+                                            loop.getResult(0));
           if (inverse) {
             v = arith::DivFOp::create(b, l, v, fc(static_cast<double>(n)));
           }
@@ -306,7 +327,8 @@ void populateSignalLoweringPatterns(const TypeConverter &converter,
   patterns.add<WindowLowering<HannWindowOp>>(converter, ctx, 0.5, 0.5, 0.0);
   patterns.add<WindowLowering<HammingWindowOp>>(converter, ctx, 25.0 / 46,
                                                 21.0 / 46, 0.0);
-  patterns.add<WindowLowering<BlackmanWindowOp>>(converter, ctx, 0.42, 0.5, 0.08);
+  patterns.add<WindowLowering<BlackmanWindowOp>>(converter, ctx, 0.42, 0.5,
+                                                 0.08);
   patterns.add<EinsumLowering, DftLowering>(converter, ctx);
 }
 

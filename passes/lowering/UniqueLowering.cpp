@@ -18,10 +18,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/lowering/LoweringUtils.h"
-#include "passes/lowering/Passes.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
+#include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -40,11 +40,13 @@ struct UniqueLowering final : OpConversionPattern<UniqueOp> {
   matchAndRewrite(UniqueOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto xType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
-    if (!xType || !xType.hasStaticShape() || !loweredTensorType(op.getX().getType())) {
+    if (!xType || !xType.hasStaticShape() ||
+        !loweredTensorType(op.getX().getType())) {
       return rewriter.notifyMatchFailure(op, "needs statically shaped data");
     }
     if (!checksEnabled(op)) {
-      return rewriter.notifyMatchFailure(op, "needs run-time checks (a data-dependent length)");
+      return rewriter.notifyMatchFailure(
+          op, "needs run-time checks (a data-dependent length)");
     }
     int64_t rank = xType.getRank();
     std::optional<int64_t> axis;
@@ -70,14 +72,19 @@ struct UniqueLowering final : OpConversionPattern<UniqueOp> {
         staticK.push_back(!loweredAnyShapeType(r.getType()).isDynamicDim(0));
       }
     }
-    if (llvm::is_contained(staticK, true) && llvm::is_contained(staticK, false)) {
-      return rewriter.notifyMatchFailure(op, "results of K elements both static and dynamic");
+    if (llvm::is_contained(staticK, true) &&
+        llvm::is_contained(staticK, false)) {
+      return rewriter.notifyMatchFailure(
+          op, "results of K elements both static and dynamic");
     }
-    int64_t columns = axis ? xType.getNumElements() / std::max<int64_t>(rows, 1) : 1;
+    int64_t columns =
+        axis ? xType.getNumElements() / std::max<int64_t>(rows, 1) : 1;
     bool isFloat = isa<FloatType>(xType.getElementType());
     bool isUnsigned = isUnsignedTensor(op.getX().getType());
     Type i64 = rewriter.getI64Type();
-    auto idx = [](OpBuilder &b, Location l, int64_t v) { return indexConstant(b, l, v); };
+    auto idx = [](OpBuilder &b, Location l, int64_t v) {
+      return indexConstant(b, l, v);
+    };
 
     // Element c of row i.
     auto element = [&](OpBuilder &b, Location l, Value i, Value c) {
@@ -100,25 +107,35 @@ struct UniqueLowering final : OpConversionPattern<UniqueOp> {
           b, l, idx(b, l, 0), idx(b, l, columns), {no, no},
           [&](OpBuilder &lb, Location ll, Value c, ValueRange acc) {
             Value u = element(lb, ll, i, c), v = element(lb, ll, j, c);
-            Value differ = isFloat ? arith::CmpFOp::create(lb, ll, arith::CmpFPredicate::UNE, u, v)
-                                         .getResult()
-                                   : arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::ne, u, v)
-                                         .getResult();
-            Value less =
-                isFloat ? arith::CmpFOp::create(lb, ll, arith::CmpFPredicate::OLT, u, v).getResult()
+            Value differ =
+                isFloat ? arith::CmpFOp::create(lb, ll,
+                                                arith::CmpFPredicate::UNE, u, v)
+                              .getResult()
                         : arith::CmpIOp::create(lb, ll,
-                                                isUnsigned ? arith::CmpIPredicate::ult
-                                                           : arith::CmpIPredicate::slt,
+                                                arith::CmpIPredicate::ne, u, v)
+                              .getResult();
+            Value less =
+                isFloat ? arith::CmpFOp::create(lb, ll,
+                                                arith::CmpFPredicate::OLT, u, v)
+                              .getResult()
+                        : arith::CmpIOp::create(lb, ll,
+                                                isUnsigned
+                                                    ? arith::CmpIPredicate::ult
+                                                    : arith::CmpIPredicate::slt,
                                                 u, v)
                               .getResult();
             // The first differing value decides.
             Value decides = arith::AndIOp::create(
                 lb, ll, differ,
-                arith::XOrIOp::create(lb, ll, acc[0], arith::ConstantIntOp::create(lb, ll, 1, 1)));
-            return SmallVector<Value>{arith::OrIOp::create(lb, ll, acc[0], differ),
-                                      arith::SelectOp::create(lb, ll, decides, less, acc[1])};
+                arith::XOrIOp::create(
+                    lb, ll, acc[0],
+                    arith::ConstantIntOp::create(lb, ll, 1, 1)));
+            return SmallVector<Value>{
+                arith::OrIOp::create(lb, ll, acc[0], differ),
+                arith::SelectOp::create(lb, ll, decides, less, acc[1])};
           });
-      Value equal = arith::XOrIOp::create(b, l, r[0], arith::ConstantIntOp::create(b, l, 1, 1));
+      Value equal = arith::XOrIOp::create(
+          b, l, r[0], arith::ConstantIntOp::create(b, l, 1, 1));
       return std::pair<Value, Value>(equal, r[1]);
     };
     auto asIndex = [](OpBuilder &b, Location l, Value v) {
@@ -130,95 +147,116 @@ struct UniqueLowering final : OpConversionPattern<UniqueOp> {
     auto rowsType = RankedTensorType::get({rows}, i64);
 
     // first[i]: the smallest j with row j == row i.
-    Value first = buildIndexed(rewriter, loc, rowsType, [&](OpBuilder &b, Location l,
-                                                            ArrayRef<Value> at) {
-      Value i = at[0];
-      ValueRange r = forLoop(b, l, idx(b, l, 0), idx(b, l, rows), {i},
-                             [&](OpBuilder &lb, Location ll, Value j, ValueRange acc) {
-                               Value equal = compare(lb, ll, j, i).first;
-                               Value better = arith::AndIOp::create(
-                                   lb, ll, equal,
-                                   arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::ult, j,
-                                                         acc[0]));
-                               return SmallVector<Value>{
-                                   arith::SelectOp::create(lb, ll, better, j, acc[0])};
-                             });
-      return asI64(b, l, r[0]);
-    });
+    Value first = buildIndexed(
+        rewriter, loc, rowsType,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
+          Value i = at[0];
+          ValueRange r =
+              forLoop(b, l, idx(b, l, 0), idx(b, l, rows), {i},
+                      [&](OpBuilder &lb, Location ll, Value j, ValueRange acc) {
+                        Value equal = compare(lb, ll, j, i).first;
+                        Value better = arith::AndIOp::create(
+                            lb, ll, equal,
+                            arith::CmpIOp::create(
+                                lb, ll, arith::CmpIPredicate::ult, j, acc[0]));
+                        return SmallVector<Value>{
+                            arith::SelectOp::create(lb, ll, better, j, acc[0])};
+                      });
+          return asI64(b, l, r[0]);
+        });
     auto isNew = [&](OpBuilder &b, Location l, Value i) {
       Value f = tensor::ExtractOp::create(b, l, first, ValueRange{i});
-      return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, f, asI64(b, l, i)).getResult();
+      return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, f,
+                                   asI64(b, l, i))
+          .getResult();
     };
     auto count = [&](OpBuilder &b, Location l, int64_t upTo,
                      function_ref<Value(OpBuilder &, Location, Value)> pred) {
-      ValueRange r = forLoop(b, l, idx(b, l, 0), idx(b, l, upTo), {idx(b, l, 0)},
-                             [&](OpBuilder &lb, Location ll, Value j, ValueRange acc) {
-                               Value one = arith::SelectOp::create(lb, ll, pred(lb, ll, j),
-                                                                   idx(lb, ll, 1), idx(lb, ll, 0));
-                               return SmallVector<Value>{
-                                   arith::AddIOp::create(lb, ll, acc[0], one)};
-                             });
+      ValueRange r =
+          forLoop(b, l, idx(b, l, 0), idx(b, l, upTo), {idx(b, l, 0)},
+                  [&](OpBuilder &lb, Location ll, Value j, ValueRange acc) {
+                    Value one =
+                        arith::SelectOp::create(lb, ll, pred(lb, ll, j),
+                                                idx(lb, ll, 1), idx(lb, ll, 0));
+                    return SmallVector<Value>{
+                        arith::AddIOp::create(lb, ll, acc[0], one)};
+                  });
       return r[0];
     };
     // rank[i]: new rows smaller than row i (sorted) or before it.
     bool sorted = op.getSorted() != 0;
-    Value position = buildIndexed(rewriter, loc, rowsType, [&](OpBuilder &b, Location l,
-                                                               ArrayRef<Value> at) {
-      Value i = at[0];
-      Value n = count(b, l, rows, [&](OpBuilder &lb, Location ll, Value j) {
-        Value before = sorted ? compare(lb, ll, j, i).second
-                              : arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::ult, j, i)
-                                    .getResult();
-        return arith::AndIOp::create(lb, ll, isNew(lb, ll, j), before).getResult();
-      });
-      return asI64(b, l, n);
-    });
-    Value k = count(rewriter, loc, rows,
-                    [&](OpBuilder &b, Location l, Value j) { return isNew(b, l, j); });
+    Value position = buildIndexed(
+        rewriter, loc, rowsType,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
+          Value i = at[0];
+          Value n = count(b, l, rows, [&](OpBuilder &lb, Location ll, Value j) {
+            Value before = sorted ? compare(lb, ll, j, i).second
+                                  : arith::CmpIOp::create(
+                                        lb, ll, arith::CmpIPredicate::ult, j, i)
+                                        .getResult();
+            return arith::AndIOp::create(lb, ll, isNew(lb, ll, j), before)
+                .getResult();
+          });
+          return asI64(b, l, n);
+        });
+    Value k =
+        count(rewriter, loc, rows, [&](OpBuilder &b, Location l, Value j) {
+          return isNew(b, l, j);
+        });
 
     // Each result: its length K checked against a static declaration.
     auto lengthOf = [&](Value result, int64_t dim) -> FailureOr<OpFoldResult> {
       auto type = loweredAnyShapeType(result.getType());
       if (!type.isDynamicDim(dim)) {
-        Value same = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, k,
-                                           idx(rewriter, loc, type.getDimSize(dim)));
+        Value same =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, k,
+                                  idx(rewriter, loc, type.getDimSize(dim)));
         assertAtRunTime(rewriter, op, same,
-                        "the number of unique " + std::string(axis ? "slices" : "elements") +
-                            " differs from the length the model declares for its outputs (" +
+                        "the number of unique " +
+                            std::string(axis ? "slices" : "elements") +
+                            " differs from the length the model declares for "
+                            "its outputs (" +
                             std::to_string(type.getDimSize(dim)) + ")");
         return OpFoldResult(rewriter.getIndexAttr(type.getDimSize(dim)));
       }
       return OpFoldResult(k);
     };
     FailureOr<OpFoldResult> kLength = lengthOf(op.getY(), axis ? *axis : 0);
-    auto kType = [&](Value result) { return loweredAnyShapeType(result.getType()); };
+    auto kType = [&](Value result) {
+      return loweredAnyShapeType(result.getType());
+    };
     // source[r]: the new row placed at r.
     auto sourceType = RankedTensorType::get({ShapedType::kDynamic}, i64);
     Value source = buildIndexed(
         rewriter, loc, sourceType,
         [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
           Value r = asI64(b, l, at[0]);
-          ValueRange found = forLoop(
-              b, l, idx(b, l, 0), idx(b, l, rows), {arith::ConstantIntOp::create(b, l, 0, 64)},
-              [&](OpBuilder &lb, Location ll, Value i, ValueRange acc) {
-                Value p = tensor::ExtractOp::create(lb, ll, position, ValueRange{i});
-                Value here = arith::AndIOp::create(
-                    lb, ll, isNew(lb, ll, i),
-                    arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::eq, p, r));
-                return SmallVector<Value>{
-                    arith::SelectOp::create(lb, ll, here, asI64(lb, ll, i), acc[0])};
-              });
+          ValueRange found =
+              forLoop(b, l, idx(b, l, 0), idx(b, l, rows),
+                      {arith::ConstantIntOp::create(b, l, 0, 64)},
+                      [&](OpBuilder &lb, Location ll, Value i, ValueRange acc) {
+                        Value p = tensor::ExtractOp::create(lb, ll, position,
+                                                            ValueRange{i});
+                        Value here = arith::AndIOp::create(
+                            lb, ll, isNew(lb, ll, i),
+                            arith::CmpIOp::create(
+                                lb, ll, arith::CmpIPredicate::eq, p, r));
+                        return SmallVector<Value>{arith::SelectOp::create(
+                            lb, ll, here, asI64(lb, ll, i), acc[0])};
+                      });
           return found[0];
         },
-        {OpFoldResult(arith::MaxUIOp::create(rewriter, loc, k, idx(rewriter, loc, 1))
-                          .getResult())});
+        {OpFoldResult(
+            arith::MaxUIOp::create(rewriter, loc, k, idx(rewriter, loc, 1))
+                .getResult())});
     // source[min(r, K - 1)]: a declared length other than K fails its
     // check, and the reads stay in bounds.
     auto sourceAt = [&](OpBuilder &b, Location l, Value r) {
       Value last = arith::SubIOp::create(
           b, l, tensor::DimOp::create(b, l, source, 0), idx(b, l, 1));
-      return tensor::ExtractOp::create(b, l, source,
-                                       ValueRange{arith::MinUIOp::create(b, l, r, last)})
+      return tensor::ExtractOp::create(
+                 b, l, source,
+                 ValueRange{arith::MinUIOp::create(b, l, r, last)})
           .getResult();
     };
 
@@ -227,9 +265,10 @@ struct UniqueLowering final : OpConversionPattern<UniqueOp> {
     auto yType = kType(op.getY());
     SmallVector<OpFoldResult> ySizes;
     for (int64_t d = 0; d < yType.getRank(); ++d) {
-      ySizes.push_back((axis ? d == *axis : d == 0) ? *kLength
-                                                    : OpFoldResult(rewriter.getIndexAttr(
-                                                          yType.getDimSize(d))));
+      ySizes.push_back(
+          (axis ? d == *axis : d == 0)
+              ? *kLength
+              : OpFoldResult(rewriter.getIndexAttr(yType.getDimSize(d))));
     }
     results.push_back(buildIndexed(
         rewriter, loc, yType,
@@ -244,34 +283,39 @@ struct UniqueLowering final : OpConversionPattern<UniqueOp> {
           return tensor::ExtractOp::create(b, l, x, coords).getResult();
         },
         ySizes));
-    auto vector = [&](Value result, OpFoldResult size,
-                      function_ref<Value(OpBuilder &, Location, Value)> body) -> Value {
+    auto vector =
+        [&](Value result, OpFoldResult size,
+            function_ref<Value(OpBuilder &, Location, Value)> body) -> Value {
       if (isNone(result)) {
         return noneValue(rewriter, loc);
       }
-      return buildIndexed(
-          rewriter, loc, kType(result),
-          [&](OpBuilder &b, Location l, ArrayRef<Value> at) { return body(b, l, at[0]); },
-          {size});
+      return buildIndexed(rewriter, loc, kType(result),
+                          [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
+                            return body(b, l, at[0]);
+                          },
+                          {size});
     };
-    results.push_back(vector(op.getIndices(), *kLength, [&](OpBuilder &b, Location l, Value r) {
-      return sourceAt(b, l, r);
-    }));
-    results.push_back(vector(op.getInverseIndices(), rewriter.getIndexAttr(rows),
-                             [&](OpBuilder &b, Location l, Value j) {
-                               Value f = asIndex(b, l, tensor::ExtractOp::create(
-                                                           b, l, first, ValueRange{j}));
-                               return tensor::ExtractOp::create(b, l, position, ValueRange{f})
-                                   .getResult();
-                             }));
-    results.push_back(vector(op.getCounts(), *kLength, [&](OpBuilder &b, Location l, Value r) {
-      Value s = sourceAt(b, l, r);
-      Value n = count(b, l, rows, [&](OpBuilder &lb, Location ll, Value j) {
-        Value f = tensor::ExtractOp::create(lb, ll, first, ValueRange{j});
-        return arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::eq, f, s).getResult();
-      });
-      return asI64(b, l, n);
-    }));
+    results.push_back(vector(
+        op.getIndices(), *kLength,
+        [&](OpBuilder &b, Location l, Value r) { return sourceAt(b, l, r); }));
+    results.push_back(vector(
+        op.getInverseIndices(), rewriter.getIndexAttr(rows),
+        [&](OpBuilder &b, Location l, Value j) {
+          Value f = asIndex(
+              b, l, tensor::ExtractOp::create(b, l, first, ValueRange{j}));
+          return tensor::ExtractOp::create(b, l, position, ValueRange{f})
+              .getResult();
+        }));
+    results.push_back(vector(
+        op.getCounts(), *kLength, [&](OpBuilder &b, Location l, Value r) {
+          Value s = sourceAt(b, l, r);
+          Value n = count(b, l, rows, [&](OpBuilder &lb, Location ll, Value j) {
+            Value f = tensor::ExtractOp::create(lb, ll, first, ValueRange{j});
+            return arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::eq, f, s)
+                .getResult();
+          });
+          return asI64(b, l, n);
+        }));
     rewriter.replaceOp(op, results);
     return success();
   }

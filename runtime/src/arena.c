@@ -26,7 +26,7 @@ typedef struct {
 struct infer_arena {
   infer_abi_allocator_t base; /* first: the generated code gets &base */
   pthread_mutex_t lock;
-  size_t count;               /* cached blocks, oldest first */
+  size_t count; /* cached blocks, oldest first */
   cached_block_t cached[ARENA_SLOTS];
 };
 
@@ -50,11 +50,13 @@ static void *arena_alloc(infer_abi_allocator_t *self, uint64_t bytes) {
   if (bytes > SIZE_MAX - ARENA_ALIGNMENT) {
     return NULL; /* would round to a tiny block */
   }
-  uint64_t rounded = (bytes + ARENA_ALIGNMENT - 1) / ARENA_ALIGNMENT * ARENA_ALIGNMENT;
+  uint64_t rounded =
+      (bytes + ARENA_ALIGNMENT - 1) / ARENA_ALIGNMENT * ARENA_ALIGNMENT;
   return aligned_alloc(ARENA_ALIGNMENT, rounded ? rounded : ARENA_ALIGNMENT);
 }
 
-static void arena_free(infer_abi_allocator_t *self, void *block, uint64_t bytes) {
+static void arena_free(infer_abi_allocator_t *self, void *block,
+                       uint64_t bytes) {
   infer_arena_t *arena = (infer_arena_t *)self;
   void *evicted = NULL;
   pthread_mutex_lock(&arena->lock);
@@ -105,7 +107,8 @@ void infer_abi_buffer_release(void *buffer) {
     return;
   }
   const infer_abi_buffer_header_t *header =
-      (const infer_abi_buffer_header_t *)((char *)buffer - INFER_ABI_BUFFER_HEADER_BYTES);
+      (const infer_abi_buffer_header_t *)((char *)buffer -
+                                          INFER_ABI_BUFFER_HEADER_BYTES);
   if (header->allocator) {
     header->allocator->free(header->allocator, header->block, header->bytes);
   } else {

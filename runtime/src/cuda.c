@@ -8,10 +8,10 @@
  * A loaded model owns a context (the device's primary context), its module
  * (the cubin for the device's architecture when the model has one, else PTX
  * through the driver's JIT), one stream, its weights (uploaded once, at
- * load), and device buffers for its inputs, outputs and workspace. A run copies the inputs in, runs the launches of
- * the schedule (captured once into a CUDA graph and replayed, unless
- * INFER_CUDA_GRAPHS=0), copies the outputs out and waits. Runs of one model
- * take a mutex: they share the device buffers.
+ * load), and device buffers for its inputs, outputs and workspace. A run copies
+ * the inputs in, runs the launches of the schedule (captured once into a CUDA
+ * graph and replayed, unless INFER_CUDA_GRAPHS=0), copies the outputs out and
+ * waits. Runs of one model take a mutex: they share the device buffers.
  *
  *===------------------------------------------------------------------===*/
 
@@ -65,9 +65,9 @@ struct driver {
   CUresult (*StreamCreate)(CUstream *, unsigned);
   CUresult (*StreamDestroy)(CUstream);
   CUresult (*StreamSynchronize)(CUstream);
-  CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                           unsigned, unsigned, unsigned, unsigned, CUstream,
-                           void **, void **);
+  CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, unsigned, CUstream, void **,
+                           void **);
   CUresult (*StreamBeginCapture)(CUstream, int);
   CUresult (*StreamEndCapture)(CUstream, CUgraph *);
   CUresult (*GraphInstantiate)(CUgraphExec *, CUgraph, unsigned long long);
@@ -112,12 +112,12 @@ static infer_status_t driver_error(const struct driver *d, CUresult result,
                            model, call, error_name(d, result), (int)result);
 }
 
-#define CHECK(call, expr)                                                    \
-  do {                                                                       \
-    CUresult result_ = (expr);                                               \
-    if (result_ != CUDA_SUCCESS) {                                           \
-      return driver_error(&m->driver, result_, call, m->abi->name);          \
-    }                                                                        \
+#define CHECK(call, expr)                                                      \
+  do {                                                                         \
+    CUresult result_ = (expr);                                                 \
+    if (result_ != CUDA_SUCCESS) {                                             \
+      return driver_error(&m->driver, result_, call, m->abi->name);            \
+    }                                                                          \
   } while (0)
 
 static infer_status_t open_driver(struct driver *d, const char *model) {
@@ -189,12 +189,10 @@ static size_t tensor_bytes(const infer_abi_tensor_t *t) {
 static const void *pick_image(struct infer_cuda_model *m, char *arch,
                               size_t arch_size) {
   int major = 0, minor = 0;
-  m->driver.DeviceGetAttribute(&major,
-                               CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                               m->device);
-  m->driver.DeviceGetAttribute(&minor,
-                               CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                               m->device);
+  m->driver.DeviceGetAttribute(
+      &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, m->device);
+  m->driver.DeviceGetAttribute(
+      &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, m->device);
   snprintf(arch, arch_size, "sm_%d%d", major, minor);
   const infer_abi_cuda_t *cuda = m->abi->cuda;
   for (uint32_t i = 0; i < cuda->num_images; ++i) {
@@ -370,11 +368,10 @@ static infer_status_t enqueue_launches(struct infer_cuda_model *m) {
   for (uint32_t i = 0; i < cuda->num_launches; ++i) {
     const infer_abi_cuda_launch_t *launch = &cuda->launches[i];
     CHECK("cuLaunchKernel",
-          m->driver.LaunchKernel(m->functions[i], launch->grid[0],
-                                 launch->grid[1], launch->grid[2],
-                                 launch->block[0], launch->block[1],
-                                 launch->block[2], 0, m->stream,
-                                 &m->param_pointers[p], NULL));
+          m->driver.LaunchKernel(
+              m->functions[i], launch->grid[0], launch->grid[1],
+              launch->grid[2], launch->block[0], launch->block[1],
+              launch->block[2], 0, m->stream, &m->param_pointers[p], NULL));
     p += launch->num_args;
   }
   return NULL;
@@ -435,8 +432,8 @@ static infer_status_t run_locked(struct infer_cuda_model *m,
     }
     if (io->host) {
       CHECK("cuMemcpyHtoDAsync",
-            m->driver.MemcpyHtoDAsync(m->buffers[i], io->host[i],
-                                      m->sizes[i], m->stream));
+            m->driver.MemcpyHtoDAsync(m->buffers[i], io->host[i], m->sizes[i],
+                                      m->stream));
     } else {
       CHECK("cuMemcpyDtoDAsync",
             m->driver.MemcpyDtoDAsync(m->buffers[i], io->device_inputs[i],
@@ -454,8 +451,8 @@ static infer_status_t run_locked(struct infer_cuda_model *m,
     }
     if (io->host) {
       CHECK("cuMemcpyDtoHAsync",
-            m->driver.MemcpyDtoHAsync(io->host[b], m->buffers[b],
-                                      m->sizes[b], m->stream));
+            m->driver.MemcpyDtoHAsync(io->host[b], m->buffers[b], m->sizes[b],
+                                      m->stream));
     } else {
       CHECK("cuMemcpyDtoDAsync",
             m->driver.MemcpyDtoDAsync(io->device_outputs[i], m->buffers[b],
@@ -521,13 +518,13 @@ static infer_status_t copy_locked(struct infer_cuda_model *m, uint64_t device,
                                   void *host, size_t bytes, int to_device) {
   CHECK("cuCtxSetCurrent", m->driver.CtxSetCurrent(m->context));
   if (to_device) {
-    CHECK("cuMemcpyHtoDAsync",
-          m->driver.MemcpyHtoDAsync((CUdeviceptr)device, host, bytes,
-                                    m->stream));
+    CHECK(
+        "cuMemcpyHtoDAsync",
+        m->driver.MemcpyHtoDAsync((CUdeviceptr)device, host, bytes, m->stream));
   } else {
-    CHECK("cuMemcpyDtoHAsync",
-          m->driver.MemcpyDtoHAsync(host, (CUdeviceptr)device, bytes,
-                                    m->stream));
+    CHECK(
+        "cuMemcpyDtoHAsync",
+        m->driver.MemcpyDtoHAsync(host, (CUdeviceptr)device, bytes, m->stream));
   }
   CHECK("cuStreamSynchronize", m->driver.StreamSynchronize(m->stream));
   return NULL;

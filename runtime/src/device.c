@@ -97,10 +97,9 @@ infer_status_t infer_model_run_device(infer_model_t model,
     if (ptr == 0 && infer_cuda_model_buffer_size(model->cuda, i) > 0) {
       const infer_abi_tensor_t *t =
           is_input ? &abi->inputs[i] : &abi->outputs[i - num_inputs];
-      return infer_status_make(INFER_INVALID_ARGUMENT,
-                               "model '%s': device address of %s '%s' is 0",
-                               model->name, is_input ? "input" : "output",
-                               t->name ? t->name : "");
+      return infer_status_make(
+          INFER_INVALID_ARGUMENT, "model '%s': device address of %s '%s' is 0",
+          model->name, is_input ? "input" : "output", t->name ? t->name : "");
     }
   }
   return infer_cuda_model_run_device(model->cuda, device_inputs,

@@ -54,10 +54,9 @@ infer_status_t infer_dynamic_check_input(const infer_abi_model_t *abi,
   for (int32_t d = 0; d < rank; ++d) {
     int64_t want = expected->shape[d];
     if (want >= 0 && shape[d] != want) {
-      return infer_status_make(INFER_INVALID_ARGUMENT,
-                               "input '%s': dim %d must be %lld, got %lld",
-                               expected->name, (int)d, (long long)want,
-                               (long long)shape[d]);
+      return infer_status_make(
+          INFER_INVALID_ARGUMENT, "input '%s': dim %d must be %lld, got %lld",
+          expected->name, (int)d, (long long)want, (long long)shape[d]);
     }
     int64_t lo = abi->shape_min ? abi->shape_min[offset + d] : 0;
     int64_t hi = abi->shape_max ? abi->shape_max[offset + d] : INT64_MAX;
@@ -109,17 +108,17 @@ infer_status_t infer_dynamic_run(const infer_abi_model_t *abi,
            sizeof(int64_t) * (size_t)abi->inputs[i].rank);
     at += (size_t)abi->inputs[i].rank;
   }
-  int32_t failed_check = abi->run_dynamic((void *const *)pointers, dims,
-                                          workspace, data, allocations,
-                                          out_shapes, allocator);
+  int32_t failed_check =
+      abi->run_dynamic((void *const *)pointers, dims, workspace, data,
+                       allocations, out_shapes, allocator);
   infer_status_t status =
       failed_check ? infer_check_failure(abi, model_name, failed_check) : NULL;
   for (size_t i = 0, at = 0; i < num_outputs; ++i) {
     const infer_abi_tensor_t *declared = &abi->outputs[i];
     if (!status) {
-      status = infer_tensor_create((infer_dtype_t)declared->dtype,
-                                   declared->rank, out_shapes + at,
-                                   &out_outputs[i]);
+      status =
+          infer_tensor_create((infer_dtype_t)declared->dtype, declared->rank,
+                              out_shapes + at, &out_outputs[i]);
       if (!status) {
         size_t bytes = infer_tensor_byte_size(out_outputs[i]);
         if (bytes) {
@@ -155,14 +154,19 @@ infer_status_t infer_dynamic_range(const infer_abi_model_t *abi, size_t index,
   for (int32_t d = 0; d < t->rank; ++d) {
     bool fixed = !dynamic || t->shape[d] >= 0;
     if (out_min) {
-      out_min[d] = fixed ? t->shape[d] : abi->shape_min ? abi->shape_min[offset + d] : 1;
+      out_min[d] = fixed            ? t->shape[d]
+                   : abi->shape_min ? abi->shape_min[offset + d]
+                                    : 1;
     }
     if (out_opt) {
-      out_opt[d] = fixed ? t->shape[d] : abi->shape_opt ? abi->shape_opt[offset + d] : 1;
+      out_opt[d] = fixed            ? t->shape[d]
+                   : abi->shape_opt ? abi->shape_opt[offset + d]
+                                    : 1;
     }
     if (out_max) {
-      out_max[d] = fixed ? t->shape[d]
-                         : abi->shape_max ? abi->shape_max[offset + d] : INT64_MAX;
+      out_max[d] = fixed            ? t->shape[d]
+                   : abi->shape_max ? abi->shape_max[offset + d]
+                                    : INT64_MAX;
     }
   }
   return NULL;

@@ -17,8 +17,8 @@
 static int read_at(int fd, void *buffer, size_t size, uint64_t offset) {
   size_t done = 0;
   while (done < size) {
-    ssize_t got = pread(fd, (char *)buffer + done, size - done,
-                        (off_t)(offset + done));
+    ssize_t got =
+        pread(fd, (char *)buffer + done, size - done, (off_t)(offset + done));
     if (got < 0 && errno == EINTR) {
       continue;
     }
@@ -78,13 +78,12 @@ static infer_status_t check_headers(int fd, const char *path, uint64_t size) {
     }
     if (segment.p_type == PT_LOAD &&
         !inside(segment.p_offset, segment.p_filesz, size)) {
-      return infer_status_make(INFER_INVALID_ARGUMENT,
-                               "'%s' is truncated: a loadable segment ends "
-                               "at byte %llu of %llu",
-                               path,
-                               (unsigned long long)(segment.p_offset +
-                                                    segment.p_filesz),
-                               (unsigned long long)size);
+      return infer_status_make(
+          INFER_INVALID_ARGUMENT,
+          "'%s' is truncated: a loadable segment ends "
+          "at byte %llu of %llu",
+          path, (unsigned long long)(segment.p_offset + segment.p_filesz),
+          (unsigned long long)size);
     }
   }
   return NULL;
@@ -99,9 +98,9 @@ infer_status_t infer_check_shared_object(const char *path) {
   struct stat info;
   infer_status_t status = NULL;
   if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-    status = infer_status_make(INFER_INVALID_ARGUMENT,
-                               "cannot load model '%s': not a regular file",
-                               path);
+    status =
+        infer_status_make(INFER_INVALID_ARGUMENT,
+                          "cannot load model '%s': not a regular file", path);
   } else {
     status = check_headers(fd, path, (uint64_t)info.st_size);
   }

@@ -30,7 +30,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-
 enum { WORKSPACE_ALIGNMENT = 64 };
 
 static void *workspace_take(struct infer_model *model) {
@@ -45,8 +44,8 @@ static void *workspace_take(struct infer_model *model) {
     if (size > SIZE_MAX - WORKSPACE_ALIGNMENT) {
       return NULL;
     }
-    uint64_t rounded = (size + WORKSPACE_ALIGNMENT - 1) /
-                       WORKSPACE_ALIGNMENT * WORKSPACE_ALIGNMENT;
+    uint64_t rounded = (size + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT *
+                       WORKSPACE_ALIGNMENT;
     workspace = aligned_alloc(WORKSPACE_ALIGNMENT, rounded);
   }
   return workspace;
@@ -494,8 +493,9 @@ infer_status_t infer_model_run(infer_model_t model,
   }
   bool dynamic = infer_abi_is_dynamic(abi);
   for (size_t i = 0; i < num_inputs; ++i) {
-    infer_status_t status = dynamic ? infer_dynamic_check_input(abi, i, inputs[i])
-                                    : check_input(&abi->inputs[i], i, inputs[i]);
+    infer_status_t status = dynamic
+                                ? infer_dynamic_check_input(abi, i, inputs[i])
+                                : check_input(&abi->inputs[i], i, inputs[i]);
     if (status) {
       return status;
     }

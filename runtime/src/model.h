@@ -23,7 +23,7 @@ struct infer_model {
   void *library; /* from dlopen; NULL for a linked-in model */
   const infer_abi_model_t *abi;
   char *name;
-  _Atomic(void *) workspace; /* a free workspace, or NULL */
+  _Atomic(void *) workspace;     /* a free workspace, or NULL */
   struct infer_cuda_model *cuda; /* the device side of a CUDA model */
   infer_arena_t *arena; /* buffers of a dynamic model's runs, or NULL */
 };

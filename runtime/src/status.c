@@ -51,13 +51,20 @@ const char *infer_status_message(infer_status_t status) {
 
 const char *infer_status_code_name(infer_status_code_t code) {
   switch (code) {
-  case INFER_OK: return "OK";
-  case INFER_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
-  case INFER_NOT_FOUND: return "NOT_FOUND";
-  case INFER_OUT_OF_MEMORY: return "OUT_OF_MEMORY";
-  case INFER_UNIMPLEMENTED: return "UNIMPLEMENTED";
-  case INFER_INTERNAL: return "INTERNAL";
-  case INFER_UNAVAILABLE: return "UNAVAILABLE";
+  case INFER_OK:
+    return "OK";
+  case INFER_INVALID_ARGUMENT:
+    return "INVALID_ARGUMENT";
+  case INFER_NOT_FOUND:
+    return "NOT_FOUND";
+  case INFER_OUT_OF_MEMORY:
+    return "OUT_OF_MEMORY";
+  case INFER_UNIMPLEMENTED:
+    return "UNIMPLEMENTED";
+  case INFER_INTERNAL:
+    return "INTERNAL";
+  case INFER_UNAVAILABLE:
+    return "UNAVAILABLE";
   }
   return "UNKNOWN";
 }

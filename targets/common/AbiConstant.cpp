@@ -15,8 +15,8 @@ void addAbiConstant(llvm::Module &module, const ModelSignature &sig,
   llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
   llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
   llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
-  llvm::Constant *null = llvm::ConstantPointerNull::get(
-      llvm::PointerType::getUnqual(ctx));
+  llvm::Constant *null =
+      llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(ctx));
   llvm::Constant *run = entries.run ? entries.run : null;
   llvm::Constant *runDynamic = entries.runDynamic ? entries.runDynamic : null;
   llvm::Constant *device = entries.device ? entries.device : null;
@@ -32,7 +32,8 @@ void addAbiConstant(llvm::Module &module, const ModelSignature &sig,
     std::vector<llvm::Constant *> entries;
     for (const TensorSignature &t : tensors) {
       std::vector<uint64_t> dims(t.shape.begin(), t.shape.end());
-      llvm::Constant *shape = llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(ctx));
+      llvm::Constant *shape =
+          llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(ctx));
       if (!dims.empty()) {
         auto *init = llvm::ConstantDataArray::get(ctx, dims);
         shape = new llvm::GlobalVariable(module, init->getType(), true,
@@ -40,14 +41,14 @@ void addAbiConstant(llvm::Module &module, const ModelSignature &sig,
                                          init, sig.name + ".shape");
       }
       entries.push_back(llvm::ConstantStruct::get(
-          tensorType, {stringConstant(t.name), llvm::ConstantInt::get(i32, t.dtype),
-                       llvm::ConstantInt::get(i32, t.shape.size()), shape}));
+          tensorType,
+          {stringConstant(t.name), llvm::ConstantInt::get(i32, t.dtype),
+           llvm::ConstantInt::get(i32, t.shape.size()), shape}));
     }
     auto *arrayType = llvm::ArrayType::get(tensorType, entries.size());
-    return new llvm::GlobalVariable(module, arrayType, true,
-                                    llvm::GlobalValue::PrivateLinkage,
-                                    llvm::ConstantArray::get(arrayType, entries),
-                                    sig.name + "." + what);
+    return new llvm::GlobalVariable(
+        module, arrayType, true, llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantArray::get(arrayType, entries), sig.name + "." + what);
   };
   // The messages of the run-time checks: status k means errors[k-1].
   llvm::Constant *errors = null;
@@ -57,10 +58,9 @@ void addAbiConstant(llvm::Module &module, const ModelSignature &sig,
       messages.push_back(stringConstant(message));
     }
     auto *arrayType = llvm::ArrayType::get(ptr, messages.size());
-    errors = new llvm::GlobalVariable(module, arrayType, true,
-                                      llvm::GlobalValue::PrivateLinkage,
-                                      llvm::ConstantArray::get(arrayType, messages),
-                                      sig.name + ".errors");
+    errors = new llvm::GlobalVariable(
+        module, arrayType, true, llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantArray::get(arrayType, messages), sig.name + ".errors");
   }
   // The profile of a dynamic model's inputs: every input's dims in a row.
   auto profile = [&](std::vector<int64_t> TensorSignature::*field,
@@ -77,11 +77,13 @@ void addAbiConstant(llvm::Module &module, const ModelSignature &sig,
                                     llvm::GlobalValue::PrivateLinkage, init,
                                     sig.name + "." + what);
   };
-  auto *modelType = llvm::StructType::get(
-      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr});
+  auto *modelType =
+      llvm::StructType::get(ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr,
+                                  ptr, ptr, ptr, ptr, ptr, ptr});
   auto *model = llvm::ConstantStruct::get(
       modelType,
-      {llvm::ConstantInt::get(i32, 5), llvm::ConstantInt::get(i32, sig.inputs.size()),
+      {llvm::ConstantInt::get(i32, 5),
+       llvm::ConstantInt::get(i32, sig.inputs.size()),
        llvm::ConstantInt::get(i32, sig.outputs.size()),
        llvm::ConstantInt::get(i32, sig.errors.size()), stringConstant(sig.name),
        tensorArray(sig.inputs, "inputs"), tensorArray(sig.outputs, "outputs"),

@@ -9,36 +9,64 @@ namespace infer::targets {
 /// The C type of an element in the generated header.
 const char *cType(int32_t dtype) {
   switch (dtype) {
-  case 1: return "float";
-  case 11: return "double";
-  case 2: case 9: return "uint8_t";
-  case 3: return "int8_t";
-  case 4: case 10: case 16: return "uint16_t";
-  case 5: return "int16_t";
-  case 6: return "int32_t";
-  case 7: return "int64_t";
-  case 12: return "uint32_t";
-  case 13: return "uint64_t";
-  default: return "void";
+  case 1:
+    return "float";
+  case 11:
+    return "double";
+  case 2:
+  case 9:
+    return "uint8_t";
+  case 3:
+    return "int8_t";
+  case 4:
+  case 10:
+  case 16:
+    return "uint16_t";
+  case 5:
+    return "int16_t";
+  case 6:
+    return "int32_t";
+  case 7:
+    return "int64_t";
+  case 12:
+    return "uint32_t";
+  case 13:
+    return "uint64_t";
+  default:
+    return "void";
   }
 }
 
 const char *dtypeName(int32_t dtype) {
   switch (dtype) {
-  case 1: return "float32";
-  case 11: return "float64";
-  case 10: return "float16";
-  case 16: return "bfloat16";
-  case 9: return "bool";
-  case 2: return "uint8";
-  case 3: return "int8";
-  case 4: return "uint16";
-  case 5: return "int16";
-  case 6: return "int32";
-  case 7: return "int64";
-  case 12: return "uint32";
-  case 13: return "uint64";
-  default: return "unknown";
+  case 1:
+    return "float32";
+  case 11:
+    return "float64";
+  case 10:
+    return "float16";
+  case 16:
+    return "bfloat16";
+  case 9:
+    return "bool";
+  case 2:
+    return "uint8";
+  case 3:
+    return "int8";
+  case 4:
+    return "uint16";
+  case 5:
+    return "int16";
+  case 6:
+    return "int32";
+  case 7:
+    return "int64";
+  case 12:
+    return "uint32";
+  case 13:
+    return "uint64";
+  default:
+    return "unknown";
   }
 }
 
@@ -62,10 +90,11 @@ std::string shapeText(const std::vector<int64_t> &shape) {
   return text + "]";
 }
 
-std::string headerText(
-    const ModelSignature &sig, llvm::StringRef source, llvm::StringRef usage,
-    llvm::function_ref<std::string(std::vector<std::string> &)>
-        entryDeclarations) {
+std::string
+headerText(const ModelSignature &sig, llvm::StringRef source,
+           llvm::StringRef usage,
+           llvm::function_ref<std::string(std::vector<std::string> &)>
+               entryDeclarations) {
   std::string guard = "INFER_MODEL_" + identifier(sig.name, "m") + "_H";
   for (char &c : guard) {
     c = std::toupper(static_cast<unsigned char>(c));
@@ -106,13 +135,16 @@ std::string headerText(
       for (int64_t d : t.shape) {
         count *= d;
       }
-      std::string param = identifier(t.name, std::string(what) + std::to_string(i));
+      std::string param =
+          identifier(t.name, std::string(what) + std::to_string(i));
       if (t.isDynamic()) {
-        std::string range = isConst ? fmt::format(", from {} to {}, opt {}", shapeText(t.min),
-                                                  shapeText(t.max), shapeText(t.opt))
-                                    : "";
-        h += fmt::format("/* {} {} '{}': {} {} (-1: sized at run time{}) */\n", what, i,
-                         t.name, dtypeName(t.dtype), shapeText(t.shape), range);
+        std::string range =
+            isConst ? fmt::format(", from {} to {}, opt {}", shapeText(t.min),
+                                  shapeText(t.max), shapeText(t.opt))
+                    : "";
+        h += fmt::format("/* {} {} '{}': {} {} (-1: sized at run time{}) */\n",
+                         what, i, t.name, dtypeName(t.dtype),
+                         shapeText(t.shape), range);
       } else {
         h += fmt::format("/* {} {} '{}': {} {} ({} elements) */\n", what, i,
                          t.name, dtypeName(t.dtype), shapeText(t.shape), count);
@@ -125,7 +157,8 @@ std::string headerText(
   describe(sig.outputs, "output", false);
   h += entryDeclarations(params);
   h += fmt::format("struct infer_abi_model;\nextern const struct "
-                   "infer_abi_model {}_model;\n\n", sig.name);
+                   "infer_abi_model {}_model;\n\n",
+                   sig.name);
   h += "#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
   return h;
 }

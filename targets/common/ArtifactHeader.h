@@ -37,10 +37,11 @@ std::string shapeText(const std::vector<int64_t> &shape);
 /// the model's constants and tensor comments, then what
 /// `entryDeclarations` returns (it gets each tensor's typed C parameter,
 /// inputs then outputs, and may append to them), then the ABI constant.
-std::string headerText(
-    const ModelSignature &sig, llvm::StringRef source, llvm::StringRef usage,
-    llvm::function_ref<std::string(std::vector<std::string> &)>
-        entryDeclarations);
+std::string
+headerText(const ModelSignature &sig, llvm::StringRef source,
+           llvm::StringRef usage,
+           llvm::function_ref<std::string(std::vector<std::string> &)>
+               entryDeclarations);
 
 } // namespace infer::targets
 

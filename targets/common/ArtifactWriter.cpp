@@ -36,7 +36,8 @@ createTargetMachine(const MachineOptions &options, std::string &error) {
   bool host = options.targetTriple.empty();
   llvm::Triple triple(host ? llvm::sys::getDefaultTargetTriple()
                            : options.targetTriple);
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target) {
     error = "unknown target triple '" + triple.str() + "': " + error;
     return nullptr;
@@ -69,7 +70,8 @@ createTargetMachine(const MachineOptions &options, std::string &error) {
   return tm;
 }
 
-void optimizeModule(llvm::Module &module, llvm::TargetMachine *tm, unsigned level) {
+void optimizeModule(llvm::Module &module, llvm::TargetMachine *tm,
+                    unsigned level) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -102,9 +104,8 @@ LogicalResult writeFile(const std::string &path, llvm::StringRef data,
 }
 
 /// Writes `objPath`, the object code of `llvmModule` for `tm`.
-LogicalResult writeObject(llvm::Module &llvmModule,
-                                 llvm::TargetMachine &tm,
-                                 const std::string &objPath, Location loc) {
+LogicalResult writeObject(llvm::Module &llvmModule, llvm::TargetMachine &tm,
+                          const std::string &objPath, Location loc) {
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream os(object);
   llvm::legacy::PassManager codegen;
@@ -113,15 +114,13 @@ LogicalResult writeObject(llvm::Module &llvmModule,
     return emitError(loc) << "the target cannot emit object files";
   }
   codegen.run(llvmModule);
-  return writeFile(objPath, llvm::StringRef(object.data(), object.size()),
-                   loc);
+  return writeFile(objPath, llvm::StringRef(object.data(), object.size()), loc);
 }
 
 /// Links `objPath` into the shared library `soPath` with the system's cc
 /// (libm, and LLVM's OpenMP runtime when `openmp`).
-LogicalResult linkShared(const std::string &objPath,
-                                const std::string &soPath, bool openmp,
-                                Location loc) {
+LogicalResult linkShared(const std::string &objPath, const std::string &soPath,
+                         bool openmp, Location loc) {
   auto cc = llvm::sys::findProgramByName("cc");
   if (!cc) {
     return emitError(loc) << "no C compiler driver ('cc') to link " << soPath;
@@ -129,8 +128,8 @@ LogicalResult linkShared(const std::string &objPath,
   // The linker writes where it is told: remove whatever entry (a symlink,
   // a hard link) is there first, so it never writes through one.
   clearOutputPath(soPath);
-  llvm::SmallVector<llvm::StringRef> args = {*cc, "-shared", "-o", soPath,
-                                             objPath, "-lm"};
+  llvm::SmallVector<llvm::StringRef> args = {*cc,    "-shared", "-o",
+                                             soPath, objPath,   "-lm"};
   std::string openmpDir = std::string("-L") + INFER_OPENMP_LIBRARY_DIR;
   std::string openmpRpath =
       std::string("-Wl,-rpath,") + INFER_OPENMP_LIBRARY_DIR;
@@ -138,8 +137,8 @@ LogicalResult linkShared(const std::string &objPath,
     args.append({openmpDir, "-lomp", openmpRpath});
   }
   std::string linkError;
-  int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0,
-                                     &linkError);
+  int rc =
+      llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &linkError);
   if (rc != 0) {
     return emitError(loc) << "linking " << soPath << " failed"
                           << (linkError.empty() ? "" : ": " + linkError);
@@ -179,7 +178,8 @@ LogicalResult emitDataArtifacts(
   llvmModule.setTargetTriple(tm->getTargetTriple());
   llvmModule.setDataLayout(tm->createDataLayout());
   llvm::Constant *descriptor = addDescriptor(llvmModule);
-  addAbiConstant(llvmModule, signature, AbiEntryPoints{nullptr, nullptr, descriptor});
+  addAbiConstant(llvmModule, signature,
+                 AbiEntryPoints{nullptr, nullptr, descriptor});
   std::string verifyErrors;
   llvm::raw_string_ostream verifyStream(verifyErrors);
   if (llvm::verifyModule(llvmModule, &verifyStream)) {

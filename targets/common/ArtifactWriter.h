@@ -60,12 +60,10 @@ mlir::LogicalResult linkShared(const std::string &objPath,
 
 /// Writes `<dir>/<name>.o` from `llvmModule`, `<name>.h` with `header`,
 /// and (on the host) `<name>.so` linked from the object.
-mlir::LogicalResult writeArtifacts(llvm::Module &llvmModule,
-                                   llvm::TargetMachine &target,
-                                   const ModelSignature &sig,
-                                   llvm::StringRef header, bool host,
-                                   llvm::StringRef outputDir,
-                                   mlir::Location loc);
+mlir::LogicalResult
+writeArtifacts(llvm::Module &llvmModule, llvm::TargetMachine &target,
+               const ModelSignature &sig, llvm::StringRef header, bool host,
+               llvm::StringRef outputDir, mlir::Location loc);
 
 /// Writes `<dir>/<name>.o`, `.h` and (for the host) `.so` for a model whose
 /// code runs elsewhere: `addDescriptor` adds its data to the (empty) LLVM

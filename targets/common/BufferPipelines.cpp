@@ -1,8 +1,8 @@
 //===- BufferPipelines.cpp - code generation stages every target shares ---===//
 
 #include "targets/common/BufferPipelines.h"
-#include "targets/common/Passes.h"
 #include "passes/loops/Passes.h"
+#include "targets/common/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"

@@ -1,8 +1,8 @@
 //===- BufferPipelines.h - codegen stages every target shares ---*- C++ -*-===//
 //
-// After fusion (the `fuse` phase) every target bufferizes the same way, and the loop-based
-// targets (CUDA kernels, HLS C++) turn linalg on buffers into loops the
-// same way; the CPU and the CUDA emulator lower loops to the LLVM dialect
+// After fusion (the `fuse` phase) every target bufferizes the same way, and the
+// loop-based targets (CUDA kernels, HLS C++) turn linalg on buffers into loops
+// the same way; the CPU and the CUDA emulator lower loops to the LLVM dialect
 // the same way. Each stage is one function here so no target writes it
 // out again.
 //

@@ -29,7 +29,8 @@ struct ChecksToStatusPass final
         continue;
       }
       auto statusType = MemRefType::get({}, IntegerType::get(ctx, 32));
-      if (failed(fn.insertArgument(fn.getNumArguments(), statusType, {}, fn.getLoc()))) {
+      if (failed(fn.insertArgument(fn.getNumArguments(), statusType, {},
+                                   fn.getLoc()))) {
         fn.emitError("cannot add the status argument");
         return signalPassFailure();
       }
@@ -42,7 +43,8 @@ struct ChecksToStatusPass final
         Location loc = op.getLoc();
         Value failedCheck = arith::XOrIOp::create(
             b, loc, op.getArg(), arith::ConstantIntOp::create(b, loc, 1, 1));
-        auto ifOp = scf::IfOp::create(b, loc, failedCheck, /*withElseRegion=*/false);
+        auto ifOp =
+            scf::IfOp::create(b, loc, failedCheck, /*withElseRegion=*/false);
         b.setInsertionPointToStart(ifOp.thenBlock());
         Value code = arith::ConstantIntOp::create(b, loc, messages.size(), 32);
         memref::StoreOp::create(b, loc, code, status, ValueRange{});

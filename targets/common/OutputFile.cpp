@@ -24,9 +24,9 @@ bool isStream(llvm::StringRef path) {
 
 } // namespace
 
-llvm::Error writeOutputFile(
-    llvm::StringRef path,
-    llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write) {
+llvm::Error
+writeOutputFile(llvm::StringRef path,
+                llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write) {
   if (path != "-" && isStream(path)) {
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
@@ -41,8 +41,8 @@ llvm::Error writeOutputFile(
                           : llvm::Error::success();
   }
   // A temporary file beside `path`, renamed over it when complete.
-  return llvm::writeToOutput(
-      path, [&](llvm::raw_ostream &os) { return write(os); });
+  return llvm::writeToOutput(path,
+                             [&](llvm::raw_ostream &os) { return write(os); });
 }
 
 llvm::Error writeOutputFile(llvm::StringRef path, llvm::StringRef data) {

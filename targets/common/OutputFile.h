@@ -1,4 +1,5 @@
-//===- OutputFile.h - writing artifacts without writing through links -*- C++ -*-===//
+//===- OutputFile.h - writing artifacts without writing through links -*- C++
+//-*-===//
 //
 // Every file infer-compile writes (objects, headers, PTX, HLS sources, IR)
 // goes through here. A regular file is written as a new file that then
@@ -20,9 +21,9 @@
 namespace infer {
 
 /// Writes what `write` produces to `path` ("-" is standard output).
-llvm::Error writeOutputFile(
-    llvm::StringRef path,
-    llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write);
+llvm::Error
+writeOutputFile(llvm::StringRef path,
+                llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write);
 
 /// `data` to `path`, the same way.
 llvm::Error writeOutputFile(llvm::StringRef path, llvm::StringRef data);

@@ -101,7 +101,8 @@ int64_t assignOffsets(MutableArrayRef<Buffer> buffers) {
   for (Buffer &buffer : buffers) {
     order.push_back(&buffer);
   }
-  llvm::stable_sort(order, [](Buffer *a, Buffer *b) { return a->bytes > b->bytes; });
+  llvm::stable_sort(order,
+                    [](Buffer *a, Buffer *b) { return a->bytes > b->bytes; });
   SmallVector<Buffer *> placed;
   int64_t total = 0;
   for (Buffer *buffer : order) {
@@ -142,8 +143,9 @@ struct PlanWorkspacePass final
       return signalPassFailure();
     }
     int64_t size = entries.empty() ? 0 : plan(entries.front());
-    module->setAttr("infer.workspace_size",
-                    IntegerAttr::get(IntegerType::get(&getContext(), 64), size));
+    module->setAttr(
+        "infer.workspace_size",
+        IntegerAttr::get(IntegerType::get(&getContext(), 64), size));
   }
 
   /// Out-params are filled by `memref.copy %alloc, %out` at the end; when

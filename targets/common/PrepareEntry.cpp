@@ -24,8 +24,7 @@ bool isIdentifier(StringRef name) {
   });
 }
 
-struct PrepareEntryPass final
-    : impl::PrepareEntryPassBase<PrepareEntryPass> {
+struct PrepareEntryPass final : impl::PrepareEntryPassBase<PrepareEntryPass> {
   using PrepareEntryPassBase::PrepareEntryPassBase;
 
   void runOnOperation() override {
@@ -50,8 +49,8 @@ struct PrepareEntryPass final
     if (failed(readSignature(module, "main", signature,
                              target->getDisplayName(),
                              target->acceptsDynamicShapes())) ||
-        failed(applyShapeProfiles(module, llvm::to_vector(profiles),
-                                  signature))) {
+        failed(
+            applyShapeProfiles(module, llvm::to_vector(profiles), signature))) {
       return signalPassFailure();
     }
     module->setAttr(kSignatureAttr, signatureToAttr(&getContext(), signature));

@@ -1,11 +1,12 @@
-//===- Signature.cpp - the model's inputs and outputs as the ABI sees them -===//
+//===- Signature.cpp - the model's inputs and outputs as the ABI sees them
+//-===//
 
 #include "targets/common/Signature.h"
 
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include <limits>
 
@@ -15,19 +16,33 @@ namespace infer::targets {
 
 /// ONNX data type numbers (infer_dtype_t) of element types.
 static int32_t dtypeOf(Type element) {
-  if (element.isF32()) return 1;
-  if (element.isF64()) return 11;
-  if (element.isF16()) return 10;
-  if (element.isBF16()) return 16;
+  if (element.isF32()) {
+    return 1;
+  }
+  if (element.isF64()) {
+    return 11;
+  }
+  if (element.isF16()) {
+    return 10;
+  }
+  if (element.isBF16()) {
+    return 16;
+  }
   if (auto integer = dyn_cast<IntegerType>(element)) {
     bool u = integer.isUnsigned();
     switch (integer.getWidth()) {
-    case 1: return 9;
-    case 8: return u ? 2 : 3;
-    case 16: return u ? 4 : 5;
-    case 32: return u ? 12 : 6;
-    case 64: return u ? 13 : 7;
-    default: return 0;
+    case 1:
+      return 9;
+    case 8:
+      return u ? 2 : 3;
+    case 16:
+      return u ? 4 : 5;
+    case 32:
+      return u ? 12 : 6;
+    case 64:
+      return u ? 13 : 7;
+    default:
+      return 0;
     }
   }
   return 0;
@@ -55,16 +70,15 @@ static LogicalResult readTensor(func::FuncOp fn, Type type, StringAttr name,
              << target << " target needs shapes fixed at compile time";
     }
     return fn.emitError() << "input '" << out.name << "' has a dynamic shape "
-                          << type
-                          << "; the " << target
+                          << type << "; the " << target
                           << " target needs static shapes: pass --shape "
                           << out.name << "=... or --batch N";
   }
   out.dtype = dtypeOf(ranked.getElementType());
   if (!out.dtype) {
     return fn.emitError() << what << " '" << out.name << "' has element type "
-                          << ranked.getElementType()
-                          << ", which the " << target << " target does not support";
+                          << ranked.getElementType() << ", which the " << target
+                          << " target does not support";
   }
   for (int64_t d : ranked.getShape()) {
     out.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
@@ -167,8 +181,9 @@ LogicalResult readSignatureAttr(ModuleOp module, ModelSignature &signature) {
       t.dtype = dtype.getInt();
       t.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
       t.min = t.opt = t.max = t.shape;
-      for (auto [key, field] : {std::pair{"min", &t.min}, std::pair{"opt", &t.opt},
-                                std::pair{"max", &t.max}}) {
+      for (auto [key, field] :
+           {std::pair{"min", &t.min}, std::pair{"opt", &t.opt},
+            std::pair{"max", &t.max}}) {
         if (auto dims = fields.getAs<DenseI64ArrayAttr>(key)) {
           if (dims.size() != static_cast<int64_t>(t.shape.size())) {
             return false;
@@ -199,21 +214,24 @@ bool readCheckMessages(ModuleOp module, ModelSignature &signature) {
   return true;
 }
 
-LogicalResult applyShapeProfiles(ModuleOp module, ArrayRef<std::string> profiles,
+LogicalResult applyShapeProfiles(ModuleOp module,
+                                 ArrayRef<std::string> profiles,
                                  ModelSignature &signature) {
   for (StringRef profile : profiles) {
     auto [name, ranges] = profile.split('=');
     auto fail = [&](const Twine &why) {
       return module.emitError("--shape-profile '") << profile << "': " << why;
     };
-    auto it = llvm::find_if(signature.inputs,
-                            [&](const TensorSignature &t) { return t.name == name; });
+    auto it = llvm::find_if(signature.inputs, [&](const TensorSignature &t) {
+      return t.name == name;
+    });
     if (it == signature.inputs.end()) {
       std::string names;
       for (const TensorSignature &t : signature.inputs) {
         names += (names.empty() ? "'" : ", '") + t.name + "'";
       }
-      return fail("the model has no input '" + name + "'; its inputs are " + names);
+      return fail("the model has no input '" + name + "'; its inputs are " +
+                  names);
     }
     if (!it->isDynamic()) {
       return fail("input '" + name +
@@ -238,9 +256,10 @@ LogicalResult applyShapeProfiles(ModuleOp module, ArrayRef<std::string> profiles
     const std::vector<int64_t> &opt = shapes.size() == 3 ? shapes[1] : lo;
     for (size_t d = 0; d < it->shape.size(); ++d) {
       if (it->shape[d] >= 0 &&
-          (lo[d] != it->shape[d] || hi[d] != it->shape[d] || opt[d] != it->shape[d])) {
-        return fail("dim " + Twine(d) + " of input '" + name + "' is fixed at " +
-                    Twine(it->shape[d]) + " by the model");
+          (lo[d] != it->shape[d] || hi[d] != it->shape[d] ||
+           opt[d] != it->shape[d])) {
+        return fail("dim " + Twine(d) + " of input '" + name +
+                    "' is fixed at " + Twine(it->shape[d]) + " by the model");
       }
       if (lo[d] > opt[d] || opt[d] > hi[d]) {
         return fail("dim " + Twine(d) + " needs MIN <= OPT <= MAX");

@@ -1,4 +1,5 @@
-//===- Signature.h - a model's inputs and outputs as the ABI sees them -*- C++ -*-===//
+//===- Signature.h - a model's inputs and outputs as the ABI sees them -*- C++
+//-*-===//
 //
 // Every target's artifact describes the model's entry point the same way:
 // names, dtypes (ONNX numbering), shapes (-1 for a dynamic dim, with the

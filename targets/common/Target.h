@@ -38,9 +38,7 @@ using OptionMap = decltype(llvm::cl::SubCommand::OptionsMap);
 template <typename Derived>
 struct TargetOptions : public mlir::PassPipelineOptions<Derived> {
   /// Every option by its name.
-  const OptionMap &getOptionMap() const {
-    return this->OptionsMap;
-  }
+  const OptionMap &getOptionMap() const { return this->OptionsMap; }
 };
 
 /// Where a compile writes its artifacts.

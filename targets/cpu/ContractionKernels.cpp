@@ -24,8 +24,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/cpu/Passes.h"
 #include "passes/fusion/Passes.h"
+#include "targets/cpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -78,7 +78,8 @@ std::optional<Contraction> match(linalg::LinalgOp op) {
     }
     for (AffineExpr expr : op.getMatchingIndexingMap(&operand).getResults()) {
       auto constant = dyn_cast<AffineConstantExpr>(expr);
-      if (!isa<AffineDimExpr>(expr) && !(constant && constant.getValue() == 0)) {
+      if (!isa<AffineDimExpr>(expr) &&
+          !(constant && constant.getValue() == 0)) {
         return std::nullopt;
       }
     }
@@ -141,8 +142,7 @@ public:
                 int64_t kBlock, bool parallel)
       : b(b), loc(c.op.getLoc()), c(c), parallel(parallel),
         lanes(std::max<int64_t>(vectorBits / 32, 4)),
-        rows(vectorBits >= 512 ? 8 : 6), kBlock(kBlock),
-        ivs(c.ranges.size()) {
+        rows(vectorBits >= 512 ? 8 : 6), kBlock(kBlock), ivs(c.ranges.size()) {
     lhs = c.op.getDpsInputOperand(0);
     rhs = c.op.getDpsInputOperand(1);
     out = c.op.getDpsInitOperand(0);
@@ -186,8 +186,8 @@ private:
       return index(c.ranges[d]);
     }
     for (OpOperand &operand : c.op->getOpOperands()) {
-      for (auto [pos, expr] :
-           llvm::enumerate(c.op.getMatchingIndexingMap(&operand).getResults())) {
+      for (auto [pos, expr] : llvm::enumerate(
+               c.op.getMatchingIndexingMap(&operand).getResults())) {
         auto dim = dyn_cast<AffineDimExpr>(expr);
         if (dim && dim.getPosition() == d) {
           return memref::DimOp::create(b, loc, operand.get(), pos);
@@ -215,15 +215,14 @@ private:
     if (full > 0 && parallel && full > width) {
       // Panels are independent: one parallel loop over them (threads
       // through OpenMP once scf.parallel is converted).
-      scf::ParallelOp::create(
-          b, loc, ValueRange{index(0)}, ValueRange{index(full)},
-          ValueRange{index(width)},
-          [&](OpBuilder &nb, Location, ValueRange n0) {
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPoint(nb.getInsertionBlock(),
-                                nb.getInsertionPoint());
-            panel(n0.front(), width, width);
-          });
+      scf::ParallelOp::create(b, loc, ValueRange{index(0)},
+                              ValueRange{index(full)}, ValueRange{index(width)},
+                              [&](OpBuilder &nb, Location, ValueRange n0) {
+                                OpBuilder::InsertionGuard guard(b);
+                                b.setInsertionPoint(nb.getInsertionBlock(),
+                                                    nb.getInsertionPoint());
+                                panel(n0.front(), width, width);
+                              });
     } else if (full > 0) {
       loop(index(0), index(full), width, {}, [&](Value n0, ValueRange) {
         panel(n0, width, width);

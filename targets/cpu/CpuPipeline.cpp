@@ -1,17 +1,17 @@
 //===- CpuPipeline.cpp - linalg on tensors -> LLVM dialect ----------------===//
 
-#include "targets/cpu/CpuTarget.h"
-#include "targets/cpu/Passes.h"
 #include "targets/common/BufferPipelines.h"
 #include "targets/common/Passes.h"
+#include "targets/cpu/CpuTarget.h"
+#include "targets/cpu/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -54,9 +54,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
     // it before the loops become branches.
     pm.addPass(createCanonicalizerPass());
   }
-  targets::buildLoopsToLLVMPipeline(pm, /*barePointers=*/!options.dynamicShapes,
-                           /*genericAllocations=*/options.dynamicShapes,
-                           options.openmp);
+  targets::buildLoopsToLLVMPipeline(
+      pm, /*barePointers=*/!options.dynamicShapes,
+      /*genericAllocations=*/options.dynamicShapes, options.openmp);
 }
 
 } // namespace infer::cpu

@@ -40,8 +40,8 @@ public:
   }
   std::string validateOptions() override {
     if (options.parallel != "openmp" && options.parallel != "none") {
-      return "--parallel must be 'openmp' or 'none', got '" +
-             options.parallel + "'";
+      return "--parallel must be 'openmp' or 'none', got '" + options.parallel +
+             "'";
     }
     unsigned bits = options.vectorBits;
     if (bits != 0 && bits != 128 && bits != 256 && bits != 512) {

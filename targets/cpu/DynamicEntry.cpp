@@ -36,10 +36,21 @@ namespace infer::cpu {
 /// Bytes per element of an infer_dtype_t (ONNX numbering).
 static int64_t dtypeBytes(int32_t dtype) {
   switch (dtype) {
-  case 2: case 3: case 9: return 1;
-  case 4: case 5: case 10: case 16: return 2;
-  case 1: case 6: case 12: return 4;
-  default: return 8;
+  case 2:
+  case 3:
+  case 9:
+    return 1;
+  case 4:
+  case 5:
+  case 10:
+  case 16:
+    return 2;
+  case 1:
+  case 6:
+  case 12:
+    return 4;
+  default:
+    return 8;
   }
 }
 
@@ -53,7 +64,8 @@ llvm::Function *defineInternal(llvm::Module &module, llvm::StringRef name,
                                llvm::FunctionType *type) {
   llvm::Function *fn = module.getFunction(name);
   if (!fn) {
-    fn = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, name, module);
+    fn = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, name,
+                                module);
   }
   fn->setLinkage(llvm::GlobalValue::InternalLinkage);
   return fn;
@@ -62,31 +74,36 @@ llvm::Function *defineInternal(llvm::Module &module, llvm::StringRef name,
 /// The generic allocation functions MLIR's memref lowering calls
 /// (`use-generic-functions`), on top of `allocator` (a thread-local
 /// infer_abi_allocator_t pointer).
-void defineAllocationFunctions(llvm::Module &module, llvm::GlobalVariable *allocator) {
+void defineAllocationFunctions(llvm::Module &module,
+                               llvm::GlobalVariable *allocator) {
   llvm::LLVMContext &ctx = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
   llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
   llvm::Type *voidType = llvm::Type::getVoidTy(ctx);
-  llvm::FunctionCallee alignedAlloc =
-      module.getOrInsertFunction("aligned_alloc", llvm::FunctionType::get(ptr, {i64, i64}, false));
-  llvm::FunctionCallee freeFn =
-      module.getOrInsertFunction("free", llvm::FunctionType::get(voidType, {ptr}, false));
+  llvm::FunctionCallee alignedAlloc = module.getOrInsertFunction(
+      "aligned_alloc", llvm::FunctionType::get(ptr, {i64, i64}, false));
+  llvm::FunctionCallee freeFn = module.getOrInsertFunction(
+      "free", llvm::FunctionType::get(voidType, {ptr}, false));
   auto *allocType = llvm::FunctionType::get(ptr, {ptr, i64}, false);
   auto *releaseType = llvm::FunctionType::get(voidType, {ptr, ptr, i64}, false);
 
   // ptr aligned(i64 alignment, i64 bytes): a block of bytes + header +
   // alignment, the result aligned past the header.
-  llvm::Function *aligned = defineInternal(
-      module, "_mlir_memref_to_llvm_aligned_alloc", llvm::FunctionType::get(ptr, {i64, i64}, false));
+  llvm::Function *aligned =
+      defineInternal(module, "_mlir_memref_to_llvm_aligned_alloc",
+                     llvm::FunctionType::get(ptr, {i64, i64}, false));
   {
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", aligned));
     llvm::Value *align = b.CreateSelect(
-        b.CreateICmpUGT(aligned->getArg(0), b.getInt64(kHeaderBytes)), aligned->getArg(0),
-        b.getInt64(kHeaderBytes));
-    llvm::Value *total = b.CreateAdd(b.CreateAdd(aligned->getArg(1), b.getInt64(kHeaderBytes)), align);
+        b.CreateICmpUGT(aligned->getArg(0), b.getInt64(kHeaderBytes)),
+        aligned->getArg(0), b.getInt64(kHeaderBytes));
+    llvm::Value *total = b.CreateAdd(
+        b.CreateAdd(aligned->getArg(1), b.getInt64(kHeaderBytes)), align);
     // Whole multiples of 64 bytes, as aligned_alloc wants.
-    total = b.CreateAnd(b.CreateAdd(total, b.getInt64(63)), b.getInt64(~uint64_t(63)));
-    llvm::Value *owner = b.CreateLoad(ptr, b.CreateThreadLocalAddress(allocator));
+    total = b.CreateAnd(b.CreateAdd(total, b.getInt64(63)),
+                        b.getInt64(~uint64_t(63)));
+    llvm::Value *owner =
+        b.CreateLoad(ptr, b.CreateThreadLocalAddress(allocator));
     auto *fromAllocator = llvm::BasicBlock::Create(ctx, "allocator", aligned);
     auto *fromLibc = llvm::BasicBlock::Create(ctx, "libc", aligned);
     auto *join = llvm::BasicBlock::Create(ctx, "join", aligned);
@@ -96,7 +113,8 @@ void defineAllocationFunctions(llvm::Module &module, llvm::GlobalVariable *alloc
     llvm::Value *mine = b.CreateCall(allocType, allocFn, {owner, total});
     b.CreateBr(join);
     b.SetInsertPoint(fromLibc);
-    llvm::Value *theirs = b.CreateCall(alignedAlloc, {b.getInt64(kHeaderBytes), total});
+    llvm::Value *theirs =
+        b.CreateCall(alignedAlloc, {b.getInt64(kHeaderBytes), total});
     b.CreateBr(join);
     b.SetInsertPoint(join);
     llvm::PHINode *block = b.CreatePHI(ptr, 2);
@@ -107,46 +125,56 @@ void defineAllocationFunctions(llvm::Module &module, llvm::GlobalVariable *alloc
     auto *got = llvm::BasicBlock::Create(ctx, "got", aligned);
     b.CreateCondBr(b.CreateIsNull(block), failed, got);
     b.SetInsertPoint(failed);
-    b.CreateRet(llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(ctx)));
+    b.CreateRet(
+        llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(ctx)));
     b.SetInsertPoint(got);
     // result = round_up(block + header, align); the header sits before it.
     llvm::Value *start = b.CreatePtrToInt(block, i64);
     llvm::Value *at = b.CreateAnd(
-        b.CreateAdd(start, b.CreateAdd(b.getInt64(kHeaderBytes), b.CreateSub(align, b.getInt64(1)))),
+        b.CreateAdd(start, b.CreateAdd(b.getInt64(kHeaderBytes),
+                                       b.CreateSub(align, b.getInt64(1)))),
         b.CreateNeg(align));
-    llvm::Value *result = b.CreateGEP(b.getInt8Ty(), block, b.CreateSub(at, start));
-    llvm::Value *header = b.CreateGEP(b.getInt8Ty(), result, b.getInt64(-int64_t(kHeaderBytes)));
+    llvm::Value *result =
+        b.CreateGEP(b.getInt8Ty(), block, b.CreateSub(at, start));
+    llvm::Value *header =
+        b.CreateGEP(b.getInt8Ty(), result, b.getInt64(-int64_t(kHeaderBytes)));
     b.CreateStore(owner, header);
     b.CreateStore(block, b.CreateConstGEP1_64(ptr, header, 1));
     b.CreateStore(total, b.CreateConstGEP1_64(i64, header, 2));
     b.CreateRet(result);
   }
-  llvm::Function *alloc = defineInternal(module, "_mlir_memref_to_llvm_alloc",
-                                         llvm::FunctionType::get(ptr, {i64}, false));
+  llvm::Function *alloc =
+      defineInternal(module, "_mlir_memref_to_llvm_alloc",
+                     llvm::FunctionType::get(ptr, {i64}, false));
   {
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", alloc));
-    b.CreateRet(b.CreateCall(aligned, {b.getInt64(kHeaderBytes), alloc->getArg(0)}));
+    b.CreateRet(
+        b.CreateCall(aligned, {b.getInt64(kHeaderBytes), alloc->getArg(0)}));
   }
   // void free(ptr): back to the block's allocator, or to libc.
-  llvm::Function *release = defineInternal(module, "_mlir_memref_to_llvm_free",
-                                           llvm::FunctionType::get(voidType, {ptr}, false));
+  llvm::Function *release =
+      defineInternal(module, "_mlir_memref_to_llvm_free",
+                     llvm::FunctionType::get(voidType, {ptr}, false));
   {
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", release));
     auto *done = llvm::BasicBlock::Create(ctx, "done", release);
     auto *some = llvm::BasicBlock::Create(ctx, "some", release);
     b.CreateCondBr(b.CreateIsNull(release->getArg(0)), done, some);
     b.SetInsertPoint(some);
-    llvm::Value *header =
-        b.CreateGEP(b.getInt8Ty(), release->getArg(0), b.getInt64(-int64_t(kHeaderBytes)));
+    llvm::Value *header = b.CreateGEP(b.getInt8Ty(), release->getArg(0),
+                                      b.getInt64(-int64_t(kHeaderBytes)));
     llvm::Value *owner = b.CreateLoad(ptr, header);
-    llvm::Value *block = b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, header, 1));
-    llvm::Value *bytes = b.CreateLoad(i64, b.CreateConstGEP1_64(i64, header, 2));
+    llvm::Value *block =
+        b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, header, 1));
+    llvm::Value *bytes =
+        b.CreateLoad(i64, b.CreateConstGEP1_64(i64, header, 2));
     auto *toAllocator = llvm::BasicBlock::Create(ctx, "allocator", release);
     auto *toLibc = llvm::BasicBlock::Create(ctx, "libc", release);
     b.CreateCondBr(b.CreateIsNotNull(owner), toAllocator, toLibc);
     b.SetInsertPoint(toAllocator);
     llvm::Value *freeSlot = b.CreateConstGEP1_64(ptr, owner, 1);
-    b.CreateCall(releaseType, b.CreateLoad(ptr, freeSlot), {owner, block, bytes});
+    b.CreateCall(releaseType, b.CreateLoad(ptr, freeSlot),
+                 {owner, block, bytes});
     b.CreateBr(done);
     b.SetInsertPoint(toLibc);
     b.CreateCall(freeFn, {block});
@@ -186,13 +214,15 @@ FailureOr<llvm::Function *> addDynamicEntry(llvm::Module &module,
   }
   impl->setName(sig.name + "_main.impl");
   impl->setLinkage(llvm::GlobalValue::InternalLinkage);
-  auto *type = llvm::FunctionType::get(i32, {ptr, ptr, ptr, ptr, ptr, ptr, ptr}, false);
+  auto *type =
+      llvm::FunctionType::get(i32, {ptr, ptr, ptr, ptr, ptr, ptr, ptr}, false);
   auto *entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
                                        sig.name + "_main", module);
   auto *allocator = new llvm::GlobalVariable(
       module, ptr, false, llvm::GlobalValue::InternalLinkage,
-      llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(ctx)), sig.name + ".allocator",
-      nullptr, llvm::GlobalValue::GeneralDynamicTLSModel);
+      llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(ctx)),
+      sig.name + ".allocator", nullptr,
+      llvm::GlobalValue::GeneralDynamicTLSModel);
   defineAllocationFunctions(module, allocator);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
   llvm::Value *inputs = entry->getArg(0), *inShapes = entry->getArg(1);
@@ -207,14 +237,15 @@ FailureOr<llvm::Function *> addDynamicEntry(llvm::Module &module,
   std::vector<llvm::Value *> args;
   uint64_t dimIndex = 0;
   for (auto [i, t] : llvm::enumerate(sig.inputs)) {
-    llvm::Value *p = b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, inputs, i));
+    llvm::Value *p =
+        b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, inputs, i));
     args.push_back(p);
     args.push_back(p);
     args.push_back(llvm::ConstantInt::get(i64, 0));
     std::vector<llvm::Value *> sizes;
     for (size_t d = 0; d < t.shape.size(); ++d) {
-      sizes.push_back(
-          b.CreateLoad(i64, b.CreateConstInBoundsGEP1_64(i64, inShapes, dimIndex++)));
+      sizes.push_back(b.CreateLoad(
+          i64, b.CreateConstInBoundsGEP1_64(i64, inShapes, dimIndex++)));
     }
     args.insert(args.end(), sizes.begin(), sizes.end());
     std::vector<llvm::Value *> strides(sizes.size());
@@ -243,7 +274,8 @@ FailureOr<llvm::Function *> addDynamicEntry(llvm::Module &module,
   // One output comes back as its descriptor, several as a struct of them.
   auto *resultType = dyn_cast<llvm::StructType>(impl->getReturnType());
   if (!resultType || sig.outputs.empty()) {
-    error = "the entry function " + sig.name + "_main returns no memref descriptors";
+    error = "the entry function " + sig.name +
+            "_main returns no memref descriptors";
     entry->eraseFromParent();
     return failure();
   }
@@ -258,15 +290,17 @@ FailureOr<llvm::Function *> addDynamicEntry(llvm::Module &module,
         b.getInt8Ty(), aligned,
         b.CreateMul(offset, llvm::ConstantInt::get(i64, dtypeBytes(t.dtype))));
     b.CreateStore(data, b.CreateConstInBoundsGEP1_64(ptr, outData, i));
-    b.CreateStore(allocated, b.CreateConstInBoundsGEP1_64(ptr, outAllocations, i));
+    b.CreateStore(allocated,
+                  b.CreateConstInBoundsGEP1_64(ptr, outAllocations, i));
     for (size_t d = 0; d < t.shape.size(); ++d) {
       b.CreateStore(b.CreateExtractValue(desc, {3u, static_cast<unsigned>(d)}),
                     b.CreateConstInBoundsGEP1_64(i64, outShapes, dimIndex++));
     }
   }
   b.CreateStore(previous, slot);
-  b.CreateRet(status ? b.CreateLoad(i32, status)
-                     : static_cast<llvm::Value *>(llvm::ConstantInt::get(i32, 0)));
+  b.CreateRet(status
+                  ? b.CreateLoad(i32, status)
+                  : static_cast<llvm::Value *>(llvm::ConstantInt::get(i32, 0)));
   return entry;
 }
 

@@ -1,9 +1,9 @@
 //===- ObjectEmitter.cpp - LLVM dialect -> object, header, shared library -===//
 
-#include "targets/cpu/CpuTarget.h"
 #include "targets/common/AbiConstant.h"
 #include "targets/common/ArtifactHeader.h"
 #include "targets/common/ArtifactWriter.h"
+#include "targets/cpu/CpuTarget.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -34,8 +34,8 @@ namespace {
 /// zero-sized memref, so such a function keeps memref descriptors
 /// (allocated and aligned pointer, offset, sizes, strides per buffer); the
 /// wrapper then builds them from the static shapes.
-FailureOr<llvm::Function *> bareEntry(llvm::Module &module, const ModelSignature &sig,
-                                      std::string &error) {
+FailureOr<llvm::Function *>
+bareEntry(llvm::Module &module, const ModelSignature &sig, std::string &error) {
   llvm::LLVMContext &ctx = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
   llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
@@ -59,15 +59,17 @@ FailureOr<llvm::Function *> bareEntry(llvm::Module &module, const ModelSignature
   bool bare = impl && impl->arg_size() == shapes.size();
   if (!impl || (!bare && impl->arg_size() != descriptorArgs)) {
     error = "the entry function " + sig.name + "_main takes " +
-            (impl ? std::to_string(impl->arg_size()) : "no") + " arguments, expected " +
-            std::to_string(shapes.size()) +
+            (impl ? std::to_string(impl->arg_size()) : "no") +
+            " arguments, expected " + std::to_string(shapes.size()) +
             " (pointers to inputs, outputs, the workspace" +
-            (sig.hasStatus ? " and the status" : "") + ") or their memref descriptors";
+            (sig.hasStatus ? " and the status" : "") +
+            ") or their memref descriptors";
     return failure();
   }
   impl->setName(sig.name + "_main.impl");
   impl->setLinkage(llvm::GlobalValue::InternalLinkage);
-  auto *type = llvm::FunctionType::get(i32, std::vector<llvm::Type *>(numBuffers, ptr), false);
+  auto *type = llvm::FunctionType::get(
+      i32, std::vector<llvm::Type *>(numBuffers, ptr), false);
   auto *entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
                                        sig.name + "_main", module);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
@@ -103,16 +105,16 @@ FailureOr<llvm::Function *> bareEntry(llvm::Module &module, const ModelSignature
     }
   }
   b.CreateCall(impl, args);
-  b.CreateRet(status ? b.CreateLoad(i32, status)
-                     : static_cast<llvm::Value *>(llvm::ConstantInt::get(i32, 0)));
+  b.CreateRet(status
+                  ? b.CreateLoad(i32, status)
+                  : static_cast<llvm::Value *>(llvm::ConstantInt::get(i32, 0)));
   return entry;
 }
 
 /// Adds `int32_t <name>_run(void *const *buffers)`, which unpacks the
 /// buffers, calls `<name>_main` and returns its status.
-FailureOr<llvm::Function *> addRun(llvm::Module &module,
-                                   const ModelSignature &sig,
-                                   std::string &error) {
+FailureOr<llvm::Function *>
+addRun(llvm::Module &module, const ModelSignature &sig, std::string &error) {
   llvm::LLVMContext &ctx = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
   FailureOr<llvm::Function *> entry = bareEntry(module, sig, error);
@@ -121,9 +123,10 @@ FailureOr<llvm::Function *> addRun(llvm::Module &module,
   }
   // Inputs, outputs, then the workspace.
   size_t numBuffers = sig.inputs.size() + sig.outputs.size() + 1;
-  auto *runType = llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr}, false);
-  auto *run = llvm::Function::Create(runType, llvm::GlobalValue::ExternalLinkage,
-                                     sig.name + "_run", module);
+  auto *runType =
+      llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr}, false);
+  auto *run = llvm::Function::Create(
+      runType, llvm::GlobalValue::ExternalLinkage, sig.name + "_run", module);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", run));
   std::vector<llvm::Value *> args;
   for (size_t i = 0; i < numBuffers; ++i) {
@@ -136,33 +139,35 @@ FailureOr<llvm::Function *> addRun(llvm::Module &module,
 
 /// The header's usage paragraph and entry points of CPU code.
 std::string cpuHeader(const ModelSignature &sig, llvm::StringRef source) {
-  std::string usage =
-      fmt::format(
-                " * Typed entry point (no runtime needed): {0}_main(inputs..., "
-                "outputs...,\n"
-                " * workspace) takes dense row-major buffers of the shapes "
-                "below and scratch\n"
-                " * memory of WORKSPACE_SIZE bytes, 64-byte aligned (NULL when "
-                "0), which a run\n"
-                " * may not share with a concurrent run. Bools are one byte,\n"
-                " * float16/bfloat16 are uint16_t bit patterns. For the generic "
-                "runtime API,\n"
-                " * pass &{0}_model to infer_model_from_abi (infer/runtime.h).\n",
-                sig.name);
+  std::string usage = fmt::format(
+      " * Typed entry point (no runtime needed): {0}_main(inputs..., "
+      "outputs...,\n"
+      " * workspace) takes dense row-major buffers of the shapes "
+      "below and scratch\n"
+      " * memory of WORKSPACE_SIZE bytes, 64-byte aligned (NULL when "
+      "0), which a run\n"
+      " * may not share with a concurrent run. Bools are one byte,\n"
+      " * float16/bfloat16 are uint16_t bit patterns. For the generic "
+      "runtime API,\n"
+      " * pass &{0}_model to infer_model_from_abi (infer/runtime.h).\n",
+      sig.name);
   return headerText(sig, source, usage, [&](std::vector<std::string> &params) {
     std::string h;
     params.push_back("void *workspace");
     if (sig.dynamic) {
       h += fmt::format(
-          "/* The generic variant for dynamic dims: inputs[i] points at input i, "
+          "/* The generic variant for dynamic dims: inputs[i] points at input "
+          "i, "
           "input_shapes\n   holds every input's dims in a row (within the "
           "ranges above). Buffers of\n   run-time size come from `allocator` "
           "(NULL: aligned_alloc/free), the outputs\n   too: out_data[i] is "
           "output i's data, out_allocations[i] its buffer (release\n   it as "
           "infer_abi_buffer_header_t in infer/abi.h says), out_shapes gets "
-          "every\n   output's dims in a row. Returns 0, or k > 0 when a run-time "
+          "every\n   output's dims in a row. Returns 0, or k > 0 when a "
+          "run-time "
           "check failed:\n   {0}_model.errors[k-1]. The runtime API "
-          "(infer_model_run) does all of this,\n   checks the shapes and caches "
+          "(infer_model_run) does all of this,\n   checks the shapes and "
+          "caches "
           "the buffers between runs. */\n"
           "struct infer_abi_allocator;\n"
           "int32_t {0}_main(void *const *inputs, const int64_t *input_shapes, "
@@ -173,10 +178,11 @@ std::string cpuHeader(const ModelSignature &sig, llvm::StringRef source) {
       return h;
     }
     if (!sig.errors.empty()) {
-      h += fmt::format("/* Returns 0, or k > 0 when a run-time check failed (the "
-                       "inputs were invalid;\n   the outputs are then "
-                       "meaningless): {}_model.errors[k-1] says which. */\n",
-                       sig.name);
+      h += fmt::format(
+          "/* Returns 0, or k > 0 when a run-time check failed (the "
+          "inputs were invalid;\n   the outputs are then "
+          "meaningless): {}_model.errors[k-1] says which. */\n",
+          sig.name);
       for (size_t k = 0; k < sig.errors.size(); ++k) {
         h += fmt::format("/*   {}: {} */\n", k + 1, sig.errors[k]);
       }
@@ -187,9 +193,10 @@ std::string cpuHeader(const ModelSignature &sig, llvm::StringRef source) {
     for (size_t i = 0; i < params.size(); ++i) {
       h += (i ? ", " : "") + params[i];
     }
-    h += fmt::format(");\n\n/* Runs with one pointer per input, then per output, "
-                     "then the workspace;\n   returns what {}_main returns. */\n",
-                     sig.name);
+    h += fmt::format(
+        ");\n\n/* Runs with one pointer per input, then per output, "
+        "then the workspace;\n   returns what {}_main returns. */\n",
+        sig.name);
     h += fmt::format("int32_t {}_run(void *const *buffers);\n\n", sig.name);
     return h;
   });

@@ -1,4 +1,5 @@
-//===- ParallelLoops.cpp - outer loops of large linalg ops on threads ------===//
+//===- ParallelLoops.cpp - outer loops of large linalg ops on threads
+//------===//
 //
 // Each large linalg op on buffers at the top level of a function (the
 // contraction kernels are already loops by now) is tiled along its first

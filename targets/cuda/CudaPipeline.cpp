@@ -1,9 +1,9 @@
 //===- CudaPipeline.cpp - linalg on tensors -> kernels and launches -------===//
 
-#include "targets/cuda/CudaTarget.h"
-#include "targets/cuda/Passes.h"
 #include "targets/common/BufferPipelines.h"
 #include "targets/common/Passes.h"
+#include "targets/cuda/CudaTarget.h"
+#include "targets/cuda/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"

@@ -59,7 +59,8 @@ public:
     for (const std::string &chip : options.gpuArch) {
       if (!StringRef(chip).starts_with("sm_")) {
         return "--gpu-arch expects an NVIDIA architecture such as sm_90 or "
-               "sm_80, got '" + chip + "'";
+               "sm_80, got '" +
+               chip + "'";
       }
     }
     if (options.gpuKernels != "tuned" && options.gpuKernels != "simple") {
@@ -105,16 +106,16 @@ public:
         });
   }
 
-  LogicalResult buildCodegenPipeline(OpPassManager &pm, ModuleOp module,
-                                     const targets::ModelSignature &signature,
-                                     const targets::CompileOutput &output) override {
+  LogicalResult
+  buildCodegenPipeline(OpPassManager &pm, ModuleOp module,
+                       const targets::ModelSignature &signature,
+                       const targets::CompileOutput &output) override {
     CudaOptions cuda = toCudaOptions(options);
     if (options.gpuEmulation && !output.directory.empty()) {
       if (std::error_code ec =
               llvm::sys::fs::create_directories(output.directory)) {
-        return module.emitError()
-               << "cannot create the output directory '" << output.directory
-               << "': " << ec.message();
+        return module.emitError() << "cannot create the output directory '"
+                                  << output.directory << "': " << ec.message();
       }
       cuda.emulationLibrary =
           output.directory + "/" + signature.name + ".emu.so";

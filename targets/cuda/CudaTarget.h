@@ -35,8 +35,8 @@ struct CudaOptions {
   int64_t warpMinLength = 32;
   std::string emulationLibrary; // non-empty: also write this host library
   bool emitPtx = false;         // keep NAME.<arch>.ptx beside the artifact
-  std::string ptxas;                          // "" -> search CUDA_HOME, /usr/local/cuda
-  std::string libdevice;                      // "" -> search the same places
+  std::string ptxas;            // "" -> search CUDA_HOME, /usr/local/cuda
+  std::string libdevice;        // "" -> search the same places
 };
 
 /// Fused linalg on tensors -> a host function of kernel launches and one

@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/cuda/Passes.h"
-#include "targets/cuda/EmulatorInterface.h"
 #include "targets/common/ArtifactWriter.h"
 #include "targets/common/BufferPipelines.h"
+#include "targets/cuda/EmulatorInterface.h"
+#include "targets/cuda/Passes.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -52,8 +52,8 @@ func::FuncOp declare(OpBuilder &b, ModuleOp module, StringRef name,
 
 /// The index the emulator returns for `which` (see the file comment).
 Value emulatedId(OpBuilder &b, ModuleOp module, Location loc, int32_t which) {
-  func::FuncOp fn = declare(b, module, INFER_EMU_ID, {b.getI32Type()},
-                            {b.getI64Type()});
+  func::FuncOp fn =
+      declare(b, module, INFER_EMU_ID, {b.getI32Type()}, {b.getI64Type()});
   Value code = arith::ConstantIntOp::create(b, loc, which, 32);
   Value id = func::CallOp::create(b, loc, fn, ValueRange{code}).getResult(0);
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), id);
@@ -111,12 +111,11 @@ LogicalResult replaceGpuOps(ModuleOp module) {
               func::FuncOp fn =
                   declare(b, module, name,
                           {type, b.getI32Type(), b.getI32Type()}, {type});
-              Value value =
-                  func::CallOp::create(b, loc, fn,
-                                       ValueRange{shuffle.getValue(),
-                                                  shuffle.getOffset(),
-                                                  shuffle.getWidth()})
-                      .getResult(0);
+              Value value = func::CallOp::create(b, loc, fn,
+                                                 ValueRange{shuffle.getValue(),
+                                                            shuffle.getOffset(),
+                                                            shuffle.getWidth()})
+                                .getResult(0);
               Value valid = arith::ConstantIntOp::create(b, loc, 1, 1);
               shuffle.replaceAllUsesWith(ValueRange{value, valid});
               return success();
@@ -173,9 +172,8 @@ void addEntry(ModuleOp module, const Kernel &kernel) {
                                            b.getI32IntegerAttr(index));
     Value size = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
                                           b.getI64IntegerAttr(bytes));
-    args.push_back(
-        LLVM::CallOp::create(b, loc, shared, ValueRange{which, size})
-            .getResult());
+    args.push_back(LLVM::CallOp::create(b, loc, shared, ValueRange{which, size})
+                       .getResult());
   }
   LLVM::CallOp::create(b, loc, target, args);
   LLVM::ReturnOp::create(b, loc, ValueRange{});

@@ -34,8 +34,7 @@ void infer_emu_barrier(void);
 #define INFER_EMU_SHUFFLE_XOR_F32 "infer_emu_shuffle_xor_f32"
 #define INFER_EMU_SHUFFLE_XOR_I32 "infer_emu_shuffle_xor_i32"
 float infer_emu_shuffle_xor_f32(float value, int32_t offset, int32_t width);
-int32_t infer_emu_shuffle_xor_i32(int32_t value, int32_t offset,
-                                  int32_t width);
+int32_t infer_emu_shuffle_xor_i32(int32_t value, int32_t offset, int32_t width);
 
 /* The calling block's workgroup buffer number `index`, `bytes` long. */
 #define INFER_EMU_SHARED "infer_emu_shared"

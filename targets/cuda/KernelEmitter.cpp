@@ -1,8 +1,8 @@
 //===- KernelEmitter.cpp - PTX, cubins and the launch schedule ------------===//
 
-#include "targets/cuda/CudaTarget.h"
 #include "targets/common/ArtifactWriter.h"
 #include "targets/common/OutputFile.h"
+#include "targets/cuda/CudaTarget.h"
 
 #include "infer/abi.h"
 
@@ -16,14 +16,14 @@
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
@@ -64,7 +64,8 @@ std::string findPtxas(const CudaOptions &options) {
   if (!ptxas.empty() && llvm::sys::fs::can_execute(ptxas)) {
     return ptxas;
   }
-  if (llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas")) {
+  if (llvm::ErrorOr<std::string> onPath =
+          llvm::sys::findProgramByName("ptxas")) {
     return *onPath;
   }
   return "";
@@ -177,15 +178,15 @@ FailureOr<Arg> argumentOf(Value value, func::FuncOp host, unsigned numInputs,
                           unsigned numOutputs, Weights &weights) {
   // Reshaped weights keep their base address.
   while (Operation *view = value.getDefiningOp()) {
-    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp,
-             memref::ReshapeOp, memref::CastOp>(view)) {
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::ReshapeOp,
+             memref::CastOp>(view)) {
       break;
     }
     value = view->getOperand(0);
   }
   if (auto global = value.getDefiningOp<memref::GetGlobalOp>()) {
-    FailureOr<unsigned> index = weights.lookup(
-        host->getParentOfType<ModuleOp>(), global.getName());
+    FailureOr<unsigned> index =
+        weights.lookup(host->getParentOfType<ModuleOp>(), global.getName());
     if (failed(index)) {
       return failure();
     }
@@ -218,8 +219,9 @@ FailureOr<Arg> argumentOf(Value value, func::FuncOp host, unsigned numInputs,
       // A boolean is 1, not -1: its parameter byte must hold 0 or 1.
       const APInt &bits = integer.getValue();
       return Arg{kI64, 0,
-                 bits.getBitWidth() == 1 ? static_cast<int64_t>(bits.getZExtValue())
-                                         : bits.getSExtValue()};
+                 bits.getBitWidth() == 1
+                     ? static_cast<int64_t>(bits.getZExtValue())
+                     : bits.getSExtValue()};
     }
     if (auto real = dyn_cast<FloatAttr>(constant)) {
       if (real.getType().isF64()) {
@@ -238,10 +240,10 @@ FailureOr<Arg> argumentOf(Value value, func::FuncOp host, unsigned numInputs,
 }
 
 llvm::json::Value toJson(const Arg &arg) {
-  static const char *kNames[] = {"input",    "output",   "workspace",
-                                 "int64",    "f32_bits", "f64_bits",
-                                 "weight",   "status"};
-  bool indexed = arg.kind == kInput || arg.kind == kOutput || arg.kind == kWeight;
+  static const char *kNames[] = {"input",    "output",   "workspace", "int64",
+                                 "f32_bits", "f64_bits", "weight",    "status"};
+  bool indexed =
+      arg.kind == kInput || arg.kind == kOutput || arg.kind == kWeight;
   return llvm::json::Object{
       {kNames[arg.kind], indexed ? arg.index : arg.value}};
 }
@@ -277,12 +279,12 @@ llvm::Constant *addDescriptor(llvm::Module &module, StringRef name,
     llvm::Constant *cubin =
         llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(ctx));
     if (!image.cubin.empty()) {
-      cubin = global(llvm::ConstantDataArray::get(
-                         ctx, llvm::ArrayRef<uint8_t>(
-                                  reinterpret_cast<const uint8_t *>(
-                                      image.cubin.data()),
-                                  image.cubin.size())),
-                     ".cubin");
+      cubin = global(
+          llvm::ConstantDataArray::get(
+              ctx, llvm::ArrayRef<uint8_t>(
+                       reinterpret_cast<const uint8_t *>(image.cubin.data()),
+                       image.cubin.size())),
+          ".cubin");
     }
     imageItems.push_back(llvm::ConstantStruct::get(
         imageType, {string(image.chip), string(image.ptx), cubin,
@@ -302,10 +304,10 @@ llvm::Constant *addDescriptor(llvm::Module &module, StringRef name,
                     llvm::ConstantInt::get(i64, arg.value)}));
     }
     auto dims = [&](const std::array<int64_t, 3> &d) {
-      return llvm::ConstantArray::get(
-          dim3, {llvm::ConstantInt::get(i32, d[0]),
-                 llvm::ConstantInt::get(i32, d[1]),
-                 llvm::ConstantInt::get(i32, d[2])});
+      return llvm::ConstantArray::get(dim3,
+                                      {llvm::ConstantInt::get(i32, d[0]),
+                                       llvm::ConstantInt::get(i32, d[1]),
+                                       llvm::ConstantInt::get(i32, d[2])});
     };
     launchItems.push_back(llvm::ConstantStruct::get(
         launchType,
@@ -317,28 +319,27 @@ llvm::Constant *addDescriptor(llvm::Module &module, StringRef name,
   std::vector<llvm::Constant *> weightItems;
   for (const std::string &bytes : weights) {
     // 64-byte aligned, as the device copy will be.
-    auto *data = global(llvm::ConstantDataArray::get(
-                            ctx, llvm::ArrayRef<uint8_t>(
-                                     reinterpret_cast<const uint8_t *>(
-                                         bytes.data()),
-                                     bytes.size())),
-                        ".weight");
+    auto *data =
+        global(llvm::ConstantDataArray::get(
+                   ctx, llvm::ArrayRef<uint8_t>(
+                            reinterpret_cast<const uint8_t *>(bytes.data()),
+                            bytes.size())),
+               ".weight");
     data->setAlignment(llvm::Align(64));
     weightItems.push_back(llvm::ConstantStruct::get(
         weightType, {data, llvm::ConstantInt::get(i64, bytes.size())}));
   }
   auto *cudaType =
       llvm::StructType::get(ctx, {i32, i32, ptr, ptr, i32, i32, ptr});
-  return global(
-      llvm::ConstantStruct::get(
-          cudaType, {llvm::ConstantInt::get(i32, images.size()),
-                     llvm::ConstantInt::get(i32, launches.size()),
-                     array(imageType, imageItems, ".images"),
-                     array(launchType, launchItems, ".launches"),
-                     llvm::ConstantInt::get(i32, weights.size()),
-                     llvm::ConstantInt::get(i32, 0),
-                     array(weightType, weightItems, ".weights")}),
-      ".cuda");
+  return global(llvm::ConstantStruct::get(
+                    cudaType, {llvm::ConstantInt::get(i32, images.size()),
+                               llvm::ConstantInt::get(i32, launches.size()),
+                               array(imageType, imageItems, ".images"),
+                               array(launchType, launchItems, ".launches"),
+                               llvm::ConstantInt::get(i32, weights.size()),
+                               llvm::ConstantInt::get(i32, 0),
+                               array(weightType, weightItems, ".weights")}),
+                ".cuda");
 }
 
 LogicalResult writeText(Location loc, StringRef path, StringRef text) {
@@ -353,7 +354,8 @@ LogicalResult writeText(Location loc, StringRef path, StringRef text) {
 
 } // namespace
 
-LogicalResult emitKernels(ModuleOp module, const targets::ModelSignature &signature,
+LogicalResult emitKernels(ModuleOp module,
+                          const targets::ModelSignature &signature,
                           const CudaOptions &options, StringRef dir,
                           StringRef sourceName) {
   auto host = module.lookupSymbol<func::FuncOp>(signature.name + "_main");
@@ -423,8 +425,9 @@ LogicalResult emitKernels(ModuleOp module, const targets::ModelSignature &signat
       std::string base = signature.name + "." + image.chip;
       llvm::SmallString<256> ptxPath(dir);
       llvm::sys::path::append(ptxPath, base + ".ptx");
-      if (failed(writeText(module.getLoc(), ptxPath, image.ptx)))
+      if (failed(writeText(module.getLoc(), ptxPath, image.ptx))) {
         return failure();
+      }
       if (!ptxas.empty()) {
         llvm::SmallString<256> cubinPath(dir);
         llvm::sys::path::append(cubinPath, base + ".cubin");
@@ -433,8 +436,8 @@ LogicalResult emitKernels(ModuleOp module, const targets::ModelSignature &signat
         clearOutputPath(cubinPath); // never write through a link
         llvm::SmallVector<StringRef> argv = {ptxas, arch, ptxPath, "-o",
                                              cubinPath};
-        int rc = llvm::sys::ExecuteAndWait(ptxas, argv, std::nullopt, {}, 0,
-                                           0, &error);
+        int rc = llvm::sys::ExecuteAndWait(ptxas, argv, std::nullopt, {}, 0, 0,
+                                           &error);
         if (rc != 0) {
           return module.emitError("ptxas rejected the PTX for ")
                  << image.chip << " (" << ptxPath << "): exit status " << rc
@@ -489,44 +492,45 @@ LogicalResult emitKernels(ModuleOp module, const targets::ModelSignature &signat
     }
     launchTable.push_back(llvm::json::Object{
         {"kernel", launch.kernel},
-        {"grid", llvm::json::Array{launch.grid[0], launch.grid[1],
-                                   launch.grid[2]}},
-        {"block", llvm::json::Array{launch.block[0], launch.block[1],
-                                    launch.block[2]}},
+        {"grid",
+         llvm::json::Array{launch.grid[0], launch.grid[1], launch.grid[2]}},
+        {"block",
+         llvm::json::Array{launch.block[0], launch.block[1], launch.block[2]}},
         {"args", std::move(args)}});
   }
   int64_t weightBytes = 0;
   for (const std::string &bytes : weights.data) {
     weightBytes += bytes.size();
   }
-  llvm::json::Object schedule{{"model", sig.name},
-                              {"workspace_bytes",
-                               static_cast<int64_t>(sig.workspaceSize)},
-                              {"weights", static_cast<int64_t>(weights.data.size())},
-                              {"weight_bytes", weightBytes},
-                              {"images", std::move(imageTable)},
-                              {"launches", std::move(launchTable)}};
+  llvm::json::Object schedule{
+      {"model", sig.name},
+      {"workspace_bytes", static_cast<int64_t>(sig.workspaceSize)},
+      {"weights", static_cast<int64_t>(weights.data.size())},
+      {"weight_bytes", weightBytes},
+      {"images", std::move(imageTable)},
+      {"launches", std::move(launchTable)}};
   llvm::SmallString<256> path(dir);
   llvm::sys::path::append(path, sig.name + ".schedule.json");
   if (failed(writeText(
           module.getLoc(), path,
           llvm::formatv("{0:2}", llvm::json::Value(std::move(schedule)))
-              .str())))
+              .str()))) {
     return failure();
+  }
 
   // The artifact: the kernels and the launches as data in <name>.o/.so,
   // described by the header, behind the <name>_model ABI constant.
   targets::MachineOptions machine;
   machine.targetCpu = "generic"; // data only: any x86-64 (or host) CPU
   std::string usage = fmt::format(
-          " * CUDA kernels (PTX per GPU architecture, cubins when ptxas "
-          "was found)\n"
-          " * and their launches: run through the runtime, which loads "
-          "them with the\n"
-          " * CUDA driver: pass &{0}_model to infer_model_from_abi\n"
-          " * (infer/runtime.h). WORKSPACE_SIZE is device memory the "
-          "runtime allocates.\n",
-          sig.name);
+      " * CUDA kernels (PTX per GPU architecture, cubins when ptxas "
+      "was found)\n"
+      " * and their launches: run through the runtime, which loads "
+      "them with the\n"
+      " * CUDA driver: pass &{0}_model to infer_model_from_abi\n"
+      " * (infer/runtime.h). WORKSPACE_SIZE is device memory the "
+      "runtime allocates.\n",
+      sig.name);
   return targets::emitDataArtifacts(
       sig, machine, dir, sourceName, usage, module.getLoc(),
       [&](llvm::Module &llvmModule) {

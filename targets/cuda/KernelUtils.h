@@ -36,8 +36,7 @@ mlir::scf::ParallelOp collapseToOneDim(mlir::RewriterBase &rewriter,
 /// than their product, into one index per size: remainders and quotients
 /// from the innermost out, the outermost taking what is left.
 llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b,
-                                           mlir::Location loc,
-                                           mlir::Value flat,
+                                           mlir::Location loc, mlir::Value flat,
                                            llvm::ArrayRef<int64_t> sizes);
 
 /// Marks the dimensions of `loop`, outermost first, with `processors`.

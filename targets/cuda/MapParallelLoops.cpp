@@ -1,7 +1,7 @@
 //===- MapParallelLoops.cpp - loop nests -> GPU blocks and threads --------===//
 
-#include "targets/cuda/Passes.h"
 #include "targets/cuda/KernelUtils.h"
+#include "targets/cuda/Passes.h"
 #include "targets/cuda/WarpReductions.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -164,8 +164,8 @@ struct MapParallelLoopsPass final
 
   /// Clones the pure ops and loads of unchanged memory `value` depends on at
   /// `builder`'s point; ops that stay on the host are used as they are.
-  FailureOr<Value> recompute(OpBuilder &builder, Value value,
-                             IRMapping &copies, Operation *to) {
+  FailureOr<Value> recompute(OpBuilder &builder, Value value, IRMapping &copies,
+                             Operation *to) {
     if (Value done = copies.lookupOrNull(value)) {
       return done;
     }
@@ -211,32 +211,34 @@ struct MapParallelLoopsPass final
       }
     }
     auto writes = [&](Operation *op) {
-      return op->walk([&](Operation *inner) {
-        // A launch's effects are its body's, which the walk visits; a
-        // check writes only the run's status.
-        if (isa<gpu::LaunchOp, cf::AssertOp>(inner)) {
-          return WalkResult::advance();
-        }
-        auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
-        if (!effects) {
-          return inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-                         inner->getNumRegions() == 0
-                     ? WalkResult::advance()
-                     : WalkResult::interrupt();
-        }
-        SmallVector<MemoryEffects::EffectInstance> list;
-        effects.getEffects(list);
-        for (auto &effect : list) {
-          if (!isa<MemoryEffects::Write>(effect.getEffect())) {
-            continue;
-          }
-          Value target = effect.getValue();
-          if (!target || llvm::is_contained(aliases, target)) {
-            return WalkResult::interrupt();
-          }
-        }
-        return WalkResult::advance();
-      }).wasInterrupted();
+      return op
+          ->walk([&](Operation *inner) {
+            // A launch's effects are its body's, which the walk visits; a
+            // check writes only the run's status.
+            if (isa<gpu::LaunchOp, cf::AssertOp>(inner)) {
+              return WalkResult::advance();
+            }
+            auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
+            if (!effects) {
+              return inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+                             inner->getNumRegions() == 0
+                         ? WalkResult::advance()
+                         : WalkResult::interrupt();
+            }
+            SmallVector<MemoryEffects::EffectInstance> list;
+            effects.getEffects(list);
+            for (auto &effect : list) {
+              if (!isa<MemoryEffects::Write>(effect.getEffect())) {
+                continue;
+              }
+              Value target = effect.getValue();
+              if (!target || llvm::is_contained(aliases, target)) {
+                return WalkResult::interrupt();
+              }
+            }
+            return WalkResult::advance();
+          })
+          .wasInterrupted();
     };
     // The rest of each region around the load, then the ops up to `to`.
     Operation *at = load;
@@ -257,9 +259,8 @@ struct MapParallelLoopsPass final
   }
 
   LogicalResult mapKernel(IRRewriter &rewriter, scf::ParallelOp loop) {
-    for (Value bound : llvm::concat<Value>(loop.getLowerBound(),
-                                           loop.getUpperBound(),
-                                           loop.getStep())) {
+    for (Value bound : llvm::concat<Value>(
+             loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
       if (!getConstantIntValue(bound)) {
         return loop.emitError("a loop bound known only at run time: the "
                               "CUDA target needs static shapes");

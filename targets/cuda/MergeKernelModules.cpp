@@ -1,7 +1,7 @@
 //===- MergeKernelModules.cpp - one GPU module for all kernels ------------===//
 
-#include "targets/cuda/Passes.h"
 #include "targets/common/Signature.h"
+#include "targets/cuda/Passes.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
@@ -55,7 +55,8 @@ struct MergeKernelModulesPass final
           continue;
         }
         // Globals the outlining copied into several modules: keep one.
-        auto name = op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+        auto name =
+            op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
         if (name && symbols.lookup(name)) {
           continue;
         }

@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/cuda/Passes.h"
 #include "targets/cuda/KernelUtils.h"
+#include "targets/cuda/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -138,9 +138,8 @@ bool contiguousAlong(const Contraction &c, unsigned input,
     return false;
   }
   AffineExpr last = map.getResult(map.getNumResults() - 1);
-  return llvm::any_of(dims, [&](unsigned d) {
-    return last.isFunctionOfDim(d);
-  });
+  return llvm::any_of(dims,
+                      [&](unsigned d) { return last.isFunctionOfDim(d); });
 }
 
 struct KernelBuilder {
@@ -149,9 +148,7 @@ struct KernelBuilder {
   const Contraction &c;
   int64_t tile; // T
 
-  Value index(int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
   Value lessThan(Value x, int64_t bound) {
@@ -166,7 +163,8 @@ struct KernelBuilder {
     for (unsigned d : dims) {
       sizes.push_back(c.ranges[d]);
     }
-    for (auto [d, v] : llvm::zip(dims, cuda::delinearize(b, loc, flat, sizes))) {
+    for (auto [d, v] :
+         llvm::zip(dims, cuda::delinearize(b, loc, flat, sizes))) {
       point[d] = v;
     }
   }
@@ -176,8 +174,8 @@ struct KernelBuilder {
     AffineMap map = c.maps[operand];
     SmallVector<Value> indices;
     for (unsigned r = 0; r < map.getNumResults(); ++r) {
-      indices.push_back(affine::AffineApplyOp::create(
-          b, loc, map.getSubMap({r}), point));
+      indices.push_back(
+          affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), point));
     }
     return indices;
   }
@@ -186,8 +184,8 @@ struct KernelBuilder {
   /// col is the input at (side value `base` + r or + col, k `k0` + the
   /// other), zero outside the operand. `kRows`: k runs along the rows.
   void stage(unsigned input, ArrayRef<unsigned> side, Value base, Value k0,
-             Value shared, int64_t rows, int64_t cols, bool kRows,
-             Value thread, ArrayRef<Value> batchPoint) {
+             Value shared, int64_t rows, int64_t cols, bool kRows, Value thread,
+             ArrayRef<Value> batchPoint) {
     Value memref = c.operands[input];
     // Along the operand's contiguous dim, consecutive threads read
     // consecutive elements.
@@ -207,8 +205,8 @@ struct KernelBuilder {
         s = arith::DivUIOp::create(b, loc, flat, index(kStep));
       }
       Value sideValue = add(base, s), kValue = add(k0, k);
-      Value inside = arith::AndIOp::create(b, loc, lessThan(sideValue, sideSize),
-                                           lessThan(kValue, kSize));
+      Value inside = arith::AndIOp::create(
+          b, loc, lessThan(sideValue, sideSize), lessThan(kValue, kSize));
       auto load = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, inside,
                                     /*withElseRegion=*/true);
       {
@@ -217,13 +215,14 @@ struct KernelBuilder {
         SmallVector<Value> point(batchPoint);
         delinearize(sideValue, side, point);
         delinearize(kValue, c.ks, point);
-        Value v = memref::LoadOp::create(b, loc, memref, indicesAt(input, point));
+        Value v =
+            memref::LoadOp::create(b, loc, memref, indicesAt(input, point));
         scf::YieldOp::create(b, loc, v);
         b.setInsertionPointToStart(load.elseBlock());
         scf::YieldOp::create(b, loc, zero);
       }
-      SmallVector<Value> at = kRows ? SmallVector<Value>{k, s}
-                                    : SmallVector<Value>{s, k};
+      SmallVector<Value> at =
+          kRows ? SmallVector<Value>{k, s} : SmallVector<Value>{s, k};
       memref::StoreOp::create(b, loc, load.getResult(0), shared, at);
     }
   }
@@ -232,7 +231,8 @@ struct KernelBuilder {
     MLIRContext *ctx = b.getContext();
     int64_t per = tile / kThreads; // outputs per thread and dim
     int64_t ySize = c.size(c.ys), xSize = c.size(c.xs);
-    auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     auto yType = MemRefType::get({tile, kStep + 1}, b.getF32Type(),
                                  MemRefLayoutAttrInterface(), workgroup);
     auto xType = MemRefType::get({kStep, tile + 1}, b.getF32Type(),
@@ -240,7 +240,8 @@ struct KernelBuilder {
     auto launch = gpu::LaunchOp::create(
         b, loc, index(llvm::divideCeil(xSize, tile)),
         index(llvm::divideCeil(ySize, tile)), index(c.size(c.batch)),
-        index(kThreads), index(kThreads), index(1), /*dynamicSharedMemorySize=*/nullptr,
+        index(kThreads), index(kThreads), index(1),
+        /*dynamicSharedMemorySize=*/nullptr,
         /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
         TypeRange{yType, xType});
     Block &body = launch.getBody().front();
@@ -307,8 +308,8 @@ struct KernelBuilder {
         delinearize(x, c.xs, point);
         SmallVector<Value> indices = indicesAt(2, point);
         Value old = memref::LoadOp::create(b, loc, out, indices);
-        Value sum = arith::AddFOp::create(b, loc, old,
-                                          steps.getResult(i * per + j));
+        Value sum =
+            arith::AddFOp::create(b, loc, old, steps.getResult(i * per + j));
         memref::StoreOp::create(b, loc, sum, out, indices);
       }
     }
@@ -354,8 +355,8 @@ struct TileContractionsPass final
       return std::nullopt;
     }
     for (int64_t tile : {64, 32, 16}) {
-      int64_t blocks = llvm::divideCeil(ySize, tile) *
-                       llvm::divideCeil(xSize, tile) * batch;
+      int64_t blocks =
+          llvm::divideCeil(ySize, tile) * llvm::divideCeil(xSize, tile) * batch;
       if (blocks >= minBlocks) {
         return tile;
       }

@@ -86,7 +86,8 @@ std::optional<Reduction> matchReduction(scf::ParallelOp loop) {
   // Pure index math and (in a wrapped full reduction) the init stores, then
   // the nest.
   Block *body = loop.getBody();
-  auto root = dyn_cast_or_null<scf::ForOp>(body->getTerminator()->getPrevNode());
+  auto root =
+      dyn_cast_or_null<scf::ForOp>(body->getTerminator()->getPrevNode());
   if (!root) {
     return std::nullopt;
   }
@@ -111,11 +112,10 @@ std::optional<Reduction> matchReduction(scf::ParallelOp loop) {
     r.nest.push_back(level);
     auto inner = dyn_cast_or_null<scf::ForOp>(
         level.getBody()->getTerminator()->getPrevNode());
-    if (inner && !llvm::all_of(level.getBody()->without_terminator(),
-                               [&](Operation &op) {
-                                 return &op == inner.getOperation() ||
-                                        isPureLeaf(op);
-                               })) {
+    if (inner && !llvm::all_of(
+                     level.getBody()->without_terminator(), [&](Operation &op) {
+                       return &op == inner.getOperation() || isPureLeaf(op);
+                     })) {
       inner = nullptr;
     }
     level = inner;
@@ -236,27 +236,27 @@ bool mapAsWarpReduction(RewriterBase &rewriter, scf::ParallelOp &loop,
 
   // Blocks of `warps` points; in a block, thread_y picks the point and
   // thread_x the lane, so each warp shares one point.
-  auto blocks = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
-                                        ValueRange{points},
-                                        ValueRange{perBlock});
+  auto blocks =
+      scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                              ValueRange{points}, ValueRange{perBlock});
   rewriter.setInsertionPointToStart(blocks.getBody());
-  auto threads = scf::ParallelOp::create(
-      rewriter, loc, ValueRange{zero, zero}, ValueRange{perBlock, lanes},
-      ValueRange{one, one});
+  auto threads = scf::ParallelOp::create(rewriter, loc, ValueRange{zero, zero},
+                                         ValueRange{perBlock, lanes},
+                                         ValueRange{one, one});
   rewriter.setInsertionPointToStart(threads.getBody());
   Value lane = threads.getInductionVars()[1];
-  Value point = arith::AddIOp::create(rewriter, loc,
-                                      blocks.getInductionVars()[0],
-                                      threads.getInductionVars()[0]);
-  Value inRange = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                        point, points);
+  Value point =
+      arith::AddIOp::create(rewriter, loc, blocks.getInductionVars()[0],
+                            threads.getInductionVars()[0]);
+  Value inRange = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::ult, point, points);
   auto guard = scf::IfOp::create(rewriter, loc, inRange, /*withElse=*/false);
   rewriter.setInsertionPointToStart(guard.thenBlock());
 
   IRMapping map;
-  map.map(loop.getInductionVars()[0],
-          affine(rewriter, loc, point, loop.getLowerBound()[0],
-                 loop.getStep()[0]));
+  map.map(
+      loop.getInductionVars()[0],
+      affine(rewriter, loc, point, loop.getLowerBound()[0], loop.getStep()[0]));
   SmallVector<Operation *> initStores;
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (&op == r.nest.front().getOperation()) {

@@ -1,4 +1,5 @@
-//===- WarpReductions.h - reduction kernels as one warp per output -*- C++ -*-===//
+//===- WarpReductions.h - reduction kernels as one warp per output -*- C++
+//-*-===//
 //
 // A kernel whose points each run a long reduction (a Gemm at batch 1, a
 // softmax or LayerNorm row, a global pooling) has few points and long
@@ -36,7 +37,8 @@ struct WarpReductionOptions {
 /// it does not match. `loop` is updated to the loop that replaces it (a
 /// multi-dimensional loop is collapsed first, and stays collapsed even if
 /// the rewrite then gives up).
-bool mapAsWarpReduction(mlir::RewriterBase &rewriter, mlir::scf::ParallelOp &loop,
+bool mapAsWarpReduction(mlir::RewriterBase &rewriter,
+                        mlir::scf::ParallelOp &loop,
                         const WarpReductionOptions &options);
 
 } // namespace infer::cuda

@@ -54,8 +54,8 @@ ArrayAttr toAttr(Builder &b, const Partition &partition, MemRefType type) {
     dims.push_back(b.getDictionaryAttr({
         b.getNamedAttr("dim", b.getI64IntegerAttr(dim)),
         b.getNamedAttr("factor", b.getI64IntegerAttr(complete ? 0 : factor)),
-        b.getNamedAttr("type", b.getStringAttr(complete ? "complete"
-                                                         : "cyclic")),
+        b.getNamedAttr("type",
+                       b.getStringAttr(complete ? "complete" : "cyclic")),
     }));
   }
   return b.getArrayAttr(dims);

@@ -57,8 +57,7 @@ OpCost floatCost(Operation *op) {
                       kFAdd.lut + kFMul.lut, kFAdd.ff + kFMul.ff};
       })
       .Default([](Operation *op) {
-        return op->getDialect() &&
-                       op->getDialect()->getNamespace() == "math"
+        return op->getDialect() && op->getDialect()->getNamespace() == "math"
                    ? kFTrans
                    : OpCost{};
       });

@@ -8,34 +8,46 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
-#include <set>
 #include <cstdio>
 #include <cstring>
+#include <set>
 
 using namespace mlir;
 
 namespace infer::hls {
 
 std::string cType(Type type) {
-  if (type.isIndex()) return "int";
-  if (type.isF32()) return "float";
-  if (type.isF64()) return "double";
+  if (type.isIndex()) {
+    return "int";
+  }
+  if (type.isF32()) {
+    return "float";
+  }
+  if (type.isF64()) {
+    return "double";
+  }
   if (auto integer = dyn_cast<IntegerType>(type)) {
     switch (integer.getWidth()) {
-    case 1: return "bool";
-    case 8: return "int8_t";
-    case 16: return "int16_t";
-    case 32: return "int32_t";
-    case 64: return "int64_t";
-    default: return "";
+    case 1:
+      return "bool";
+    case 8:
+      return "int8_t";
+    case 16:
+      return "int16_t";
+    case 32:
+      return "int32_t";
+    case 64:
+      return "int64_t";
+    default:
+      return "";
     }
   }
   return "";
@@ -45,8 +57,12 @@ namespace {
 
 /// The unsigned type of the same width.
 std::string unsignedType(Type type) {
-  if (type.isIndex()) return "unsigned";
-  if (type.isInteger(1)) return "bool";
+  if (type.isIndex()) {
+    return "unsigned";
+  }
+  if (type.isInteger(1)) {
+    return "bool";
+  }
   return "u" + cType(type);
 }
 
@@ -70,29 +86,39 @@ bool emittableType(Type type) {
 std::string floatLiteral(const APFloat &value, Type type) {
   bool isDouble = type.isF64();
   std::string t = isDouble ? "double" : "float";
-  if (value.isNaN()) return "std::numeric_limits<" + t + ">::quiet_NaN()";
+  if (value.isNaN()) {
+    return "std::numeric_limits<" + t + ">::quiet_NaN()";
+  }
   if (value.isInfinity()) {
-    return std::string(value.isNegative() ? "-" : "") +
-           "std::numeric_limits<" + t + ">::infinity()";
+    return std::string(value.isNegative() ? "-" : "") + "std::numeric_limits<" +
+           t + ">::infinity()";
   }
   // Shortest text that reads back to the same value, and a float literal.
   char text[64];
   std::snprintf(text, sizeof text, isDouble ? "%.17g" : "%.9g",
                 value.convertToDouble());
   std::string literal = text;
-  if (literal.find_first_of(".e") == std::string::npos) literal += ".0";
+  if (literal.find_first_of(".e") == std::string::npos) {
+    literal += ".0";
+  }
   return isDouble ? literal : literal + "f";
 }
 
 std::string intLiteral(const APInt &value, Type type) {
-  if (type.isInteger(1)) return value.isZero() ? "false" : "true";
+  if (type.isInteger(1)) {
+    return value.isZero() ? "false" : "true";
+  }
   int64_t v = type.isIndex() ? value.getSExtValue() : value.getSExtValue();
   unsigned width = widthOf(type);
   if (width == 64) {
-    if (v == INT64_MIN) return "(-9223372036854775807LL - 1)";
+    if (v == INT64_MIN) {
+      return "(-9223372036854775807LL - 1)";
+    }
     return std::to_string(v) + "LL";
   }
-  if (width == 32 && v == INT32_MIN) return "(-2147483647 - 1)";
+  if (width == 32 && v == INT32_MIN) {
+    return "(-2147483647 - 1)";
+  }
   return std::to_string(v);
 }
 
@@ -100,10 +126,14 @@ std::string intLiteral(const APInt &value, Type type) {
 
 bool canEmit(Operation *op) {
   for (Type type : op->getOperandTypes()) {
-    if (!emittableType(type)) return false;
+    if (!emittableType(type)) {
+      return false;
+    }
   }
   for (Type type : op->getResultTypes()) {
-    if (!emittableType(type)) return false;
+    if (!emittableType(type)) {
+      return false;
+    }
   }
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     return isa<IntegerAttr, FloatAttr>(constant.getValue());
@@ -111,8 +141,8 @@ bool canEmit(Operation *op) {
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
     return true;
   }
-  if (isa<math::CountLeadingZerosOp, math::CountTrailingZerosOp,
-          math::CtPopOp, math::IPowIOp, math::FPowIOp>(op)) {
+  if (isa<math::CountLeadingZerosOp, math::CountTrailingZerosOp, math::CtPopOp,
+          math::IPowIOp, math::FPowIOp>(op)) {
     return false;
   }
   if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect())) {
@@ -135,12 +165,17 @@ namespace {
 /// One ARRAY_PARTITION pragma per partitioned dimension of `var`.
 void emitPartitionPragmas(raw_ostream &os, StringRef var, ArrayAttr partition,
                           unsigned indent = 1) {
-  if (!partition) return;
+  if (!partition) {
+    return;
+  }
   for (auto dim : partition.getAsRange<DictionaryAttr>()) {
     os.indent(indent * 2) << "#pragma HLS ARRAY_PARTITION variable=" << var
-                          << " " << cast<StringAttr>(dim.get("type")).getValue();
+                          << " "
+                          << cast<StringAttr>(dim.get("type")).getValue();
     int64_t factor = cast<IntegerAttr>(dim.get("factor")).getInt();
-    if (factor > 0) os << " factor=" << factor;
+    if (factor > 0) {
+      os << " factor=" << factor;
+    }
     os << " dim=" << cast<IntegerAttr>(dim.get("dim")).getInt() + 1 << "\n";
   }
 }
@@ -175,8 +210,12 @@ private:
   }
   std::string subscripts(Value memref, ValueRange indices) {
     std::string s = name(memref);
-    if (indices.empty()) return s + "[0]";
-    for (Value index : indices) s += "[" + name(index) + "]";
+    if (indices.empty()) {
+      return s + "[0]";
+    }
+    for (Value index : indices) {
+      s += "[" + name(index) + "]";
+    }
     return s;
   }
   LogicalResult emitFor(scf::ForOp loop, unsigned indent);
@@ -199,22 +238,38 @@ std::string FunctionEmitter::cmpfExpr(arith::CmpFOp op) {
   std::string a = name(op.getLhs()), b = name(op.getRhs());
   using P = arith::CmpFPredicate;
   switch (op.getPredicate()) {
-  case P::AlwaysFalse: return "false";
-  case P::AlwaysTrue: return "true";
-  case P::OEQ: return a + " == " + b;
-  case P::OGT: return a + " > " + b;
-  case P::OGE: return a + " >= " + b;
-  case P::OLT: return a + " < " + b;
-  case P::OLE: return a + " <= " + b;
-  case P::ONE: return "(" + a + " < " + b + " || " + a + " > " + b + ")";
-  case P::ORD: return "(" + a + " == " + a + " && " + b + " == " + b + ")";
-  case P::UEQ: return "!(" + a + " < " + b + " || " + a + " > " + b + ")";
-  case P::UGT: return "!(" + a + " <= " + b + ")";
-  case P::UGE: return "!(" + a + " < " + b + ")";
-  case P::ULT: return "!(" + a + " >= " + b + ")";
-  case P::ULE: return "!(" + a + " > " + b + ")";
-  case P::UNE: return a + " != " + b;
-  case P::UNO: return "(" + a + " != " + a + " || " + b + " != " + b + ")";
+  case P::AlwaysFalse:
+    return "false";
+  case P::AlwaysTrue:
+    return "true";
+  case P::OEQ:
+    return a + " == " + b;
+  case P::OGT:
+    return a + " > " + b;
+  case P::OGE:
+    return a + " >= " + b;
+  case P::OLT:
+    return a + " < " + b;
+  case P::OLE:
+    return a + " <= " + b;
+  case P::ONE:
+    return "(" + a + " < " + b + " || " + a + " > " + b + ")";
+  case P::ORD:
+    return "(" + a + " == " + a + " && " + b + " == " + b + ")";
+  case P::UEQ:
+    return "!(" + a + " < " + b + " || " + a + " > " + b + ")";
+  case P::UGT:
+    return "!(" + a + " <= " + b + ")";
+  case P::UGE:
+    return "!(" + a + " < " + b + ")";
+  case P::ULT:
+    return "!(" + a + " >= " + b + ")";
+  case P::ULE:
+    return "!(" + a + " > " + b + ")";
+  case P::UNE:
+    return a + " != " + b;
+  case P::UNO:
+    return "(" + a + " != " + a + " || " + b + " != " + b + ")";
   }
   llvm_unreachable("cmpf predicate");
 }
@@ -226,16 +281,26 @@ std::string FunctionEmitter::cmpiExpr(arith::CmpIOp op) {
   std::string ub = "(" + unsignedType(type) + ")" + b;
   using P = arith::CmpIPredicate;
   switch (op.getPredicate()) {
-  case P::eq: return a + " == " + b;
-  case P::ne: return a + " != " + b;
-  case P::slt: return a + " < " + b;
-  case P::sle: return a + " <= " + b;
-  case P::sgt: return a + " > " + b;
-  case P::sge: return a + " >= " + b;
-  case P::ult: return ua + " < " + ub;
-  case P::ule: return ua + " <= " + ub;
-  case P::ugt: return ua + " > " + ub;
-  case P::uge: return ua + " >= " + ub;
+  case P::eq:
+    return a + " == " + b;
+  case P::ne:
+    return a + " != " + b;
+  case P::slt:
+    return a + " < " + b;
+  case P::sle:
+    return a + " <= " + b;
+  case P::sgt:
+    return a + " > " + b;
+  case P::sge:
+    return a + " >= " + b;
+  case P::ult:
+    return ua + " < " + ub;
+  case P::ule:
+    return ua + " <= " + ub;
+  case P::ugt:
+    return ua + " > " + ub;
+  case P::uge:
+    return ua + " >= " + ub;
   }
   llvm_unreachable("cmpi predicate");
 }
@@ -250,7 +315,9 @@ std::optional<std::string> FunctionEmitter::arithExpr(Operation *op) {
   // Integer arithmetic wraps in an unsigned type (signed overflow is
   // undefined in C++, defined in arith); index arithmetic stays plain.
   auto wrapping = [&](StringRef symbol) {
-    if (type.isIndex()) return operand(0) + " " + symbol.str() + " " + operand(1);
+    if (type.isIndex()) {
+      return operand(0) + " " + symbol.str() + " " + operand(1);
+    }
     std::string w = wrapType(type);
     return cast(t, "(" + cast(w, operand(0)) + " " + symbol.str() + " " +
                        cast(w, operand(1)) + ")");
@@ -284,28 +351,39 @@ std::optional<std::string> FunctionEmitter::arithExpr(Operation *op) {
         return "std::fmin(" + operand(0) + ", " + operand(1) + ")";
       })
       .Case<arith::AddIOp>([&](auto) -> std::string {
-        if (type.isInteger(1)) return binary("!=");
+        if (type.isInteger(1)) {
+          return binary("!=");
+        }
         return wrapping("+");
       })
       .Case<arith::SubIOp>([&](auto) -> std::string {
-        if (type.isInteger(1)) return binary("!=");
+        if (type.isInteger(1)) {
+          return binary("!=");
+        }
         return wrapping("-");
       })
       .Case<arith::MulIOp>([&](auto) -> std::string {
-        if (type.isInteger(1)) return binary("&&");
+        if (type.isInteger(1)) {
+          return binary("&&");
+        }
         return wrapping("*");
       })
-      .Case<arith::DivSIOp>([&](auto) { return cast(t, "(" + binary("/") + ")"); })
-      .Case<arith::RemSIOp>([&](auto) { return cast(t, "(" + binary("%") + ")"); })
+      .Case<arith::DivSIOp>(
+          [&](auto) { return cast(t, "(" + binary("/") + ")"); })
+      .Case<arith::RemSIOp>(
+          [&](auto) { return cast(t, "(" + binary("%") + ")"); })
       .Case<arith::DivUIOp, arith::RemUIOp>([&](auto) {
         std::string u = unsignedType(type);
         return cast(t, "(" + cast(u, operand(0)) +
                            (isa<arith::DivUIOp>(op) ? " / " : " % ") +
                            cast(u, operand(1)) + ")");
       })
-      .Case<arith::AndIOp>([&](auto) { return cast(t, "(" + binary("&") + ")"); })
-      .Case<arith::OrIOp>([&](auto) { return cast(t, "(" + binary("|") + ")"); })
-      .Case<arith::XOrIOp>([&](auto) { return cast(t, "(" + binary("^") + ")"); })
+      .Case<arith::AndIOp>(
+          [&](auto) { return cast(t, "(" + binary("&") + ")"); })
+      .Case<arith::OrIOp>(
+          [&](auto) { return cast(t, "(" + binary("|") + ")"); })
+      .Case<arith::XOrIOp>(
+          [&](auto) { return cast(t, "(" + binary("^") + ")"); })
       .Case<arith::ShLIOp>([&](auto) {
         return cast(t, "(" + cast(wrapType(type), operand(0)) + " << " +
                            shiftAmount() + ")");
@@ -324,8 +402,8 @@ std::optional<std::string> FunctionEmitter::arithExpr(Operation *op) {
             std::string a = operand(0), b = operand(1);
             std::string ca = isUnsigned ? cast(unsignedType(type), a) : a;
             std::string cb = isUnsigned ? cast(unsignedType(type), b) : b;
-            return "(" + ca + (isMax ? " > " : " < ") + cb + " ? " + a +
-                   " : " + b + ")";
+            return "(" + ca + (isMax ? " > " : " < ") + cb + " ? " + a + " : " +
+                   b + ")";
           })
       .Case<arith::CmpFOp>([&](auto cmp) { return cmpfExpr(cmp); })
       .Case<arith::CmpIOp>([&](auto cmp) { return cmpiExpr(cmp); })
@@ -347,14 +425,15 @@ std::optional<std::string> FunctionEmitter::arithExpr(Operation *op) {
         return cast(t, cast(unsignedType(source), operand(0)));
       })
       .Case<arith::TruncIOp>([&](auto) -> std::string {
-        if (type.isInteger(1)) return "(bool)(" + operand(0) + " & 1)";
+        if (type.isInteger(1)) {
+          return "(bool)(" + operand(0) + " & 1)";
+        }
         return cast(t, operand(0));
       })
       .Case<arith::SIToFPOp, arith::FPToSIOp, arith::ExtFOp, arith::TruncFOp,
             arith::IndexCastOp>([&](auto) { return cast(t, operand(0)); })
-      .Case<arith::BitcastOp>([&](auto) {
-        return "infer_bitcast<" + t + ">(" + operand(0) + ")";
-      })
+      .Case<arith::BitcastOp>(
+          [&](auto) { return "infer_bitcast<" + t + ">(" + operand(0) + ")"; })
       .Default([](auto) { return std::nullopt; });
 }
 
@@ -373,9 +452,8 @@ std::optional<std::string> FunctionEmitter::mathExpr(Operation *op) {
         std::string a = name(op->getOperand(0));
         return "(" + cType(type) + ")(" + a + " < 0 ? -" + a + " : " + a + ")";
       })
-      .Case<math::RsqrtOp>([&](auto) {
-        return "(" + cType(type) + ")1 / " + call("sqrt");
-      })
+      .Case<math::RsqrtOp>(
+          [&](auto) { return "(" + cType(type) + ")1 / " + call("sqrt"); })
       .Case<math::RoundEvenOp>([&](auto) { return call("nearbyint"); })
       .Case<math::PowFOp>([&](auto) { return call("pow"); })
       .Case<math::CopySignOp>([&](auto) { return call("copysign"); })
@@ -386,13 +464,15 @@ std::optional<std::string> FunctionEmitter::mathExpr(Operation *op) {
         // The rest are spelled as in <cmath>: math.exp -> std::exp.
         StringRef fn = op->getName().stripDialect();
         static const char *kCmath[] = {
-            "exp",  "exp2",  "expm1", "log",   "log2",  "log10", "log1p",
-            "sqrt", "cbrt",  "sin",   "cos",   "tan",   "asin",  "acos",
-            "atan", "atan2", "sinh",  "cosh",  "tanh",  "asinh", "acosh",
-            "atanh", "erf",  "erfc",  "floor", "ceil",  "round", "trunc",
-            "fma"};
+            "exp",   "exp2",  "expm1", "log",   "log2", "log10",
+            "log1p", "sqrt",  "cbrt",  "sin",   "cos",  "tan",
+            "asin",  "acos",  "atan",  "atan2", "sinh", "cosh",
+            "tanh",  "asinh", "acosh", "atanh", "erf",  "erfc",
+            "floor", "ceil",  "round", "trunc", "fma"};
         for (const char *name : kCmath) {
-          if (fn == name) return call(fn);
+          if (fn == name) {
+            return call(fn);
+          }
         }
         return std::nullopt;
       });
@@ -404,8 +484,8 @@ LogicalResult FunctionEmitter::emitFor(scf::ForOp loop, unsigned indent) {
            loop.getInitArgs(), loop.getResults(), loop.getRegionIterArgs())) {
     std::string var = fresh(result);
     bind(arg, var);
-    line(indent) << cType(result.getType()) << " " << var << " = "
-                 << name(init) << ";\n";
+    line(indent) << cType(result.getType()) << " " << var << " = " << name(init)
+                 << ";\n";
     vars.push_back(var);
   }
   yieldTargets[loop] = vars;
@@ -420,10 +500,11 @@ LogicalResult FunctionEmitter::emitFor(scf::ForOp loop, unsigned indent) {
     line(indent + 1) << "#pragma HLS PIPELINE II=" << ii.getInt() << "\n";
   }
   if (auto factor = loop->getAttrOfType<IntegerAttr>(kUnrollAttr)) {
-    line(indent + 1) << "#pragma HLS UNROLL factor=" << factor.getInt()
-                     << "\n";
+    line(indent + 1) << "#pragma HLS UNROLL factor=" << factor.getInt() << "\n";
   }
-  if (failed(emitBlock(*loop.getBody(), indent + 1))) return failure();
+  if (failed(emitBlock(*loop.getBody(), indent + 1))) {
+    return failure();
+  }
   line(indent) << "}\n";
   return success();
 }
@@ -437,12 +518,14 @@ LogicalResult FunctionEmitter::emitIf(scf::IfOp op, unsigned indent) {
   }
   yieldTargets[op] = vars;
   line(indent) << "if (" << name(op.getCondition()) << ") {\n";
-  if (failed(emitBlock(op.getThenRegion().front(), indent + 1)))
+  if (failed(emitBlock(op.getThenRegion().front(), indent + 1))) {
     return failure();
+  }
   if (!op.getElseRegion().empty()) {
     line(indent) << "} else {\n";
-    if (failed(emitBlock(op.getElseRegion().front(), indent + 1)))
+    if (failed(emitBlock(op.getElseRegion().front(), indent + 1))) {
       return failure();
+    }
   }
   line(indent) << "}\n";
   return success();
@@ -453,7 +536,9 @@ LogicalResult FunctionEmitter::emitIf(scf::IfOp op, unsigned indent) {
 /// loop ever indexes it.
 std::string arrayDeclarator(MemRefType type, StringRef name) {
   std::string s = cType(type.getElementType()) + " " + name.str();
-  if (type.getRank() == 0) return s + "[1]";
+  if (type.getRank() == 0) {
+    return s + "[1]";
+  }
   for (int64_t dim : type.getShape()) {
     s += dim == 0 ? std::string("[1 /* empty */]")
                   : "[" + std::to_string(dim) + "]";
@@ -472,8 +557,12 @@ LogicalResult FunctionEmitter::emitOp(Operation *op, unsigned indent) {
     }
     return success();
   }
-  if (auto loop = dyn_cast<scf::ForOp>(op)) return emitFor(loop, indent);
-  if (auto ifOp = dyn_cast<scf::IfOp>(op)) return emitIf(ifOp, indent);
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    return emitFor(loop, indent);
+  }
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    return emitIf(ifOp, indent);
+  }
   if (auto yield = dyn_cast<scf::YieldOp>(op)) {
     const SmallVector<std::string> &vars = yieldTargets[op->getParentOp()];
     if (vars.size() == 1) {
@@ -505,10 +594,11 @@ LogicalResult FunctionEmitter::emitOp(Operation *op, unsigned indent) {
     auto type = cast<MemRefType>(op->getResult(0).getType());
     std::string var = fresh(op->getResult(0), "buf");
     // Arrays too large for a C-simulation stack live in static storage.
-    bool large = staticArrays ||
-                 type.getNumElements() *
-                         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8) >
-                     16384;
+    bool large =
+        staticArrays ||
+        type.getNumElements() *
+                std::max<int64_t>(1, type.getElementTypeBitWidth() / 8) >
+            16384;
     line(indent) << (large ? "static " : "") << arrayDeclarator(type, var)
                  << ";\n";
     emitPartitionPragmas(os, var, op->getAttrOfType<ArrayAttr>(kPartitionAttr),
@@ -535,7 +625,9 @@ LogicalResult FunctionEmitter::emitOp(Operation *op, unsigned indent) {
     return success(); // void functions fall off their end
   }
   std::optional<std::string> expr = arithExpr(op);
-  if (!expr) expr = mathExpr(op);
+  if (!expr) {
+    expr = mathExpr(op);
+  }
   if (!expr || op->getNumResults() != 1) {
     return op->emitError("the HLS C++ emitter has no spelling for '")
            << op->getName() << "'";
@@ -546,7 +638,9 @@ LogicalResult FunctionEmitter::emitOp(Operation *op, unsigned indent) {
 
 LogicalResult FunctionEmitter::emitBlock(Block &block, unsigned indent) {
   for (Operation &op : block) {
-    if (failed(emitOp(&op, indent))) return failure();
+    if (failed(emitOp(&op, indent))) {
+      return failure();
+    }
   }
   return success();
 }
@@ -556,8 +650,7 @@ bool writes(func::FuncOp fn, unsigned arg) {
   return !access || access.getValue() != "read";
 }
 
-std::string parameterList(func::FuncOp fn,
-                          const std::vector<PortInfo> *ports) {
+std::string parameterList(func::FuncOp fn, const std::vector<PortInfo> *ports) {
   std::string s;
   for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
     auto type = cast<MemRefType>(fn.getArgumentTypes()[i]);
@@ -591,7 +684,9 @@ LogicalResult emitFunctions(ModuleOp module, StringRef topName,
            << ports.size() << " ports";
   }
   for (auto fn : module.getOps<func::FuncOp>()) {
-    if (fn == top) continue;
+    if (fn == top) {
+      continue;
+    }
     auto nodes = fn->getAttrOfType<ArrayAttr>(kLayerAttr);
     os << "// ONNX ";
     if (nodes && !nodes.empty()) {
@@ -610,7 +705,9 @@ LogicalResult emitFunctions(ModuleOp module, StringRef topName,
           os, "a" + std::to_string(arg.getArgNumber()),
           fn.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), kPartitionAttr));
     }
-    if (failed(emitter.emitBlock(fn.getBody().front(), 1))) return failure();
+    if (failed(emitter.emitBlock(fn.getBody().front(), 1))) {
+      return failure();
+    }
     os << "}\n\n";
   }
 
@@ -661,13 +758,15 @@ LogicalResult emitFunctions(ModuleOp module, StringRef topName,
   Block &body = top.getBody().front();
   for (Operation &op : body) {
     if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
-        failed(emitter.emitOp(&op, 1)))
+        failed(emitter.emitOp(&op, 1))) {
       return failure();
+    }
   }
   for (Operation &op : body) {
     if (!isa<memref::AllocOp, memref::AllocaOp>(op) &&
-        failed(emitter.emitOp(&op, 1)))
+        failed(emitter.emitOp(&op, 1))) {
       return failure();
+    }
   }
   os << "}\n";
   return success();
@@ -705,11 +804,13 @@ FailureOr<std::vector<std::string>> elementLiterals(ElementsAttr attr) {
   out.reserve(attr.getNumElements());
   if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
     if (isa<FloatType>(element)) {
-      for (const APFloat &v : dense.getValues<APFloat>())
+      for (const APFloat &v : dense.getValues<APFloat>()) {
         out.push_back(floatLiteral(v, element));
+      }
     } else {
-      for (const APInt &v : dense.getValues<APInt>())
+      for (const APInt &v : dense.getValues<APInt>()) {
         out.push_back(intLiteral(v, element));
+      }
     }
     return out;
   }
@@ -720,7 +821,8 @@ FailureOr<std::vector<std::string>> elementLiterals(ElementsAttr attr) {
     return failure();
   }
   ArrayRef<char> data = blob->getData();
-  unsigned bytes = element.isInteger(1) ? 1 : element.getIntOrFloatBitWidth() / 8;
+  unsigned bytes =
+      element.isInteger(1) ? 1 : element.getIntOrFloatBitWidth() / 8;
   if (data.size() < static_cast<size_t>(attr.getNumElements()) * bytes) {
     return failure();
   }
@@ -738,7 +840,8 @@ FailureOr<std::vector<std::string>> elementLiterals(ElementsAttr attr) {
       uint64_t raw = 0;
       std::memcpy(&raw, p, bytes); // little-endian hosts
       unsigned width = element.isInteger(1) ? 1 : bytes * 8;
-      out.push_back(intLiteral(APInt(width, width == 1 ? raw & 1 : raw), element));
+      out.push_back(
+          intLiteral(APInt(width, width == 1 ? raw & 1 : raw), element));
     }
   }
   return out;

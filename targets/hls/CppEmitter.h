@@ -23,9 +23,9 @@ namespace infer::hls {
 
 /// How the top function's ports appear in C++.
 struct PortInfo {
-  std::string name;      // C identifier
-  std::string onnxName;  // for comments
-  std::string cType;     // may differ in signedness from the IR's type
+  std::string name;     // C identifier
+  std::string onnxName; // for comments
+  std::string cType;    // may differ in signedness from the IR's type
   bool isOutput = false;
 };
 
@@ -42,18 +42,17 @@ std::map<std::string, std::string> weightNames(mlir::ModuleOp module,
                                                llvm::StringRef prefix);
 
 /// Writes the weights header body: one `static const` array per global.
-llvm::LogicalResult
-emitWeights(mlir::ModuleOp module,
-            const std::map<std::string, std::string> &names,
-            llvm::raw_ostream &os);
+llvm::LogicalResult emitWeights(mlir::ModuleOp module,
+                                const std::map<std::string, std::string> &names,
+                                llvm::raw_ostream &os);
 
 /// Writes every function: layers (static) first, then the top function
 /// `topName` with `ports` in argument order.
-llvm::LogicalResult emitFunctions(mlir::ModuleOp module,
-                                  llvm::StringRef topName,
-                                  const std::vector<PortInfo> &ports,
-                                  const std::map<std::string, std::string> &weights,
-                                  llvm::raw_ostream &os);
+llvm::LogicalResult
+emitFunctions(mlir::ModuleOp module, llvm::StringRef topName,
+              const std::vector<PortInfo> &ports,
+              const std::map<std::string, std::string> &weights,
+              llvm::raw_ostream &os);
 
 /// The declaration of the top function (no trailing ';').
 std::string topDeclaration(mlir::ModuleOp module, llvm::StringRef topName,

@@ -76,12 +76,13 @@ public:
       }
       if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
         auto type = cast<MemRefType>(op.getResult(0).getType());
-        resources += arrayCost(type, op.getAttrOfType<ArrayAttr>(kPartitionAttr));
+        resources +=
+            arrayCost(type, op.getAttrOfType<ArrayAttr>(kPartitionAttr));
         continue;
       }
       OpCost cost = opCost(&op, clockNs);
-      resources += Resources{cost.dsp * copies, 0, cost.lut * copies,
-                             cost.ff * copies};
+      resources +=
+          Resources{cost.dsp * copies, 0, cost.lut * copies, cost.ff * copies};
       int64_t start = 0;
       for (Value operand : op.getOperands()) {
         start = std::max(start, ready.lookup(operand));
@@ -158,8 +159,8 @@ Estimate estimate(ModuleOp module, double clockNs) {
     }
   }
   for (auto global : module.getOps<memref::GlobalOp>()) {
-    result.buffers += arrayCost(global.getType(),
-                                global->getAttrOfType<ArrayAttr>(kPartitionAttr));
+    result.buffers += arrayCost(
+        global.getType(), global->getAttrOfType<ArrayAttr>(kPartitionAttr));
   }
   result.total = result.buffers;
   for (const LayerEstimate &layer : result.layers) {
@@ -175,10 +176,8 @@ Estimate estimate(ModuleOp module, double clockNs) {
 
 llvm::json::Value toJson(const Estimate &e, StringRef model, StringRef part) {
   auto resources = [](const Resources &r) {
-    return llvm::json::Object{{"dsp", r.dsp},
-                              {"bram_18k", r.bram18k},
-                              {"lut", r.lut},
-                              {"ff", r.ff}};
+    return llvm::json::Object{
+        {"dsp", r.dsp}, {"bram_18k", r.bram18k}, {"lut", r.lut}, {"ff", r.ff}};
   };
   llvm::json::Array layers;
   for (const LayerEstimate &layer : e.layers) {
@@ -186,11 +185,11 @@ llvm::json::Value toJson(const Estimate &e, StringRef model, StringRef part) {
     for (const std::string &node : layer.nodes) {
       nodes.push_back(node);
     }
-    layers.push_back(llvm::json::Object{
-        {"name", layer.name},
-        {"onnx_nodes", std::move(nodes)},
-        {"latency_cycles", layer.latency},
-        {"resources", resources(layer.resources)}});
+    layers.push_back(
+        llvm::json::Object{{"name", layer.name},
+                           {"onnx_nodes", std::move(nodes)},
+                           {"latency_cycles", layer.latency},
+                           {"resources", resources(layer.resources)}});
   }
   return llvm::json::Object{
       {"model", model},

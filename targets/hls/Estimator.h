@@ -37,7 +37,7 @@ struct LayerEstimate {
 struct Estimate {
   double clockNs = 4.0;
   std::vector<LayerEstimate> layers;
-  Resources buffers;   // the top function's arrays and the weights
+  Resources buffers; // the top function's arrays and the weights
   Resources total;
   int64_t latency = 0;  // cycles from start to done
   int64_t interval = 0; // cycles between starts (DATAFLOW overlaps layers)

@@ -1,8 +1,8 @@
 //===- HlsPipeline.cpp - linalg on tensors -> loops with HLS directives ---===//
 
+#include "targets/common/BufferPipelines.h"
 #include "targets/hls/HlsTarget.h"
 #include "targets/hls/Passes.h"
-#include "targets/common/BufferPipelines.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"

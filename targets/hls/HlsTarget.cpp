@@ -41,9 +41,7 @@ public:
   // The HLS artifact has no way to report failed run-time checks yet.
   bool reportsRunTimeChecks() const override { return false; }
   // The top function is the model's name.
-  std::string getEntryName(StringRef name) const override {
-    return name.str();
-  }
+  std::string getEntryName(StringRef name) const override { return name.str(); }
 
   void registerPasses() const override {
     registerHlsPasses();

@@ -23,16 +23,16 @@
 namespace infer::hls {
 
 struct HlsOptions {
-  double clockNs = 4.0;                  // target clock period
+  double clockNs = 4.0;                      // target clock period
   std::string part = "xcu250-figd2104-2L-e"; // Alveo U250
-  int64_t parallelism = 1;               // unroll factor of pipelined loops
+  int64_t parallelism = 1;                   // unroll factor of pipelined loops
 };
 
 /// Fused linalg on tensors (the function `top` is the model; "": the only
 /// public function) -> prepared loops on memrefs with directive
 /// attributes, ready for emitProject.
-void buildHlsCodegenPipeline(mlir::OpPassManager &pm,
-                             const HlsOptions &options, llvm::StringRef top);
+void buildHlsCodegenPipeline(mlir::OpPassManager &pm, const HlsOptions &options,
+                             llvm::StringRef top);
 
 /// The HLS target's options: `infer-compile --target=hls --NAME=VALUE` and
 /// `infer-opt --hls-codegen="NAME=VALUE ..."`.
@@ -61,12 +61,10 @@ void registerTarget();
 /// Writes `<dir>/<name>.cpp`, `.h`, `<name>_weights.h`, `<name>_tb.cpp`,
 /// `run_hls.tcl` and `report.json`, and prints the estimate table to
 /// `summary` (when not null).
-llvm::LogicalResult emitProject(mlir::ModuleOp module,
-                                const targets::ModelSignature &signature,
-                                const HlsOptions &options,
-                                llvm::StringRef outputDir,
-                                llvm::StringRef sourceName,
-                                llvm::raw_ostream *summary);
+llvm::LogicalResult
+emitProject(mlir::ModuleOp module, const targets::ModelSignature &signature,
+            const HlsOptions &options, llvm::StringRef outputDir,
+            llvm::StringRef sourceName, llvm::raw_ostream *summary);
 
 } // namespace infer::hls
 

@@ -111,11 +111,11 @@ struct UnrollLoopsPass final : impl::UnrollLoopsPassBase<UnrollLoopsPass> {
     Builder builder(&getContext());
     getOperation().walk([&](scf::ForOp loop) {
       auto ii = loop->getAttrOfType<IntegerAttr>(kPipelineAttr);
-      std::optional<int64_t> trips = loop.getStaticTripCount()
-                                         ? std::optional<int64_t>(
-                                               loop.getStaticTripCount()
-                                                   ->getSExtValue())
-                                         : std::nullopt;
+      std::optional<int64_t> trips =
+          loop.getStaticTripCount()
+              ? std::optional<int64_t>(
+                    loop.getStaticTripCount()->getSExtValue())
+              : std::nullopt;
       if (!ii || ii.getInt() != 1 || !trips || *trips <= 1) {
         return;
       }

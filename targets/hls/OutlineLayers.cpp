@@ -1,4 +1,5 @@
-//===- OutlineLayers.cpp - one function per ONNX layer ---------------------===//
+//===- OutlineLayers.cpp - one function per ONNX layer
+//---------------------===//
 
 #include "targets/hls/Passes.h"
 
@@ -47,7 +48,8 @@ void collectNodes(Location loc, SmallVectorImpl<std::string> &nodes) {
   }
 }
 
-/// A C identifier from an ONNX node name: "/layer1/conv/Conv" -> "layer1_conv_Conv".
+/// A C identifier from an ONNX node name: "/layer1/conv/Conv" ->
+/// "layer1_conv_Conv".
 std::string identifier(StringRef text) {
   std::string out;
   for (char c : text) {
@@ -144,9 +146,9 @@ struct OutlineLayersPass final
       }
       SmallVector<std::string> nodes;
       collectNodes(op.getLoc(), nodes);
-      bool startsNew = groups.empty() ||
-                       (!nodes.empty() && nodes != groups.back().nodes &&
-                        !escapes(groups.back(), body));
+      bool startsNew =
+          groups.empty() || (!nodes.empty() && nodes != groups.back().nodes &&
+                             !escapes(groups.back(), body));
       if (startsNew) {
         groups.push_back(Group{{}, nodes});
       }
@@ -211,8 +213,8 @@ struct OutlineLayersPass final
     OpBuilder builder(ctx);
     builder.setInsertionPoint(top);
     auto type = builder.getFunctionType(ValueRange(arguments).getTypes(), {});
-    auto fn = func::FuncOp::create(builder, group.ops.front()->getLoc(), name,
-                                   type);
+    auto fn =
+        func::FuncOp::create(builder, group.ops.front()->getLoc(), name, type);
     fn.setPrivate();
     SmallVector<Attribute> nodes;
     for (const std::string &node : group.nodes) {

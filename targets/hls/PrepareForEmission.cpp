@@ -44,8 +44,8 @@ std::string typeProblem(Type type) {
 
 /// What makes `op` unemittable, in words.
 std::string problem(Operation *op) {
-  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
-                                            op->getResultTypes())) {
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
     std::string why = typeProblem(type);
     if (!why.empty()) {
       return why;
@@ -72,9 +72,8 @@ struct PrepareForEmissionPass final
     bool ok = true;
     for (auto fn : module.getOps<func::FuncOp>()) {
       for (Type type : fn.getArgumentTypes()) {
-        std::string why = isa<MemRefType>(type)
-                              ? typeProblem(type)
-                              : "a scalar, not a tensor";
+        std::string why = isa<MemRefType>(type) ? typeProblem(type)
+                                                : "a scalar, not a tensor";
         if (!why.empty()) {
           fn.emitError("an argument of type ")
               << type << " cannot be a C++ array: " << why;

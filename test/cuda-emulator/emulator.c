@@ -72,13 +72,21 @@ static struct {
 
 int64_t infer_emu_id(int32_t which) {
   switch (which) {
-  case 0: case 1: case 2:
+  case 0:
+  case 1:
+  case 2:
     return emu.current->thread[which];
-  case 3: case 4: case 5:
+  case 3:
+  case 4:
+  case 5:
     return emu.block[which - 3];
-  case 6: case 7: case 8:
+  case 6:
+  case 7:
+  case 8:
     return emu.block_dim[which - 6];
-  case 9: case 10: case 11:
+  case 9:
+  case 10:
+  case 11:
     return emu.grid_dim[which - 9];
   default:
     fprintf(stderr, "cuda-emulator: unknown id %d\n", which);
@@ -117,8 +125,8 @@ int32_t infer_emu_shuffle_xor_i32(int32_t value, int32_t offset,
 
 void *infer_emu_shared(int32_t index, int64_t bytes) {
   if (index < 0 || index >= MAX_SHARED) {
-    fprintf(stderr, "cuda-emulator: workgroup buffer %d of at most %d\n",
-            index, MAX_SHARED);
+    fprintf(stderr, "cuda-emulator: workgroup buffer %d of at most %d\n", index,
+            MAX_SHARED);
     abort();
   }
   if (emu.shared_bytes[index] < bytes) {
@@ -424,8 +432,8 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
   (void)shared;
   (void)stream;
   (void)extra;
-  struct launch launch = {(entry_fn)function, {gx, gy, gz}, {bx, by, bz},
-                          params};
+  struct launch launch = {
+      (entry_fn)function, {gx, gy, gz}, {bx, by, bz}, params};
   if (capturing) {
     return record(&launch);
   }
@@ -497,13 +505,26 @@ CUresult cuGraphDestroy(void *graph) {
 
 CUresult cuGetErrorName(CUresult result, const char **name) {
   switch (result) {
-  case CUDA_SUCCESS: *name = "CUDA_SUCCESS"; break;
-  case CUDA_ERROR_INVALID_VALUE: *name = "CUDA_ERROR_INVALID_VALUE"; break;
-  case CUDA_ERROR_OUT_OF_MEMORY: *name = "CUDA_ERROR_OUT_OF_MEMORY"; break;
-  case CUDA_ERROR_INVALID_IMAGE: *name = "CUDA_ERROR_INVALID_IMAGE"; break;
-  case CUDA_ERROR_NOT_FOUND: *name = "CUDA_ERROR_NOT_FOUND"; break;
-  case CUDA_ERROR_LAUNCH_FAILED: *name = "CUDA_ERROR_LAUNCH_FAILED"; break;
-  default: return CUDA_ERROR_INVALID_VALUE;
+  case CUDA_SUCCESS:
+    *name = "CUDA_SUCCESS";
+    break;
+  case CUDA_ERROR_INVALID_VALUE:
+    *name = "CUDA_ERROR_INVALID_VALUE";
+    break;
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    *name = "CUDA_ERROR_OUT_OF_MEMORY";
+    break;
+  case CUDA_ERROR_INVALID_IMAGE:
+    *name = "CUDA_ERROR_INVALID_IMAGE";
+    break;
+  case CUDA_ERROR_NOT_FOUND:
+    *name = "CUDA_ERROR_NOT_FOUND";
+    break;
+  case CUDA_ERROR_LAUNCH_FAILED:
+    *name = "CUDA_ERROR_LAUNCH_FAILED";
+    break;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
   }
   return CUDA_SUCCESS;
 }

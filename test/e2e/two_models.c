@@ -14,14 +14,16 @@ int main(void) {
     y[i] = 100.0f - i;
   }
   /* One workspace serves both models (they run one after the other). */
-  static _Alignas(64) unsigned char workspace[ADD_WORKSPACE_SIZE > CNN_WORKSPACE_SIZE
-                                                  ? ADD_WORKSPACE_SIZE + 1
-                                                  : CNN_WORKSPACE_SIZE + 1];
+  static _Alignas(
+      64) unsigned char workspace[ADD_WORKSPACE_SIZE > CNN_WORKSPACE_SIZE
+                                      ? ADD_WORKSPACE_SIZE + 1
+                                      : CNN_WORKSPACE_SIZE + 1];
   add_main(x, y, sum, workspace);
   int failures = 0;
   for (int i = 0; i < 60; ++i) {
     if (sum[i] != x[i] + y[i]) {
-      fprintf(stderr, "add: element %d is %f, expected %f\n", i, sum[i], x[i] + y[i]);
+      fprintf(stderr, "add: element %d is %f, expected %f\n", i, sum[i],
+              x[i] + y[i]);
       ++failures;
     }
   }

@@ -64,23 +64,25 @@ static int run_on_device_tensors(infer_model_t model,
     size_t bytes = infer_tensor_byte_size(t);
     status = infer_model_device_alloc(model, bytes, &ptrs[i]);
     if (!status && i < num_inputs) {
-      status = infer_model_copy_to_device(model, ptrs[i],
-                                          infer_tensor_data(t), bytes);
+      status = infer_model_copy_to_device(model, ptrs[i], infer_tensor_data(t),
+                                          bytes);
     }
   }
   if (!status) {
-    status = infer_model_run_device(model, ptrs, num_inputs,
-                                    ptrs + num_inputs, num_outputs);
+    status = infer_model_run_device(model, ptrs, num_inputs, ptrs + num_inputs,
+                                    num_outputs);
   }
   *out_match = 1;
   for (size_t o = 0; o < num_outputs && !status; ++o) {
     size_t bytes = infer_tensor_byte_size(expected[o]);
     void *host = malloc(bytes ? bytes : 1);
-    status = infer_model_copy_from_device(model, host, ptrs[num_inputs + o],
-                                          bytes);
+    status =
+        infer_model_copy_from_device(model, host, ptrs[num_inputs + o], bytes);
     if (!status && memcmp(host, infer_tensor_data(expected[o]), bytes) != 0) {
-      fprintf(stderr, "gpu_runner: output %zu differs between host and "
-              "device tensors\n", o);
+      fprintf(stderr,
+              "gpu_runner: output %zu differs between host and "
+              "device tensors\n",
+              o);
       *out_match = 0;
     }
     free(host);
@@ -88,8 +90,8 @@ static int run_on_device_tensors(infer_model_t model,
   double *times = calloc((size_t)iterations + 1, sizeof(double));
   for (int i = -10; i < iterations && !status; ++i) {
     double start = now_ms();
-    status = infer_model_run_device(model, ptrs, num_inputs,
-                                    ptrs + num_inputs, num_outputs);
+    status = infer_model_run_device(model, ptrs, num_inputs, ptrs + num_inputs,
+                                    num_outputs);
     if (i >= 0) {
       times[i] = now_ms() - start;
     }

@@ -108,7 +108,8 @@ const infer_abi_model_t fake_norun_model = {
  * aligned_alloc), after the header that names where it came from. */
 static void *fake_buffer(infer_abi_allocator_t *allocator, uint64_t bytes) {
   uint64_t total = (bytes + 2 * INFER_ABI_BUFFER_HEADER_BYTES - 1) / 64 * 64;
-  char *block = allocator ? allocator->alloc(allocator, total) : aligned_alloc(64, total);
+  char *block =
+      allocator ? allocator->alloc(allocator, total) : aligned_alloc(64, total);
   infer_abi_buffer_header_t *header = (infer_abi_buffer_header_t *)block;
   header->allocator = allocator;
   header->block = block;
@@ -145,7 +146,8 @@ static const int64_t kSumsShape[] = {-1};
 static const int64_t kRowsMin[] = {1, 3};
 static const int64_t kRowsOpt[] = {2, 3};
 static const int64_t kRowsMax[] = {4, 3};
-static const char *const kRowsErrors[] = {"node 'first' (Fake): x[0][0] is negative"};
+static const char *const kRowsErrors[] = {
+    "node 'first' (Fake): x[0][0] is negative"};
 static const infer_abi_tensor_t kRowsInputs[] = {
     {"x", INFER_DTYPE_F32, 2, kRowsShape},
 };

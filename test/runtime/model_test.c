@@ -369,16 +369,17 @@ static const infer_abi_tensor_t kNegateIn[] = {
 static const infer_abi_tensor_t kNegateOut[] = {
     {"y", INFER_DTYPE_I32, 1, kScalar}};
 static const infer_abi_model_t negate_model = {
-    INFER_ABI_VERSION, 1, 1, 1, "negate", kNegateIn, kNegateOut, 0, negate_run, NULL,
-    kNegateErrors};
+    INFER_ABI_VERSION, 1, 1,          1,    "negate",     kNegateIn,
+    kNegateOut,        0, negate_run, NULL, kNegateErrors};
 
 /* An ABI version 3 model: its run function returns nothing. */
 static void legacy_run(void *const *buffers) {
   *(int32_t *)buffers[1] = 2 * *(const int32_t *)buffers[0];
 }
 static const infer_abi_model_t legacy_model = {
-    3, 1, 1, 0, "legacy", kNegateIn, kNegateOut, 0,
-    (infer_abi_run_fn)(void (*)(void))legacy_run};
+    3,          1,        1,
+    0,          "legacy", kNegateIn,
+    kNegateOut, 0,        (infer_abi_run_fn)(void (*)(void))legacy_run};
 
 static void test_from_abi(void) {
   infer_model_t model = NULL;
@@ -394,8 +395,10 @@ static void test_from_abi(void) {
   /* A failed run-time check is an error naming it, with no outputs. */
   x = INT32_MIN;
   output = (infer_tensor_t)&x; /* must be reset to NULL */
-  EXPECT_ERROR(infer_model_run(model, &input, 1, &output, 1), INFER_INVALID_ARGUMENT,
-               "model 'negate': the inputs failed a run-time check: node 'neg' (Neg): x is "
+  EXPECT_ERROR(infer_model_run(model, &input, 1, &output, 1),
+               INFER_INVALID_ARGUMENT,
+               "model 'negate': the inputs failed a run-time check: node 'neg' "
+               "(Neg): x is "
                "INT32_MIN");
   EXPECT(output == NULL);
   infer_tensor_release(input);
@@ -448,8 +451,9 @@ static int32_t scratch_run(void *const *buffers) {
   return 0;
 }
 static const infer_abi_model_t scratch_model = {
-    INFER_ABI_VERSION, 1, 1, 0, "scratch", kNegateIn, kNegateOut,
-    kScratchWords * sizeof(int32_t), scratch_run};
+    INFER_ABI_VERSION, 1,         1,          0,
+    "scratch",         kNegateIn, kNegateOut, kScratchWords * sizeof(int32_t),
+    scratch_run};
 
 typedef struct {
   infer_model_t model;
@@ -462,7 +466,8 @@ static void *scratch_worker_main(void *arg) {
   for (int run = 0; run < 500; ++run) {
     int32_t x = worker->id * 1000 + run;
     infer_tensor_t input = NULL, output = NULL;
-    infer_status_t status = infer_tensor_wrap(INFER_DTYPE_I32, 1, kScalar, &x, &input);
+    infer_status_t status =
+        infer_tensor_wrap(INFER_DTYPE_I32, 1, kScalar, &x, &input);
     if (!status) {
       status = infer_model_run(worker->model, &input, 1, &output, 1);
     }
@@ -601,8 +606,8 @@ static void test_dynamic(const char *path) {
     infer_tensor_t x = NULL;
     EXPECT_OK(infer_tensor_create(INFER_DTYPE_F32, bad[i].rank, shape, &x));
     infer_tensor_t outputs[2] = {(infer_tensor_t)1, (infer_tensor_t)1};
-    EXPECT_ERROR(infer_model_run(model, &x, 1, outputs, 2), INFER_INVALID_ARGUMENT,
-                 bad[i].needle);
+    EXPECT_ERROR(infer_model_run(model, &x, 1, outputs, 2),
+                 INFER_INVALID_ARGUMENT, bad[i].needle);
     EXPECT(outputs[0] == NULL && outputs[1] == NULL);
     infer_tensor_release(x);
   }
@@ -613,8 +618,9 @@ static void test_dynamic(const char *path) {
   EXPECT_OK(infer_tensor_create(INFER_DTYPE_F32, 2, shape, &x));
   ((float *)infer_tensor_data(x))[0] = -1;
   infer_tensor_t outputs[2] = {NULL, NULL};
-  EXPECT_ERROR(infer_model_run(model, &x, 1, outputs, 2), INFER_INVALID_ARGUMENT,
-               "failed a run-time check: node 'first' (Fake): x[0][0] is negative");
+  EXPECT_ERROR(
+      infer_model_run(model, &x, 1, outputs, 2), INFER_INVALID_ARGUMENT,
+      "failed a run-time check: node 'first' (Fake): x[0][0] is negative");
   EXPECT(outputs[0] == NULL && outputs[1] == NULL);
   infer_tensor_release(x);
   infer_model_release(model);

@@ -19,8 +19,8 @@ int main(void) {
   EXPECT(infer_status_code(NULL) == INFER_OK);
   EXPECT(strcmp(infer_status_message(NULL), "") == 0);
 
-  infer_status_t status =
-      infer_status_make(INFER_INVALID_ARGUMENT, "input '%s' has rank %d", "x", 3);
+  infer_status_t status = infer_status_make(INFER_INVALID_ARGUMENT,
+                                            "input '%s' has rank %d", "x", 3);
   EXPECT(infer_status_code(status) == INFER_INVALID_ARGUMENT);
   EXPECT(strcmp(infer_status_message(status), "input 'x' has rank 3") == 0);
   EXPECT(strcmp(infer_status_code_name(infer_status_code(status)),

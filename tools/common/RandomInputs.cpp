@@ -23,23 +23,28 @@ ShapeChoices parseShapeChoices(infer_model_t model,
     std::string name = entry.substr(0, eq);
     size_t index = 0;
     infer_status_t missing =
-        eq == std::string::npos ? nullptr : infer_model_find_input(model, name.c_str(), &index);
+        eq == std::string::npos
+            ? nullptr
+            : infer_model_find_input(model, name.c_str(), &index);
     bool found = eq != std::string::npos && !missing;
     infer_status_free(missing);
     if (!found) {
       throw ToolError(fmt::format(
-          "--shape '{}': expected NAME=D0xD1... naming an input of the model", entry));
+          "--shape '{}': expected NAME=D0xD1... naming an input of the model",
+          entry));
     }
     std::vector<int64_t> dims;
     std::string rest = entry.substr(eq + 1);
     size_t start = 0;
     while (true) {
       size_t x = rest.find('x', start);
-      std::string part = rest.substr(start, x == std::string::npos ? x : x - start);
+      std::string part =
+          rest.substr(start, x == std::string::npos ? x : x - start);
       char *end = nullptr;
       long long d = std::strtoll(part.c_str(), &end, 10);
       if (part.empty() || *end != '\0' || d < 0) {
-        throw ToolError(fmt::format("--shape '{}': '{}' is not a dimension", entry, part));
+        throw ToolError(
+            fmt::format("--shape '{}': '{}' is not a dimension", entry, part));
       }
       dims.push_back(d);
       if (x == std::string::npos) {
@@ -76,14 +81,22 @@ IntRange parseIntRange(const std::string &text) {
 /// The smallest and largest value of an integer dtype, as int64.
 static std::pair<int64_t, int64_t> dtypeBounds(infer_dtype_t dtype) {
   switch (dtype) {
-  case INFER_DTYPE_U8: return {0, UINT8_MAX};
-  case INFER_DTYPE_I8: return {INT8_MIN, INT8_MAX};
-  case INFER_DTYPE_U16: return {0, UINT16_MAX};
-  case INFER_DTYPE_I16: return {INT16_MIN, INT16_MAX};
-  case INFER_DTYPE_I32: return {INT32_MIN, INT32_MAX};
-  case INFER_DTYPE_U32: return {0, UINT32_MAX};
-  case INFER_DTYPE_U64: return {0, INT64_MAX};
-  default: return {INT64_MIN, INT64_MAX};
+  case INFER_DTYPE_U8:
+    return {0, UINT8_MAX};
+  case INFER_DTYPE_I8:
+    return {INT8_MIN, INT8_MAX};
+  case INFER_DTYPE_U16:
+    return {0, UINT16_MAX};
+  case INFER_DTYPE_I16:
+    return {INT16_MIN, INT16_MAX};
+  case INFER_DTYPE_I32:
+    return {INT32_MIN, INT32_MAX};
+  case INFER_DTYPE_U32:
+    return {0, UINT32_MAX};
+  case INFER_DTYPE_U64:
+    return {0, INT64_MAX};
+  default:
+    return {INT64_MIN, INT64_MAX};
   }
 }
 
@@ -97,7 +110,8 @@ std::vector<Tensor> randomInputs(infer_model_t model, uint64_t seed,
     const infer_abi_tensor_t *declared = infer_model_input(model, i);
     auto dtype = static_cast<infer_dtype_t>(declared->dtype);
     // Dynamic dims take the profile's optimal size.
-    std::vector<int64_t> shape(declared->shape, declared->shape + declared->rank);
+    std::vector<int64_t> shape(declared->shape,
+                               declared->shape + declared->rank);
     check(infer_model_input_range(model, i, nullptr, shape.data(), nullptr),
           "input range");
     if (auto chosen = shapes.find(declared->name); chosen != shapes.end()) {
@@ -113,9 +127,10 @@ std::vector<Tensor> randomInputs(infer_model_t model, uint64_t seed,
         setIntegerElement(dtype, data, j, bools(generator));
       } else {
         auto [min, max] = dtypeBounds(dtype);
-        std::uniform_int_distribution<int64_t> integers(std::clamp(ints.lo, min, max),
-                                                        std::clamp(ints.hi, min, max));
-        setIntegerElement(dtype, data, j, static_cast<uint64_t>(integers(generator)));
+        std::uniform_int_distribution<int64_t> integers(
+            std::clamp(ints.lo, min, max), std::clamp(ints.hi, min, max));
+        setIntegerElement(dtype, data, j,
+                          static_cast<uint64_t>(integers(generator)));
       }
     }
     inputs.push_back(std::move(tensor));

@@ -153,11 +153,12 @@ uint64_t elementCount(const std::vector<int64_t> &shape,
   uint64_t count = 1;
   for (int64_t dim : shape) {
     if (dim < 0) {
-      throw ToolError(fmt::format("'{}' has a negative dimension {}", path, dim));
+      throw ToolError(
+          fmt::format("'{}' has a negative dimension {}", path, dim));
     }
     if (dim && count > UINT64_MAX / 16 / static_cast<uint64_t>(dim)) {
-      throw ToolError(fmt::format(
-          "'{}' declares a shape too large for any memory", path));
+      throw ToolError(
+          fmt::format("'{}' declares a shape too large for any memory", path));
     }
     count *= static_cast<uint64_t>(dim);
   }
@@ -216,8 +217,7 @@ NamedTensor readNpy(const std::string &path) {
     throw ToolError(fmt::format(
         "'{}' holds {} bytes of data, but a {} {} array needs {}", path,
         available, infer_dtype_name(dtype),
-        formatShape(shape.data(), static_cast<int32_t>(shape.size())),
-        needed));
+        formatShape(shape.data(), static_cast<int32_t>(shape.size())), needed));
   }
   Tensor tensor = makeTensor(dtype, shape);
   if (needed) {
@@ -359,15 +359,26 @@ NamedTensor readTensorProto(const std::string &path) {
   uint64_t count = elementCount(shape, path);
   uint64_t held = 0;
   if (proto.has_raw_data()) {
-    held = proto.raw_data().size() / std::max<size_t>(infer_dtype_size(dtype), 1);
+    held =
+        proto.raw_data().size() / std::max<size_t>(infer_dtype_size(dtype), 1);
   } else {
     switch (dtype) {
-    case INFER_DTYPE_F32: held = proto.float_data_size(); break;
-    case INFER_DTYPE_F64: held = proto.double_data_size(); break;
-    case INFER_DTYPE_I64: held = proto.int64_data_size(); break;
+    case INFER_DTYPE_F32:
+      held = proto.float_data_size();
+      break;
+    case INFER_DTYPE_F64:
+      held = proto.double_data_size();
+      break;
+    case INFER_DTYPE_I64:
+      held = proto.int64_data_size();
+      break;
     case INFER_DTYPE_U32:
-    case INFER_DTYPE_U64: held = proto.uint64_data_size(); break;
-    default: held = proto.int32_data_size(); break;
+    case INFER_DTYPE_U64:
+      held = proto.uint64_data_size();
+      break;
+    default:
+      held = proto.int32_data_size();
+      break;
     }
   }
   if (held < count) {

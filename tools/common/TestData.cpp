@@ -72,7 +72,8 @@ void checkMatches(const infer_abi_tensor_t &declared, const char *kind,
   bool same = infer_tensor_dtype(tensor) == declared.dtype &&
               infer_tensor_rank(tensor) == declared.rank;
   for (int32_t d = 0; same && d < declared.rank; ++d) {
-    same = declared.shape[d] < 0 || declared.shape[d] == infer_tensor_shape(tensor)[d];
+    same = declared.shape[d] < 0 ||
+           declared.shape[d] == infer_tensor_shape(tensor)[d];
   }
   if (!same) {
     throw ToolError(fmt::format(
@@ -194,7 +195,8 @@ TestCase makeRandomCase(infer_model_t model, uint64_t seed,
                         const std::vector<std::string> &shapes, IntRange ints) {
   TestCase result;
   result.label = fmt::format("random inputs (seed {})", seed);
-  result.inputs = randomInputs(model, seed, parseShapeChoices(model, shapes), ints);
+  result.inputs =
+      randomInputs(model, seed, parseShapeChoices(model, shapes), ints);
   result.expected.resize(infer_model_num_outputs(model));
   return result;
 }

@@ -1,7 +1,7 @@
 //===- infer-bench.cpp - latency and throughput of a compiled model -------===//
 //
-// Runs a model library on given or random inputs: W warm-up calls, then I timed calls
-// of infer_model_run per thread, each timed with CLOCK_MONOTONIC. With
+// Runs a model library on given or random inputs: W warm-up calls, then I timed
+// calls of infer_model_run per thread, each timed with CLOCK_MONOTONIC. With
 // --threads N, N threads call run concurrently on one model; percentiles are
 // over every timed call and throughput is all calls over the wall time of
 // the timed phase.
@@ -234,9 +234,9 @@ int run(int argc, char **argv) {
   Model model = loadModel(options.modelPath, options.name);
   TestCase source =
       !options.testData.empty() ? loadTestDataSet(model.get(), options.testData)
-      : !options.inputs.empty()
-          ? loadInputFiles(model.get(), options.inputs)
-          : makeRandomCase(model.get(), options.seed, options.shapes, options.ints);
+      : !options.inputs.empty() ? loadInputFiles(model.get(), options.inputs)
+                                : makeRandomCase(model.get(), options.seed,
+                                                 options.shapes, options.ints);
   const std::vector<Tensor> &owned = source.inputs;
   std::vector<infer_tensor_t> inputs;
   for (const Tensor &input : owned) {

@@ -222,7 +222,8 @@ void runCase(infer_model_t model, const Options &options, TestCase &test,
     // The shape this run produced (dynamic dims resolved).
     std::string head = fmt::format(
         "  {:<{}}  {:<16}", declared.name, width,
-        fmt::format("{} {}", infer_dtype_name(infer_tensor_dtype(got)), formatShape(got)));
+        fmt::format("{} {}", infer_dtype_name(infer_tensor_dtype(got)),
+                    formatShape(got)));
     if (!test.expected[i]) {
       fmt::print("{}  (no expected output) {}\n", head, preview(got));
       continue;
@@ -299,7 +300,8 @@ int run(int argc, char **argv) {
     }
   } else {
     TestCase test = options.inputs.empty()
-                        ? makeRandomCase(model.get(), options.seed, options.shapes, options.ints)
+                        ? makeRandomCase(model.get(), options.seed,
+                                         options.shapes, options.ints)
                         : loadInputFiles(model.get(), options.inputs);
     runCase(model.get(), options, test, options.saveDir, passed, failed);
   }

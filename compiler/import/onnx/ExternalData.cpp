@@ -127,8 +127,8 @@ bool readExternalData(const onnx::TensorProto &tensor,
   }
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
   // below as not a regular file.
-  FileCloser file{::open(path.c_str(),
-                         O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)};
+  FileCloser file{
+      ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)};
   if (file.fd < 0) {
     error = "external data file '" + shown + "' of initializer '" + name +
             "' cannot be opened: " + std::strerror(errno);
@@ -142,11 +142,10 @@ bool readExternalData(const onnx::TensorProto &tensor,
   }
   int64_t size = info.st_size;
   if (offset > size || (length >= 0 && length > size - offset)) {
-    error = "external data of '" + name + "' (offset " +
-            std::to_string(offset) +
-            (length >= 0 ? ", length " + std::to_string(length) : "") +
-            ") lies outside '" + shown + "' (" + std::to_string(size) +
-            " bytes)";
+    error =
+        "external data of '" + name + "' (offset " + std::to_string(offset) +
+        (length >= 0 ? ", length " + std::to_string(length) : "") +
+        ") lies outside '" + shown + "' (" + std::to_string(size) + " bytes)";
     return false;
   }
   if (length < 0) {
@@ -166,8 +165,8 @@ bool readExternalData(const onnx::TensorProto &tensor,
       continue;
     }
     if (got <= 0) {
-      error = "cannot read the external data of '" + name + "' from '" +
-              shown + "'";
+      error = "cannot read the external data of '" + name + "' from '" + shown +
+              "'";
       return false;
     }
     done += got;

@@ -1,4 +1,5 @@
-//===- ExternalData.h - reading initializers stored beside a model -*- C++ -*-===//
+//===- ExternalData.h - reading initializers stored beside a model -*- C++
+//-*-===//
 //
 // A model's external data is untrusted input: its `location` comes from the
 // model file. It may only name a regular file inside the model's folder

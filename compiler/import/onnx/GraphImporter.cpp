@@ -102,7 +102,8 @@ Location GraphImporter::nodeLoc(const onnx::NodeProto &node, int index) {
 }
 
 void GraphImporter::collectValueTypes(const onnx::GraphProto &graph) {
-  for (const auto &list : {&graph.input(), &graph.output(), &graph.value_info()}) {
+  for (const auto &list :
+       {&graph.input(), &graph.output(), &graph.value_info()}) {
     for (const auto &info : *list) {
       if (info.has_type()) {
         valueTypes_[info.name()] = &info.type();
@@ -120,7 +121,7 @@ Value GraphImporter::none() {
   OpBuilder::InsertionGuard guard(builder_);
   builder_.setInsertionPointToStart(block);
   Value value = graph::NoneOp::create(builder_, builder_.getUnknownLoc(),
-                                       builder_.getNoneType());
+                                      builder_.getNoneType());
   noneValues_[block] = value;
   return value;
 }
@@ -190,8 +191,9 @@ LogicalResult GraphImporter::importMainGraph(ModuleOp module,
     std::string error;
     Type type = convertType(context_, input.type(), error);
     if (!type) {
-      return emitError(modelLoc) << "graph input '" << printableName(input.name())
-                                 << "': " << error;
+      return emitError(modelLoc)
+             << "graph input '" << printableName(input.name())
+             << "': " << error;
     }
     argTypes.push_back(type);
     argNames.push_back(input.name());
@@ -227,13 +229,15 @@ LogicalResult GraphImporter::importMainGraph(ModuleOp module,
   for (const auto &output : graph.output()) {
     Value value = lookup(output.name());
     if (!value) {
-      return emitError(modelLoc) << "graph output '" << printableName(output.name())
-                                 << "' is not produced by any node";
+      return emitError(modelLoc)
+             << "graph output '" << printableName(output.name())
+             << "' is not produced by any node";
     }
     results.push_back(value);
   }
   func::ReturnOp::create(builder_, modelLoc, results);
-  fn.setType(builder_.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  fn.setType(
+      builder_.getFunctionType(argTypes, ValueRange(results).getTypes()));
   for (auto [i, output] : llvm::enumerate(graph.output())) {
     fn.setResultAttr(i, "graph.name", builder_.getStringAttr(output.name()));
   }
@@ -335,9 +339,9 @@ LogicalResult GraphImporter::convertAttributes(NodeState &state,
       std::string error;
       Attribute value = convert(defaultValue, error);
       if (!value) {
-        return emitError(state.loc) << "default of attribute '" << name
-                                    << "' of " << node.op_type() << ": "
-                                    << error;
+        return emitError(state.loc)
+               << "default of attribute '" << name << "' of " << node.op_type()
+               << ": " << error;
       }
       state.attributes.set(name, value);
     }
@@ -416,8 +420,8 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     return success();
   };
 
-  NodeState state{&node, version, graphOpNameForOnnx(node.op_type()), {}, {},
-                  loc};
+  NodeState state{&node, version, graphOpNameForOnnx(node.op_type()),
+                  {},    {},      loc};
   // Ops the graph dialect lacks are reported even when their inputs come
   // from other unsupported ops.
   bool knownOp = domain.empty() &&
@@ -450,8 +454,8 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     }
     if (!known) {
       return emitError(loc) << "node '" << printableName(nodeName) << "' ("
-                            << printableName(node.op_type())
-                            << ") uses '" << printableName(input)
+                            << printableName(node.op_type()) << ") uses '"
+                            << printableName(input)
                             << "', which no node, graph input or initializer "
                                "defines";
     }
@@ -501,17 +505,17 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
       attributes.push_back(attr);
     } else if (!isIgnorableLegacyAttribute(node.op_type(),
                                            attr.getName().getValue())) {
-      return emitError(loc) << "attribute '" << attr.getName().getValue()
-                            << "' of " << node.op_type() << " (opset "
-                            << version << ") is not supported";
+      return emitError(loc)
+             << "attribute '" << attr.getName().getValue() << "' of "
+             << node.op_type() << " (opset " << version << ") is not supported";
     }
   }
 
   if (auto count = fixedOperandCount(*opName)) {
     if (static_cast<int>(state.operands.size()) > *count) {
-      return emitError(loc) << node.op_type() << " node has "
-                            << state.operands.size() << " inputs; "
-                            << state.opName << " takes " << *count;
+      return emitError(loc)
+             << node.op_type() << " node has " << state.operands.size()
+             << " inputs; " << state.opName << " takes " << *count;
     }
     while (static_cast<int>(state.operands.size()) < *count) {
       state.operands.push_back(none());
@@ -520,8 +524,8 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   int numResults = fixedResultCount(*opName).value_or(node.output_size());
   if (node.output_size() > numResults) {
     return emitError(loc) << node.op_type() << " node has "
-                          << node.output_size() << " outputs; "
-                          << state.opName << " produces " << numResults;
+                          << node.output_size() << " outputs; " << state.opName
+                          << " produces " << numResults;
   }
   SmallVector<Type> resultTypes;
   for (int i = 0; i < numResults; ++i) {
@@ -582,13 +586,14 @@ LogicalResult GraphImporter::importRegion(const onnx::GraphProto &graph,
       // (trip count, condition, carried values).
       type = owner.operands[i].getType();
       if (isa<NoneType>(type)) {
-        type = RankedTensorType::get(
-            {}, i == 0 ? builder_.getI64Type() : builder_.getI1Type());
+        type = RankedTensorType::get({}, i == 0 ? builder_.getI64Type()
+                                                : builder_.getI1Type());
       }
     }
     if (!type) {
-      return emitError(owner.loc) << "subgraph input '" << printableName(input.name())
-                                  << "': " << error;
+      return emitError(owner.loc)
+             << "subgraph input '" << printableName(input.name())
+             << "': " << error;
     }
     block->addArgument(type, owner.loc);
     scopes_.back()[input.name()] = block->getArgument(i);
@@ -607,8 +612,9 @@ LogicalResult GraphImporter::importRegion(const onnx::GraphProto &graph,
         scopes_.pop_back();
         return success();
       }
-      return emitError(owner.loc) << "subgraph output '" << printableName(output.name())
-                                  << "' is not produced by any node";
+      return emitError(owner.loc)
+             << "subgraph output '" << printableName(output.name())
+             << "' is not produced by any node";
     }
     results.push_back(value);
   }

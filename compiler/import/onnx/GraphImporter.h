@@ -7,9 +7,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/ADT/StringMap.h"
 #include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <map>
 #include <string>

@@ -18,7 +18,8 @@
 namespace infer::onnx_import {
 
 int maxKnownOpset() {
-  const auto &map = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  const auto &map =
+      onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
   auto it = map.find("");
   return it == map.end() ? 0 : it->second.second;
 }
@@ -53,8 +54,7 @@ bool parseBinary(const std::string &bytes, onnx::ModelProto &model) {
                                              static_cast<int>(bytes.size()));
   google::protobuf::io::CodedInputStream coded(&raw);
   coded.SetTotalBytesLimit(INT_MAX);
-  return model.ParseFromCodedStream(&coded) &&
-         coded.ConsumedEntireMessage();
+  return model.ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage();
 }
 
 /// A model newer than anything the importer was written against: its ops
@@ -127,8 +127,8 @@ bool loadModel(const std::string &path, bool runChecker, LoadedModel &out,
     if (isText) {
       auto status = onnx::OnnxParser::Parse(out.model, bytes.c_str());
       if (!status.IsOK()) {
-        error = "'" + path + "' is not valid ONNX text: " +
-                status.ErrorMessage();
+        error =
+            "'" + path + "' is not valid ONNX text: " + status.ErrorMessage();
         return false;
       }
     } else if (!parseBinary(bytes, out.model)) {
@@ -167,8 +167,8 @@ bool loadModel(const std::string &path, bool runChecker, LoadedModel &out,
   } catch (const onnx::checker::ValidationError &e) {
     std::string what = e.what();
     auto newline = what.find('\n');
-    error = "'" + path + "' failed the ONNX checker: " +
-            what.substr(0, newline);
+    error =
+        "'" + path + "' failed the ONNX checker: " + what.substr(0, newline);
     return false;
   } catch (const std::exception &e) {
     error = "'" + path + "' cannot be read: " + e.what();
@@ -179,9 +179,8 @@ bool loadModel(const std::string &path, bool runChecker, LoadedModel &out,
     onnx::ShapeInferenceOptions options(/*check_type=*/false,
                                         /*error_mode=*/0,
                                         /*enable_data_propagation=*/true);
-    onnx::shape_inference::InferShapes(out.model,
-                                       onnx::OpSchemaRegistry::Instance(),
-                                       options);
+    onnx::shape_inference::InferShapes(
+        out.model, onnx::OpSchemaRegistry::Instance(), options);
   } catch (const std::exception &e) {
     // Types then come from the model's own annotations and the graph
     // dialect's shape inference.

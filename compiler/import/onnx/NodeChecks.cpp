@@ -37,11 +37,15 @@ const OpRule kRules[] = {
     {"ConvInteger", {kKernel, kStrides, kDilations, kPads, {"group", 1}}},
     {"QLinearConv", {kKernel, kStrides, kDilations, kPads, {"group", 1}}},
     {"DeformConv",
-     {kKernel, kStrides, kDilations, kPads, {"group", 1},
-      {"offset_group", 1}}},
+     {kKernel, kStrides, kDilations, kPads, {"group", 1}, {"offset_group", 1}}},
     {"ConvTranspose",
-     {kKernel, kStrides, kDilations, kPads, {"group", 1},
-      {"output_padding", 0}, {"output_shape", 0}}},
+     {kKernel,
+      kStrides,
+      kDilations,
+      kPads,
+      {"group", 1},
+      {"output_padding", 0},
+      {"output_shape", 0}}},
     {"MaxPool", {kKernel, kStrides, kDilations, kPads}},
     {"AveragePool", {kKernel, kStrides, kDilations, kPads}},
     {"LpPool", {kKernel, kStrides, kDilations, kPads}},
@@ -61,9 +65,9 @@ const OpRule kRules[] = {
 /// Ops over N x C x D1... whose libonnx shape inference indexes the spatial
 /// dims without checking the rank: their first input needs rank >= 3.
 const char *const kSpatialOps[] = {
-    "Conv",        "ConvTranspose", "ConvInteger", "QLinearConv",
-    "MaxPool",     "AveragePool",   "LpPool",      "MaxUnpool",
-    "DeformConv",  "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"};
+    "Conv",       "ConvTranspose",     "ConvInteger",   "QLinearConv",
+    "MaxPool",    "AveragePool",       "LpPool",        "MaxUnpool",
+    "DeformConv", "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"};
 
 /// Ranks the graph declares for its values (inputs, value_info,
 /// initializers), for checks that libonnx's shape inference skips.

@@ -1,4 +1,5 @@
-//===- NodeChecks.h - attribute ranges checked before anything runs -*- C++ -*-===//
+//===- NodeChecks.h - attribute ranges checked before anything runs -*- C++
+//-*-===//
 //
 // A model file is untrusted input. Before libonnx's checker and shape
 // inference see it (they index with attribute values and can crash on

@@ -38,7 +38,8 @@ std::string graphOpNameForOnnx(llvm::StringRef type) {
         name.push_back('_');
       }
     }
-    name.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    name.push_back(
+        static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   }
   return name;
 }
@@ -62,16 +63,14 @@ OwningOpRef<ModuleOp> importOnnxModel(MLIRContext &context, StringRef path,
     (*module)->setAttr("graph.model_name",
                        builder.getStringAttr(loaded.model.graph().name()));
   }
-  (*module)->setAttr("graph.opset",
-                     builder.getI64IntegerAttr([&]() -> int64_t {
-                       for (const auto &opset : loaded.model.opset_import()) {
-                         if (opset.domain().empty() ||
-                             opset.domain() == "ai.onnx") {
-                           return opset.version();
-                         }
-                       }
-                       return 0;
-                     }()));
+  (*module)->setAttr("graph.opset", builder.getI64IntegerAttr([&]() -> int64_t {
+    for (const auto &opset : loaded.model.opset_import()) {
+      if (opset.domain().empty() || opset.domain() == "ai.onnx") {
+        return opset.version();
+      }
+    }
+    return 0;
+  }()));
   onnx_import::TensorImportOptions tensorOptions;
   tensorOptions.inlineLimit = options.inlineConstantLimit;
   tensorOptions.directory = loaded.directory;

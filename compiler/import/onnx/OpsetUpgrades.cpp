@@ -54,8 +54,8 @@ LogicalResult floatToOperand(GraphImporter &imp, NodeState &s, StringRef name,
     return emitError(s.loc) << "cannot convert attribute '" << name
                             << "': the input's element type is unknown";
   }
-  s.operands[position] = imp.scalarConstant(
-      s.loc, elementType, value.getValueAsDouble());
+  s.operands[position] =
+      imp.scalarConstant(s.loc, elementType, value.getValueAsDouble());
   s.attributes.erase(name);
   return success();
 }

@@ -6,8 +6,8 @@
 #include "dialects/graph/IR/TensorLimits.h"
 
 #include "mlir/IR/AsmState.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,30 +34,54 @@ enum NewDataType {
 Type convertElementType(MLIRContext *ctx, int dataType) {
   using TP = onnx::TensorProto;
   switch (dataType) {
-  case TP::FLOAT: return Float32Type::get(ctx);
-  case TP::DOUBLE: return Float64Type::get(ctx);
-  case TP::FLOAT16: return Float16Type::get(ctx);
-  case TP::BFLOAT16: return BFloat16Type::get(ctx);
-  case TP::BOOL: return IntegerType::get(ctx, 1);
-  case TP::INT8: return IntegerType::get(ctx, 8);
-  case TP::INT16: return IntegerType::get(ctx, 16);
-  case TP::INT32: return IntegerType::get(ctx, 32);
-  case TP::INT64: return IntegerType::get(ctx, 64);
-  case TP::UINT8: return IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  case TP::UINT16: return IntegerType::get(ctx, 16, IntegerType::Unsigned);
-  case TP::UINT32: return IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  case TP::UINT64: return IntegerType::get(ctx, 64, IntegerType::Unsigned);
-  case TP::COMPLEX64: return ComplexType::get(Float32Type::get(ctx));
-  case TP::COMPLEX128: return ComplexType::get(Float64Type::get(ctx));
-  case TP::STRING: return graph::StringType::get(ctx);
-  case kFloat8E4M3FN: return Float8E4M3FNType::get(ctx);
-  case kFloat8E4M3FNUZ: return Float8E4M3FNUZType::get(ctx);
-  case kFloat8E5M2: return Float8E5M2Type::get(ctx);
-  case kFloat8E5M2FNUZ: return Float8E5M2FNUZType::get(ctx);
-  case kUInt4: return IntegerType::get(ctx, 4, IntegerType::Unsigned);
-  case kInt4: return IntegerType::get(ctx, 4);
-  case kFloat4E2M1: return Float4E2M1FNType::get(ctx);
-  default: return nullptr;
+  case TP::FLOAT:
+    return Float32Type::get(ctx);
+  case TP::DOUBLE:
+    return Float64Type::get(ctx);
+  case TP::FLOAT16:
+    return Float16Type::get(ctx);
+  case TP::BFLOAT16:
+    return BFloat16Type::get(ctx);
+  case TP::BOOL:
+    return IntegerType::get(ctx, 1);
+  case TP::INT8:
+    return IntegerType::get(ctx, 8);
+  case TP::INT16:
+    return IntegerType::get(ctx, 16);
+  case TP::INT32:
+    return IntegerType::get(ctx, 32);
+  case TP::INT64:
+    return IntegerType::get(ctx, 64);
+  case TP::UINT8:
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case TP::UINT16:
+    return IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  case TP::UINT32:
+    return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case TP::UINT64:
+    return IntegerType::get(ctx, 64, IntegerType::Unsigned);
+  case TP::COMPLEX64:
+    return ComplexType::get(Float32Type::get(ctx));
+  case TP::COMPLEX128:
+    return ComplexType::get(Float64Type::get(ctx));
+  case TP::STRING:
+    return graph::StringType::get(ctx);
+  case kFloat8E4M3FN:
+    return Float8E4M3FNType::get(ctx);
+  case kFloat8E4M3FNUZ:
+    return Float8E4M3FNUZType::get(ctx);
+  case kFloat8E5M2:
+    return Float8E5M2Type::get(ctx);
+  case kFloat8E5M2FNUZ:
+    return Float8E5M2FNUZType::get(ctx);
+  case kUInt4:
+    return IntegerType::get(ctx, 4, IntegerType::Unsigned);
+  case kInt4:
+    return IntegerType::get(ctx, 4);
+  case kFloat4E2M1:
+    return Float4E2M1FNType::get(ctx);
+  default:
+    return nullptr;
   }
 }
 
@@ -67,14 +91,22 @@ std::string dataTypeName(int dataType) {
         static_cast<onnx::TensorProto_DataType>(dataType));
   }
   switch (dataType) {
-  case kFloat8E4M3FN: return "FLOAT8E4M3FN";
-  case kFloat8E4M3FNUZ: return "FLOAT8E4M3FNUZ";
-  case kFloat8E5M2: return "FLOAT8E5M2";
-  case kFloat8E5M2FNUZ: return "FLOAT8E5M2FNUZ";
-  case kUInt4: return "UINT4";
-  case kInt4: return "INT4";
-  case kFloat4E2M1: return "FLOAT4E2M1";
-  default: return "data type " + std::to_string(dataType);
+  case kFloat8E4M3FN:
+    return "FLOAT8E4M3FN";
+  case kFloat8E4M3FNUZ:
+    return "FLOAT8E4M3FNUZ";
+  case kFloat8E5M2:
+    return "FLOAT8E5M2";
+  case kFloat8E5M2FNUZ:
+    return "FLOAT8E5M2FNUZ";
+  case kUInt4:
+    return "UINT4";
+  case kInt4:
+    return "INT4";
+  case kFloat4E2M1:
+    return "FLOAT4E2M1";
+  default:
+    return "data type " + std::to_string(dataType);
   }
 }
 
@@ -92,9 +124,9 @@ bool checkTensorSize(ArrayRef<int64_t> shape, Type element,
   }
   std::string dims;
   for (int64_t dim : shape) {
-    dims += (dims.empty() ? "" : "x") +
-            (ShapedType::isDynamic(dim) ? std::string("?")
-                                        : std::to_string(dim));
+    dims +=
+        (dims.empty() ? "" : "x") +
+        (ShapedType::isDynamic(dim) ? std::string("?") : std::to_string(dim));
   }
   error = "shape " + (dims.empty() ? std::string("()") : dims) +
           " holds more than 2^48 bytes";
@@ -108,8 +140,8 @@ Type convertType(MLIRContext *ctx, const onnx::TypeProto &type,
     const auto &tensor = type.tensor_type();
     Type element = convertElementType(ctx, tensor.elem_type());
     if (!element) {
-      error = "unsupported tensor element type " +
-              dataTypeName(tensor.elem_type());
+      error =
+          "unsupported tensor element type " + dataTypeName(tensor.elem_type());
       return nullptr;
     }
     if (!tensor.has_shape()) {
@@ -190,13 +222,23 @@ bool collectBytes(const onnx::TensorProto &t, Type element, int64_t count,
     int64_t have = 0;
     switch (t.data_type()) {
     case TP::FLOAT:
-    case TP::COMPLEX64: have = int64_t(t.float_data_size()) * 4; break;
+    case TP::COMPLEX64:
+      have = int64_t(t.float_data_size()) * 4;
+      break;
     case TP::DOUBLE:
-    case TP::COMPLEX128: have = int64_t(t.double_data_size()) * 8; break;
-    case TP::INT64: have = int64_t(t.int64_data_size()) * width; break;
+    case TP::COMPLEX128:
+      have = int64_t(t.double_data_size()) * 8;
+      break;
+    case TP::INT64:
+      have = int64_t(t.int64_data_size()) * width;
+      break;
     case TP::UINT32:
-    case TP::UINT64: have = int64_t(t.uint64_data_size()) * width; break;
-    default: have = int64_t(t.int32_data_size()) * width; break;
+    case TP::UINT64:
+      have = int64_t(t.uint64_data_size()) * width;
+      break;
+    default:
+      have = int64_t(t.int32_data_size()) * width;
+      break;
     }
     if (have != count * width) {
       error = "initializer '" + printableName(t.name()) + "' holds " +
@@ -276,8 +318,8 @@ ElementsAttr convertTensor(MLIRContext *ctx, const onnx::TensorProto &t,
   SmallVector<int64_t> shape;
   for (int64_t d : t.dims()) {
     if (d < 0) {
-      error = "tensor '" + printableName(t.name()) +
-              "' has a negative dimension";
+      error =
+          "tensor '" + printableName(t.name()) + "' has a negative dimension";
       return nullptr;
     }
     shape.push_back(d);
@@ -333,7 +375,8 @@ ElementsAttr convertTensor(MLIRContext *ctx, const onnx::TensorProto &t,
     bytes.clear();
     if (t.data_location() != onnx::TensorProto::EXTERNAL && !t.has_raw_data()) {
       if (t.int32_data_size() != count) {
-        error = "bool tensor '" + t.name() + "' holds the wrong number of values";
+        error =
+            "bool tensor '" + t.name() + "' holds the wrong number of values";
         return nullptr;
       }
       SmallVector<bool> values(t.int32_data().begin(), t.int32_data().end());

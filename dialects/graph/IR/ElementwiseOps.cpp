@@ -70,12 +70,13 @@ OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
   }
   Type element = input.getElementType();
   auto scalarType = RankedTensorType::get({}, element);
-  Attribute zero = isa<FloatType>(element)
-                       ? Attribute(DenseElementsAttr::get(
-                             scalarType, APFloat::getZero(cast<FloatType>(element)
-                                                              .getFloatSemantics())))
-                       : Attribute(DenseElementsAttr::get(
-                             scalarType, APInt(element.getIntOrFloatBitWidth(), 0)));
+  Attribute zero =
+      isa<FloatType>(element)
+          ? Attribute(DenseElementsAttr::get(
+                scalarType,
+                APFloat::getZero(cast<FloatType>(element).getFloatSemantics())))
+          : Attribute(DenseElementsAttr::get(
+                scalarType, APInt(element.getIntOrFloatBitWidth(), 0)));
   return foldBinaryConstant(
       zero, input, getY().getType(),
       [](const APInt &a, const APInt &b) -> std::optional<APInt> {

@@ -33,9 +33,9 @@ LogicalResult verifyWindowAttrs(Operation *op, int64_t spatialRank,
       failed(checkSize("pads", pads, 2 * spatialRank))) {
     return failure();
   }
-  for (auto [name, values] :
-       {std::make_pair("strides", strides), std::make_pair("dilations", dilations),
-        std::make_pair("kernel_shape", kernel)}) {
+  for (auto [name, values] : {std::make_pair("strides", strides),
+                              std::make_pair("dilations", dilations),
+                              std::make_pair("kernel_shape", kernel)}) {
     if (values && llvm::any_of(*values, [](int64_t v) { return v < 1; })) {
       return op->emitOpError("attribute '") << name << "' must be positive";
     }
@@ -58,10 +58,9 @@ Type inferPool(Value x, Type resultType, ArrayRef<int64_t> kernel,
     return resultType;
   }
   SmallVector<int64_t> shape(input.getShape().take_front(2));
-  llvm::append_range(shape,
-                     windowOutputShape(input.getShape().drop_front(2), kernel,
-                                       strides, dilations, pads, autoPad,
-                                       ceilMode));
+  llvm::append_range(shape, windowOutputShape(input.getShape().drop_front(2),
+                                              kernel, strides, dilations, pads,
+                                              autoPad, ceilMode));
   return withShape(resultType, shape);
 }
 
@@ -133,13 +132,12 @@ LogicalResult ConvOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
     inferred.push_back(resultType);
     return success();
   }
-  SmallVector<int64_t> kernel(getKernelShape().value_or(
-      w.getShape().drop_front(2)));
+  SmallVector<int64_t> kernel(
+      getKernelShape().value_or(w.getShape().drop_front(2)));
   SmallVector<int64_t> shape = {x.getDimSize(0), w.getDimSize(0)};
-  llvm::append_range(shape, windowOutputShape(x.getShape().drop_front(2),
-                                              kernel, getStrides(),
-                                              getDilations(), getPads(),
-                                              getAutoPad(), false));
+  llvm::append_range(
+      shape, windowOutputShape(x.getShape().drop_front(2), kernel, getStrides(),
+                               getDilations(), getPads(), getAutoPad(), false));
   inferred.push_back(withShape(resultType, shape));
   return success();
 }
@@ -170,15 +168,15 @@ ConvTransposeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   }
   int64_t n = x.getRank() - 2;
   SmallVector<int64_t> shape = {
-      x.getDimSize(0), w.isDynamicDim(1) ? kDynamic
-                                         : w.getDimSize(1) * getGroup()};
+      x.getDimSize(0),
+      w.isDynamicDim(1) ? kDynamic : w.getDimSize(1) * getGroup()};
   if (auto outputShape = getOutputShape()) {
     llvm::append_range(shape, outputShape->take_back(n));
     inferred.push_back(withShape(resultType, shape));
     return success();
   }
-  SmallVector<int64_t> kernel(getKernelShape().value_or(
-      w.getShape().drop_front(2)));
+  SmallVector<int64_t> kernel(
+      getKernelShape().value_or(w.getShape().drop_front(2)));
   for (int64_t i = 0; i < n; ++i) {
     int64_t in = x.getDimSize(i + 2);
     int64_t stride = getStrides() ? (*getStrides())[i] : 1;
@@ -224,9 +222,9 @@ LogicalResult MaxPoolOp::verify() {
 }
 
 LogicalResult MaxPoolOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
-  Type y = inferPool(getX(), getY().getType(), getKernelShape(), getStrides(),
-                     getDilations(), getPads(), getAutoPad(),
-                     getCeilMode() != 0);
+  Type y =
+      inferPool(getX(), getY().getType(), getKernelShape(), getStrides(),
+                getDilations(), getPads(), getAutoPad(), getCeilMode() != 0);
   inferred.push_back(y);
   Type indices = getIndices().getType();
   auto ranked = dyn_cast<RankedTensorType>(y);
@@ -262,12 +260,14 @@ GlobalAveragePoolOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   return success();
 }
 
-LogicalResult GlobalMaxPoolOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+LogicalResult
+GlobalMaxPoolOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   inferred.push_back(inferGlobalPool(getX(), getY().getType()));
   return success();
 }
 
-LogicalResult GlobalLpPoolOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+LogicalResult
+GlobalLpPoolOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   inferred.push_back(inferGlobalPool(getX(), getY().getType()));
   return success();
 }
@@ -341,8 +341,8 @@ LogicalResult LRNOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   return success();
 }
 
-LogicalResult MeanVarianceNormalizationOp::inferResultTypes(
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult
+MeanVarianceNormalizationOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   sameShapeAs(getX(), *this, inferred);
   return success();
 }
@@ -393,8 +393,8 @@ LogicalResult verifyRecurrent(Op op, int64_t gates) {
                     "[num_directions, gates x hidden_size, hidden_size]")) ||
       failed(rankIs(op.getB(), "B", 2,
                     "[num_directions, 2 x gates x hidden_size]")) ||
-      failed(rankIs(op.getSequenceLens(), "sequence_lens", 1,
-                    "[batch_size]")) ||
+      failed(
+          rankIs(op.getSequenceLens(), "sequence_lens", 1, "[batch_size]")) ||
       failed(rankIs(op.getInitialH(), "initial_h", 3, stateDims))) {
     return failure();
   }
@@ -412,8 +412,7 @@ LogicalResult verifyRecurrent(Op op, int64_t gates) {
     if (known(type, 0) && type.getDimSize(0) != directions) {
       return op.emitOpError() << name << " holds " << type.getDimSize(0)
                               << " direction(s); direction '"
-                              << op.getDirection() << "' needs "
-                              << directions;
+                              << op.getDirection() << "' needs " << directions;
     }
   }
   if (known(w, 1) && w.getDimSize(1) % gates != 0) {
@@ -495,7 +494,8 @@ LogicalResult LSTMOp::verify() {
   if (failed(verifyRecurrent(*this, 4))) {
     return failure();
   }
-  auto c = isNone(getInitialC()) ? RankedTensorType() : getRanked(getInitialC());
+  auto c =
+      isNone(getInitialC()) ? RankedTensorType() : getRanked(getInitialC());
   if (c && c.getRank() != 3) {
     return emitOpError("initial_c must have rank 3, got rank ") << c.getRank();
   }

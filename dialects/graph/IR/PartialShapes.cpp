@@ -38,7 +38,9 @@ using Partial = SmallVector<int64_t>;
 
 bool isKnown(int64_t v) { return v != kDynamic && v != kNonNegative; }
 /// Known to be >= 0, whether or not its value is known.
-bool nonNegative(int64_t v) { return v == kNonNegative || (isKnown(v) && v >= 0); }
+bool nonNegative(int64_t v) {
+  return v == kNonNegative || (isKnown(v) && v >= 0);
+}
 
 std::optional<Partial> partial(Value value, int depth);
 
@@ -55,7 +57,8 @@ int64_t anyUnknown(int64_t, int64_t) { return kDynamic; }
 /// length 1).
 std::optional<Partial> binary(Value a, Value b, int depth, BinaryRule rule) {
   auto x = partial(a, depth + 1), y = partial(b, depth + 1);
-  if (!x || !y || (x->size() != y->size() && x->size() != 1 && y->size() != 1)) {
+  if (!x || !y ||
+      (x->size() != y->size() && x->size() != 1 && y->size() != 1)) {
     return std::nullopt;
   }
   size_t n = std::max(x->size(), y->size());
@@ -96,16 +99,17 @@ std::optional<Partial> compare(Operation *op, int depth) {
     return std::nullopt;
   }
   if (isa<EqualOp>(op)) {
-    return binary(a, b, depth,
-                  {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u == v; },
-                   [](int64_t u, int64_t v) -> int64_t {
-                     // A dim never equals a negative value.
-                     if ((nonNegative(u) && isKnown(v) && v < 0) ||
-                         (nonNegative(v) && isKnown(u) && u < 0)) {
-                       return 0;
-                     }
-                     return kDynamic;
-                   }});
+    return binary(
+        a, b, depth,
+        {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u == v; },
+         [](int64_t u, int64_t v) -> int64_t {
+           // A dim never equals a negative value.
+           if ((nonNegative(u) && isKnown(v) && v < 0) ||
+               (nonNegative(v) && isKnown(u) && u < 0)) {
+             return 0;
+           }
+           return kDynamic;
+         }});
   }
   // Greater and GreaterOrEqual are Less and LessOrEqual with swapped sides.
   bool swap = isa<GreaterOp, GreaterOrEqualOp>(op);
@@ -114,13 +118,15 @@ std::optional<Partial> compare(Operation *op, int depth) {
     std::swap(a, b);
   }
   if (orEqual) {
-    return binary(a, b, depth,
-                  {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u <= v; },
-                   [](int64_t u, int64_t v) { return lessUnknown(u, v, true); }});
+    return binary(
+        a, b, depth,
+        {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u <= v; },
+         [](int64_t u, int64_t v) { return lessUnknown(u, v, true); }});
   }
-  return binary(a, b, depth,
-                {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u < v; },
-                 [](int64_t u, int64_t v) { return lessUnknown(u, v, false); }});
+  return binary(
+      a, b, depth,
+      {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u < v; },
+       [](int64_t u, int64_t v) { return lessUnknown(u, v, false); }});
 }
 
 /// Where(condition, x, y) entry by entry, all three broadcast.
@@ -170,7 +176,8 @@ std::optional<Partial> constantOfShape(ConstantOfShapeOp op, int depth) {
       return std::nullopt;
     }
     APInt v = *dense.getValues<APInt>().begin();
-    value = dense.getElementType().isInteger(1) ? v.getZExtValue() : v.getSExtValue();
+    value = dense.getElementType().isInteger(1) ? v.getZExtValue()
+                                                : v.getSExtValue();
   }
   int64_t count = 1;
   for (int64_t d : *shape) {
@@ -213,7 +220,8 @@ std::optional<Partial> sliceValues(SliceOp op, int depth) {
       result.push_back((*data)[i]);
     }
   } else {
-    for (int64_t i = clamp((*starts)[0], 0, n - 1), e = clamp((*ends)[0], -1, n - 1);
+    for (int64_t i = clamp((*starts)[0], 0, n - 1),
+                 e = clamp((*ends)[0], -1, n - 1);
          i > e; i += step) {
       result.push_back((*data)[i]);
     }
@@ -223,8 +231,9 @@ std::optional<Partial> sliceValues(SliceOp op, int depth) {
 
 std::optional<Partial> partial(Value value, int depth) {
   auto type = getRanked(value);
-  if (depth > kMaxDepth || !type || type.getRank() > 1 || !type.hasStaticShape() ||
-      type.getNumElements() > kMaxElements || !type.getElementType().isInteger()) {
+  if (depth > kMaxDepth || !type || type.getRank() > 1 ||
+      !type.hasStaticShape() || type.getNumElements() > kMaxElements ||
+      !type.getElementType().isInteger()) {
     return std::nullopt;
   }
   auto result = [&]() -> std::optional<Partial> {
@@ -254,7 +263,8 @@ std::optional<Partial> partial(Value value, int depth) {
       int64_t end = shape.getEnd() ? clampAxis(*shape.getEnd()) : rank;
       Partial dims;
       for (int64_t d = start; d < end; ++d) {
-        dims.push_back(data.isDynamicDim(d) ? kNonNegative : data.getDimSize(d));
+        dims.push_back(data.isDynamicDim(d) ? kNonNegative
+                                            : data.getDimSize(d));
       }
       return dims;
     }
@@ -291,12 +301,15 @@ std::optional<Partial> partial(Value value, int depth) {
     }
     // Ops that keep the values in order and only change the shape or the
     // integer width; a cast to bool keeps only whether each is zero.
-    if (isa<UnsqueezeOp, SqueezeOp, ReshapeOp, IdentityOp, FlattenOp, CastOp>(op)) {
-      if (!isa<IntegerType>(getElementTypeOrSelf(op->getOperand(0).getType()))) {
+    if (isa<UnsqueezeOp, SqueezeOp, ReshapeOp, IdentityOp, FlattenOp, CastOp>(
+            op)) {
+      if (!isa<IntegerType>(
+              getElementTypeOrSelf(op->getOperand(0).getType()))) {
         return std::nullopt;
       }
       auto input = partial(op->getOperand(0), depth + 1);
-      if (!input || static_cast<int64_t>(input->size()) != type.getNumElements()) {
+      if (!input ||
+          static_cast<int64_t>(input->size()) != type.getNumElements()) {
         return std::nullopt;
       }
       if (isa<CastOp>(op) && type.getElementType().isInteger(1)) {
@@ -329,19 +342,22 @@ std::optional<Partial> partial(Value value, int depth) {
       return input;
     }
     if (isa<AddOp>(op)) {
-      return binary(op->getOperand(0), op->getOperand(1), depth,
-                    {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u + v; },
-                     keepsSign});
+      return binary(
+          op->getOperand(0), op->getOperand(1), depth,
+          {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u + v; },
+           keepsSign});
     }
     if (isa<SubOp>(op)) {
-      return binary(op->getOperand(0), op->getOperand(1), depth,
-                    {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u - v; },
-                     anyUnknown});
+      return binary(
+          op->getOperand(0), op->getOperand(1), depth,
+          {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u - v; },
+           anyUnknown});
     }
     if (isa<MulOp>(op)) {
-      return binary(op->getOperand(0), op->getOperand(1), depth,
-                    {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u * v; },
-                     keepsSign});
+      return binary(
+          op->getOperand(0), op->getOperand(1), depth,
+          {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u * v; },
+           keepsSign});
     }
     if (isa<DivOp>(op)) {
       // Shape arithmetic divides non-negative values: only then is it known.
@@ -353,8 +369,9 @@ std::optional<Partial> partial(Value value, int depth) {
                        return u / v;
                      },
                      [](int64_t u, int64_t v) -> int64_t {
-                       return nonNegative(u) && isKnown(v) && v > 0 ? kNonNegative
-                                                                    : kDynamic;
+                       return nonNegative(u) && isKnown(v) && v > 0
+                                  ? kNonNegative
+                                  : kDynamic;
                      }});
     }
     if (isa<MaxOp, MinOp>(op) && op->getNumOperands() == 2) {
@@ -364,9 +381,11 @@ std::optional<Partial> partial(Value value, int depth) {
                        return isMax ? std::max(u, v) : std::min(u, v);
                      },
                      [isMax](int64_t u, int64_t v) -> int64_t {
-                       // max(dim, c <= 0) is the dim; min(dim, c) >= 0 for c >= 0.
-                       if (isMax && ((nonNegative(u) && isKnown(v) && v <= 0) ||
-                                     (nonNegative(v) && isKnown(u) && u <= 0))) {
+                       // max(dim, c <= 0) is the dim; min(dim, c) >= 0 for c >=
+                       // 0.
+                       if (isMax &&
+                           ((nonNegative(u) && isKnown(v) && v <= 0) ||
+                            (nonNegative(v) && isKnown(u) && u <= 0))) {
                          return isKnown(u) ? v : u;
                        }
                        return (isMax ? nonNegative(u) || nonNegative(v)

@@ -28,14 +28,16 @@ Type inferConv(Op op, Value xValue, Value wValue, Type resultType) {
   if (!x || !w || x.getRank() < 3 || w.getRank() != x.getRank()) {
     return resultType;
   }
-  SmallVector<int64_t> kernel(op.getKernelShape().value_or(w.getShape().drop_front(2)));
+  SmallVector<int64_t> kernel(
+      op.getKernelShape().value_or(w.getShape().drop_front(2)));
   if (static_cast<int64_t>(kernel.size()) != x.getRank() - 2) {
     return resultType;
   }
   SmallVector<int64_t> shape = {x.getDimSize(0), w.getDimSize(0)};
-  llvm::append_range(shape, windowOutputShape(x.getShape().drop_front(2), kernel,
-                                              op.getStrides(), op.getDilations(),
-                                              op.getPads(), op.getAutoPad(), false));
+  llvm::append_range(shape,
+                     windowOutputShape(x.getShape().drop_front(2), kernel,
+                                       op.getStrides(), op.getDilations(),
+                                       op.getPads(), op.getAutoPad(), false));
   return withShape(resultType, shape);
 }
 
@@ -45,18 +47,21 @@ Type inferConv(Op op, Value xValue, Value wValue, Type resultType) {
 LogicalResult
 DynamicQuantizeLinearOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   auto x = getRanked(getX());
-  inferred.push_back(x ? withShape(getY().getType(), x.getShape()) : getY().getType());
+  inferred.push_back(x ? withShape(getY().getType(), x.getShape())
+                       : getY().getType());
   inferred.push_back(withShape(getYScale().getType(), {}));
   inferred.push_back(withShape(getYZeroPoint().getType(), {}));
   return success();
 }
 
-LogicalResult MatMulIntegerOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+LogicalResult
+MatMulIntegerOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   inferred.push_back(inferMatmul(getA(), getB(), getY().getType()));
   return success();
 }
 
-LogicalResult QLinearMatMulOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+LogicalResult
+QLinearMatMulOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   inferred.push_back(inferMatmul(getA(), getB(), getY().getType()));
   return success();
 }

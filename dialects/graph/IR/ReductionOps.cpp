@@ -18,8 +18,7 @@ static LogicalResult verifyArgAxis(Operation *op, Value data, int64_t axis) {
   return success();
 }
 
-static Type inferArg(Value data, Type resultType, int64_t axis,
-                     bool keepDims) {
+static Type inferArg(Value data, Type resultType, int64_t axis, bool keepDims) {
   auto ranked = getRanked(data);
   if (!ranked) {
     return resultType;
@@ -123,8 +122,12 @@ OpFoldResult foldIntReduce(Operation *op, Attribute dataAttr, Value axesValue,
       continue;
     }
     switch (kind) {
-    case ReduceKind::Sum: *slot += value; break;
-    case ReduceKind::Prod: *slot *= value; break;
+    case ReduceKind::Sum:
+      *slot += value;
+      break;
+    case ReduceKind::Prod:
+      *slot *= value;
+      break;
     case ReduceKind::Max:
       if (isUnsigned ? value.ugt(*slot) : value.sgt(*slot)) {
         slot = value;
@@ -135,7 +138,8 @@ OpFoldResult foldIntReduce(Operation *op, Attribute dataAttr, Value axesValue,
         slot = value;
       }
       break;
-    case ReduceKind::Other: break;
+    case ReduceKind::Other:
+      break;
     }
   }
   SmallVector<APInt> result;

@@ -93,9 +93,9 @@ OpFoldResult UnsqueezeOp::fold(FoldAdaptor adaptor) {
 
 /// Gathers elements of constant `source` into `type` through `sourceIndex`,
 /// which maps a flat result index to a flat source index.
-static OpFoldResult
-gatherElements(DenseElementsAttr source, RankedTensorType type,
-               function_ref<int64_t(int64_t)> sourceIndex) {
+static OpFoldResult gatherElements(DenseElementsAttr source,
+                                   RankedTensorType type,
+                                   function_ref<int64_t(int64_t)> sourceIndex) {
   int64_t n = type.getNumElements();
   if (isa<IntegerType>(source.getElementType())) {
     auto values = llvm::to_vector(source.getValues<APInt>());
@@ -185,7 +185,8 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
     return {};
   }
   int64_t rank = type.getRank();
-  SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(0, starts->size()));
+  SmallVector<int64_t> axes =
+      llvm::to_vector(llvm::seq<int64_t>(0, starts->size()));
   SmallVector<int64_t> steps(starts->size(), 1);
   if (!isNone(getAxes())) {
     auto constant = getConstantInts(getAxes());
@@ -236,8 +237,9 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
     return {};
   }
   int64_t rank = type.getRank();
-  SmallVector<int64_t> perm = getPerm() ? SmallVector<int64_t>(*getPerm())
-                                        : llvm::to_vector(llvm::reverse(llvm::seq<int64_t>(0, rank)));
+  SmallVector<int64_t> perm =
+      getPerm() ? SmallVector<int64_t>(*getPerm())
+                : llvm::to_vector(llvm::reverse(llvm::seq<int64_t>(0, rank)));
   if (static_cast<int64_t>(perm.size()) != rank) {
     return {};
   }
@@ -256,7 +258,8 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   auto data = getFoldableElements(adaptor.getData());
   auto indices = getFoldableElements(adaptor.getIndices());
   auto type = getFoldableType(getOutput().getType());
-  if (!data || !indices || !type || !isa<IntegerType>(indices.getElementType())) {
+  if (!data || !indices || !type ||
+      !isa<IntegerType>(indices.getElementType())) {
     return {};
   }
   ArrayRef<int64_t> dataShape = data.getType().getShape();
@@ -279,8 +282,8 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   return gatherElements(data, type, [&](int64_t flat) {
     SmallVector<int64_t> coords = delinearize(flat, type.getShape());
     SmallVector<int64_t> src(coords.begin(), coords.begin() + *axis);
-    int64_t idx = linearize(
-        ArrayRef<int64_t>(coords).slice(*axis, indexRank), indexShape);
+    int64_t idx = linearize(ArrayRef<int64_t>(coords).slice(*axis, indexRank),
+                            indexShape);
     src.push_back(index[idx]);
     src.append(coords.begin() + *axis + indexRank, coords.end());
     return linearize(src, dataShape);

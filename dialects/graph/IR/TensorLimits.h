@@ -55,8 +55,8 @@ inline bool exceedsTensorLimit(llvm::ArrayRef<int64_t> shape,
 /// The same for a type: false for anything that is not a ranked tensor.
 inline bool exceedsTensorLimit(mlir::Type type) {
   auto ranked = llvm::dyn_cast<mlir::RankedTensorType>(type);
-  return ranked && exceedsTensorLimit(ranked.getShape(),
-                                      ranked.getElementType());
+  return ranked &&
+         exceedsTensorLimit(ranked.getShape(), ranked.getElementType());
 }
 
 } // namespace infer::graph

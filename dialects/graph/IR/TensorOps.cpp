@@ -17,7 +17,9 @@ namespace {
 /// every dimension dynamic.
 Type shapeFromShapeOperand(Value shapeOperand, Type resultType) {
   auto values = getPartialInts(shapeOperand);
-  if (values && llvm::none_of(*values, [](int64_t v) { return v < 0 && v != kDynamic; })) {
+  if (values && llvm::none_of(*values, [](int64_t v) {
+        return v < 0 && v != kDynamic;
+      })) {
     return withShape(resultType, *values);
   }
   auto ranked = getRanked(shapeOperand);
@@ -138,13 +140,13 @@ LogicalResult FlattenOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   int64_t rank = input.getRank();
   int64_t axis = getAxis() < 0 ? getAxis() + rank : getAxis();
   if (axis < 0 || axis > rank) {
-    return emitOpError("axis ") << getAxis() << " is out of range for rank "
-                                << rank;
+    return emitOpError("axis ")
+           << getAxis() << " is out of range for rank " << rank;
   }
   int64_t outer = 1, inner = 1;
   for (int64_t i = 0; i < rank; ++i) {
-    (i < axis ? outer : inner) = mulDims(i < axis ? outer : inner,
-                                         input.getDimSize(i));
+    (i < axis ? outer : inner) =
+        mulDims(i < axis ? outer : inner, input.getDimSize(i));
   }
   inferred.push_back(withShape(getOutput().getType(), {outer, inner}));
   return success();
@@ -175,8 +177,8 @@ LogicalResult SqueezeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
     for (int64_t axis : *axes) {
       auto normalized = normalizeAxis(axis, data.getRank());
       if (!normalized) {
-        return emitOpError("axis ") << axis << " is out of range for rank "
-                                    << data.getRank();
+        return emitOpError("axis ")
+               << axis << " is out of range for rank " << data.getRank();
       }
       if (!data.isDynamicDim(*normalized) &&
           data.getDimSize(*normalized) != 1) {
@@ -280,8 +282,8 @@ LogicalResult ConcatOp::verify() {
     rank = ranked.getRank();
   }
   if (rank && !normalizeAxis(getAxis(), *rank)) {
-    return emitOpError("axis ") << getAxis() << " is out of range for rank "
-                                << *rank;
+    return emitOpError("axis ")
+           << getAxis() << " is out of range for rank " << *rank;
   }
   return success();
 }
@@ -307,8 +309,8 @@ LogicalResult ConcatOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
     for (int64_t i = 0; i < ranked.getRank(); ++i) {
       int64_t d = ranked.getDimSize(i);
       if (i == *axis) {
-        shape[i] = (shape[i] == kDynamic || d == kDynamic) ? kDynamic
-                                                           : shape[i] + d;
+        shape[i] =
+            (shape[i] == kDynamic || d == kDynamic) ? kDynamic : shape[i] + d;
       } else if (shape[i] == kDynamic) {
         shape[i] = d;
       } else if (d != kDynamic && d != shape[i]) {
@@ -351,8 +353,8 @@ LogicalResult SplitOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
     }
   }
   if (!sizes.empty() && static_cast<int64_t>(sizes.size()) != n) {
-    return emitOpError("'split' has ") << sizes.size() << " sizes for " << n
-                                       << " outputs";
+    return emitOpError("'split' has ")
+           << sizes.size() << " sizes for " << n << " outputs";
   }
   for (int64_t i = 0; i < n; ++i) {
     SmallVector<int64_t> shape(input.getShape());
@@ -388,7 +390,8 @@ LogicalResult SliceOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
     // Bounds known only at run time: with constant axes only those dims
     // are unknown (PyTorch slices a position table to the sequence length);
     // otherwise only the rank is known.
-    if (axes && llvm::all_of(*axes, [&](int64_t a) { return normalizeAxis(a, rank); })) {
+    if (axes && llvm::all_of(
+                    *axes, [&](int64_t a) { return normalizeAxis(a, rank); })) {
       for (int64_t a : *axes) {
         shape[*normalizeAxis(a, rank)] = kDynamic;
       }
@@ -450,8 +453,8 @@ LogicalResult GatherOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   }
   auto axis = normalizeAxis(getAxis(), data.getRank());
   if (!axis) {
-    return emitOpError("axis ") << getAxis() << " is out of range for rank "
-                                << data.getRank();
+    return emitOpError("axis ")
+           << getAxis() << " is out of range for rank " << data.getRank();
   }
   SmallVector<int64_t> shape(data.getShape().take_front(*axis));
   llvm::append_range(shape, indices.getShape());
@@ -502,8 +505,9 @@ LogicalResult TileOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
     return success();
   }
   if (!repeats) {
-    inferred.push_back(withShape(getOutput().getType(),
-                                 SmallVector<int64_t>(input.getRank(), kDynamic)));
+    inferred.push_back(
+        withShape(getOutput().getType(),
+                  SmallVector<int64_t>(input.getRank(), kDynamic)));
     return success();
   }
   if (static_cast<int64_t>(repeats->size()) != input.getRank()) {
@@ -544,14 +548,14 @@ LogicalResult PadOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
     axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
   }
   if (!pads) {
-    inferred.push_back(withShape(getOutput().getType(),
-                                 SmallVector<int64_t>(rank, kDynamic)));
+    inferred.push_back(
+        withShape(getOutput().getType(), SmallVector<int64_t>(rank, kDynamic)));
     return success();
   }
   int64_t n = axes.size();
   if (static_cast<int64_t>(pads->size()) != 2 * n) {
-    return emitOpError("'pads' has ") << pads->size() << " values, expected "
-                                      << 2 * n;
+    return emitOpError("'pads' has ")
+           << pads->size() << " values, expected " << 2 * n;
   }
   SmallVector<int64_t> shape(data.getShape());
   for (int64_t i = 0; i < n; ++i) {
@@ -585,8 +589,8 @@ LogicalResult RangeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
     return emitOpError("delta must not be 0");
   }
   double count = std::ceil((asDouble(limit) - asDouble(start)) / d);
-  inferred.push_back(
-      withShape(resultType, {std::max<int64_t>(static_cast<int64_t>(count), 0)}));
+  inferred.push_back(withShape(
+      resultType, {std::max<int64_t>(static_cast<int64_t>(count), 0)}));
   return success();
 }
 
@@ -619,8 +623,8 @@ LogicalResult ResizeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   if (!isNone(getSizes()) && policyStretch) {
     auto sizes = getConstantInts(getSizes());
     if (!sizes || sizes->size() != axes.size()) {
-      inferred.push_back(withShape(resultType,
-                                   SmallVector<int64_t>(rank, kDynamic)));
+      inferred.push_back(
+          withShape(resultType, SmallVector<int64_t>(rank, kDynamic)));
       return success();
     }
     for (auto [axis, size] : llvm::zip(axes, *sizes)) {
@@ -630,8 +634,8 @@ LogicalResult ResizeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
     auto scales = getConstantElements(getScales());
     if (!scales || !isa<FloatType>(scales.getElementType()) ||
         scales.getNumElements() != static_cast<int64_t>(axes.size())) {
-      inferred.push_back(withShape(resultType,
-                                   SmallVector<int64_t>(rank, kDynamic)));
+      inferred.push_back(
+          withShape(resultType, SmallVector<int64_t>(rank, kDynamic)));
       return success();
     }
     for (auto [axis, scale] : llvm::zip(axes, scales.getValues<APFloat>())) {
@@ -649,7 +653,8 @@ LogicalResult ResizeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   return success();
 }
 
-LogicalResult DepthToSpaceOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+LogicalResult
+DepthToSpaceOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   auto input = getRanked(getInput());
   int64_t b = getBlocksize();
   if (!input || input.getRank() != 4) {
@@ -664,7 +669,8 @@ LogicalResult DepthToSpaceOp::inferResultTypes(SmallVectorImpl<Type> &inferred) 
   return success();
 }
 
-LogicalResult SpaceToDepthOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+LogicalResult
+SpaceToDepthOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   auto input = getRanked(getInput());
   int64_t b = getBlocksize();
   if (!input || input.getRank() != 4) {
@@ -672,10 +678,10 @@ LogicalResult SpaceToDepthOp::inferResultTypes(SmallVectorImpl<Type> &inferred) 
     return success();
   }
   auto div = [b](int64_t d) { return d == kDynamic ? kDynamic : d / b; };
-  inferred.push_back(withShape(
-      getOutput().getType(),
-      {input.getDimSize(0), mulDims(input.getDimSize(1), b * b),
-       div(input.getDimSize(2)), div(input.getDimSize(3))}));
+  inferred.push_back(
+      withShape(getOutput().getType(),
+                {input.getDimSize(0), mulDims(input.getDimSize(1), b * b),
+                 div(input.getDimSize(2)), div(input.getDimSize(3))}));
   return success();
 }
 

@@ -132,12 +132,12 @@ int64_t windowOutputSize(int64_t in, int64_t kernel, int64_t stride,
 }
 
 /// Spatial output sizes of a convolution or pooling window.
-SmallVector<int64_t> windowOutputShape(ArrayRef<int64_t> inSpatial,
-                                       ArrayRef<int64_t> kernel,
-                                       std::optional<ArrayRef<int64_t>> strides,
-                                       std::optional<ArrayRef<int64_t>> dilations,
-                                       std::optional<ArrayRef<int64_t>> pads,
-                                       StringRef autoPad, bool ceilMode) {
+SmallVector<int64_t>
+windowOutputShape(ArrayRef<int64_t> inSpatial, ArrayRef<int64_t> kernel,
+                  std::optional<ArrayRef<int64_t>> strides,
+                  std::optional<ArrayRef<int64_t>> dilations,
+                  std::optional<ArrayRef<int64_t>> pads, StringRef autoPad,
+                  bool ceilMode) {
   SmallVector<int64_t> out;
   int64_t n = inSpatial.size();
   for (int64_t i = 0; i < n; ++i) {

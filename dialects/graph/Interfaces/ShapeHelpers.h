@@ -65,11 +65,12 @@ int64_t windowOutputSize(int64_t in, int64_t kernel, int64_t stride,
 /// Spatial output sizes of a convolution or pooling window (`autoPad` as
 /// in ONNX: NOTSET, VALID, SAME_UPPER, SAME_LOWER).
 llvm::SmallVector<int64_t>
-windowOutputShape(llvm::ArrayRef<int64_t> inSpatial, llvm::ArrayRef<int64_t> kernel,
+windowOutputShape(llvm::ArrayRef<int64_t> inSpatial,
+                  llvm::ArrayRef<int64_t> kernel,
                   std::optional<llvm::ArrayRef<int64_t>> strides,
                   std::optional<llvm::ArrayRef<int64_t>> dilations,
-                  std::optional<llvm::ArrayRef<int64_t>> pads, llvm::StringRef autoPad,
-                  bool ceilMode);
+                  std::optional<llvm::ArrayRef<int64_t>> pads,
+                  llvm::StringRef autoPad, bool ceilMode);
 
 /// numpy matmul result shape of `a` x `b`; std::nullopt with `error` set on
 /// a mismatch.

@@ -40,8 +40,8 @@ typedef enum infer_dtype_e {
 
 /* One input or output: dense, row-major, in the listed shape. */
 typedef struct infer_abi_tensor {
-  const char *name;     /* the ONNX graph input/output name */
-  int32_t dtype;        /* an infer_dtype_t */
+  const char *name; /* the ONNX graph input/output name */
+  int32_t dtype;    /* an infer_dtype_t */
   int32_t rank;
   const int64_t *shape; /* `rank` dimensions; abi_version >= 5: -1 marks a
                            dynamic one (sized at run time, see run_dynamic) */
@@ -161,9 +161,9 @@ typedef struct infer_abi_model {
   const char *name;
   const infer_abi_tensor_t *inputs;
   const infer_abi_tensor_t *outputs;
-  uint64_t workspace_size; /* bytes of scratch memory a run needs; version
-                              1 models take no workspace pointer */
-  infer_abi_run_fn run;       /* NULL for CUDA models */
+  uint64_t workspace_size;      /* bytes of scratch memory a run needs; version
+                                   1 models take no workspace pointer */
+  infer_abi_run_fn run;         /* NULL for CUDA models */
   const infer_abi_cuda_t *cuda; /* abi_version >= 3: the GPU kernels and
                                    launches, or NULL for CPU models; the
                                    workspace then lives on the device */

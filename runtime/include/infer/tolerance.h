@@ -33,8 +33,8 @@ static const infer_tolerance_t infer_default_tolerances[] = {
 
 /* The table's row for `dtype`; {dtype, 0, 0} (exact) when it has none. */
 static inline infer_tolerance_t infer_default_tolerance(infer_dtype_t dtype) {
-  unsigned n = sizeof(infer_default_tolerances) /
-               sizeof(infer_default_tolerances[0]);
+  unsigned n =
+      sizeof(infer_default_tolerances) / sizeof(infer_default_tolerances[0]);
   for (unsigned i = 0; i < n; ++i) {
     if (infer_default_tolerances[i].dtype == dtype) {
       return infer_default_tolerances[i];
