@@ -94,6 +94,18 @@ public:
                                    const CompileOutput &output) = 0;
 };
 
+/// A target whose options are `OptionsT` (a TargetOptions struct): the
+/// options and their names come from it.
+template <typename OptionsT>
+class TargetWithOptions : public Target {
+public:
+  mlir::detail::PassOptions &getOptions() override { return options; }
+  const OptionMap &getOptionMap() override { return options.getOptionMap(); }
+
+protected:
+  OptionsT options;
+};
+
 /// Adds `target` to the registry (once per name).
 void registerTarget(std::unique_ptr<Target> target);
 

@@ -27,17 +27,13 @@ CodegenOptions codegenOptions(const CpuTargetOptions &options) {
   return codegen;
 }
 
-class CpuTarget final : public targets::Target {
+class CpuTarget final : public targets::TargetWithOptions<CpuTargetOptions> {
 public:
   StringRef getName() const override { return "cpu"; }
   StringRef getDescription() const override {
     return "x86-64/AArch64 object + C header";
   }
   StringRef getDisplayName() const override { return "CPU"; }
-  detail::PassOptions &getOptions() override { return options; }
-  const targets::OptionMap &getOptionMap() override {
-    return options.getOptionMap();
-  }
   std::string validateOptions() override {
     if (options.parallel != "openmp" && options.parallel != "none") {
       return "--parallel must be 'openmp' or 'none', got '" + options.parallel +
@@ -80,9 +76,6 @@ public:
     return emitArtifacts(module, signature, machine, output.directory,
                          output.sourceName);
   }
-
-private:
-  CpuTargetOptions options;
 };
 
 } // namespace

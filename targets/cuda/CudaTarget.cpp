@@ -41,17 +41,13 @@ CudaOptions toCudaOptions(const CudaTargetOptions &options) {
 
 namespace {
 
-class CudaTarget final : public targets::Target {
+class CudaTarget final : public targets::TargetWithOptions<CudaTargetOptions> {
 public:
   StringRef getName() const override { return "cuda"; }
   StringRef getDescription() const override {
     return "NVIDIA GPUs: PTX/cubins + host schedule";
   }
   StringRef getDisplayName() const override { return "CUDA"; }
-  detail::PassOptions &getOptions() override { return options; }
-  const targets::OptionMap &getOptionMap() override {
-    return options.getOptionMap();
-  }
   std::string validateOptions() override {
     if (!options.emit.empty() && options.emit != "ptx") {
       return "--emit expects 'ptx', got '" + options.emit + "'";
@@ -129,9 +125,6 @@ public:
     return emitKernels(module, signature, toCudaOptions(options),
                        output.directory, output.sourceName);
   }
-
-private:
-  CudaTargetOptions options;
 };
 
 } // namespace

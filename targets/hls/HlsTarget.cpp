@@ -20,17 +20,13 @@ HlsOptions toHlsOptions(const HlsTargetOptions &options) {
   return hls;
 }
 
-class HlsTarget final : public targets::Target {
+class HlsTarget final : public targets::TargetWithOptions<HlsTargetOptions> {
 public:
   StringRef getName() const override { return "hls"; }
   StringRef getDescription() const override {
     return "FPGA: Vitis-style HLS C++ project";
   }
   StringRef getDisplayName() const override { return "HLS"; }
-  detail::PassOptions &getOptions() override { return options; }
-  const targets::OptionMap &getOptionMap() override {
-    return options.getOptionMap();
-  }
   std::string validateOptions() override {
     if (options.clockNs <= 0 || options.parallelism < 1) {
       return "--hls-clock-ns must be positive and --hls-parallelism at "
@@ -67,9 +63,6 @@ public:
     return emitProject(module, signature, toHlsOptions(options),
                        output.directory, output.sourceName, &llvm::outs());
   }
-
-private:
-  HlsTargetOptions options;
 };
 
 } // namespace
