@@ -27,45 +27,66 @@ public:
   GraphTypeConverter();
 };
 
+// The pattern families, one per file, grouped by the dialect's op
+// categories (dialects/graph/IR/*Ops.td) in subdirectories.
+
+// elementwise/
 void populateElementwiseLoweringPatterns(const mlir::TypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
+
+// nn/
+void populateMatMulLoweringPatterns(const mlir::TypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+void populateConvLoweringPatterns(const mlir::TypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+void populatePoolLoweringPatterns(const mlir::TypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+void populateNormalizationLoweringPatterns(const mlir::TypeConverter &converter,
+                                           mlir::RewritePatternSet &patterns);
+void populateSoftmaxLoweringPatterns(const mlir::TypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
+void populateRecurrentLoweringPatterns(const mlir::TypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
+void populateLinearAlgebraLoweringPatterns(const mlir::TypeConverter &converter,
+                                           mlir::RewritePatternSet &patterns);
+void populateSamplingLoweringPatterns(const mlir::TypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
+void populateTrainingLoweringPatterns(const mlir::TypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
+
+// tensor/
 void populateShapeLoweringPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
-/// ConstantOfShape, Range, Trilu, EyeLike (GeneratorLowering.cpp).
-void populateGeneratorLoweringPatterns(const mlir::TypeConverter &converter,
-                                       mlir::RewritePatternSet &patterns);
-/// Expand, Reshape and Tile whose result is sized from a shape operand
-/// read at run time (RuntimeShapeLowering.cpp).
 void populateRuntimeShapeLoweringPatterns(const mlir::TypeConverter &converter,
                                           mlir::RewritePatternSet &patterns);
-void populateContractionLoweringPatterns(const mlir::TypeConverter &converter,
-                                         mlir::RewritePatternSet &patterns);
+void populateGeneratorLoweringPatterns(const mlir::TypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
 void populateIndexingLoweringPatterns(const mlir::TypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 void populateResizeLoweringPatterns(const mlir::TypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
-void populateQuantLoweringPatterns(const mlir::TypeConverter &converter,
-                                   mlir::RewritePatternSet &patterns);
-void populateUniqueLoweringPatterns(const mlir::TypeConverter &converter,
+void populateSignalLoweringPatterns(const mlir::TypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateSpectralLoweringPatterns(const mlir::TypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 void populateNGramLoweringPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
-void populateSignalLoweringPatterns(const mlir::TypeConverter &converter,
+void populateUniqueLoweringPatterns(const mlir::TypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
-void populateLossLoweringPatterns(const mlir::TypeConverter &converter,
-                                  mlir::RewritePatternSet &patterns);
-void populateControlFlowLoweringPatterns(const mlir::TypeConverter &converter,
-                                         mlir::RewritePatternSet &patterns);
-void populateRecurrentLoweringPatterns(const mlir::TypeConverter &converter,
-                                       mlir::RewritePatternSet &patterns);
 void populateDataDependentLoweringPatterns(const mlir::TypeConverter &converter,
                                            mlir::RewritePatternSet &patterns);
-void populateLinearAlgebraLoweringPatterns(const mlir::TypeConverter &converter,
-                                           mlir::RewritePatternSet &patterns);
+
+// reduction/
 void populateReductionLoweringPatterns(const mlir::TypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
+
+// quant/
+void populateQuantLoweringPatterns(const mlir::TypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
+
+// controlflow/
+void populateControlFlowLoweringPatterns(const mlir::TypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
 
 } // namespace infer::lowering
 

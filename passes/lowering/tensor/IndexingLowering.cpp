@@ -1,4 +1,4 @@
-//===- IndexingLowering.cpp - gathers, scatters, resize, transposed conv --===//
+//===- IndexingLowering.cpp - gathers, scatters, OneHot, CumSum, TopK -----===//
 //
 // Ops whose source element depends on data or on non-affine index math.
 // Gathers and Resize compute each output element from its indices
@@ -11,6 +11,7 @@
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
+#include "passes/lowering/tensor/Scatter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -25,53 +26,6 @@ namespace {
 
 Value idx(OpBuilder &b, Location l, int64_t v) {
   return indexConstant(b, l, v);
-}
-
-Value combine(OpBuilder &b, Location l, StringRef reduction, Value old,
-              Value update) {
-  bool f = isa<FloatType>(old.getType());
-  if (reduction == "add") {
-    return f ? arith::AddFOp::create(b, l, old, update).getResult()
-             : arith::AddIOp::create(b, l, old, update).getResult();
-  }
-  if (reduction == "mul") {
-    return f ? arith::MulFOp::create(b, l, old, update).getResult()
-             : arith::MulIOp::create(b, l, old, update).getResult();
-  }
-  if (reduction == "max") {
-    return f ? arith::MaximumFOp::create(b, l, old, update).getResult()
-             : arith::MaxSIOp::create(b, l, old, update).getResult();
-  }
-  if (reduction == "min") {
-    return f ? arith::MinimumFOp::create(b, l, old, update).getResult()
-             : arith::MinSIOp::create(b, l, old, update).getResult();
-  }
-  return update;
-}
-
-/// Applies every update in order: `position(b, l, k)` gives the destination
-/// coordinates of update element k (flat), `value` its value.
-Value scatterLoop(
-    OpBuilder &b, Location loc, Value data, int64_t count, StringRef reduction,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, Value)> position,
-    function_ref<Value(OpBuilder &, Location, Value)> value) {
-  // Start from a copy so the input is not written.
-  auto type = cast<RankedTensorType>(data.getType());
-  Value copy = buildElementwise(
-      b, loc, type, data,
-      [](OpBuilder &, Location, ValueRange a) { return a[0]; });
-  auto loop = scf::ForOp::create(
-      b, loc, idx(b, loc, 0), idx(b, loc, count), idx(b, loc, 1),
-      ValueRange{copy},
-      [&](OpBuilder &nb, Location l, Value k, ValueRange iter) {
-        SmallVector<Value> at = position(nb, l, k);
-        Value update = value(nb, l, k);
-        Value old = tensor::ExtractOp::create(nb, l, iter[0], at);
-        Value next = combine(nb, l, reduction, old, update);
-        Value inserted = tensor::InsertOp::create(nb, l, next, iter[0], at);
-        scf::YieldOp::create(nb, l, inserted);
-      });
-  return loop.getResult(0);
 }
 
 struct ScatterElementsLowering final : OpConversionPattern<ScatterElementsOp> {
@@ -101,96 +55,6 @@ struct ScatterElementsLowering final : OpConversionPattern<ScatterElementsOp> {
         [&](OpBuilder &b, Location l, Value k) -> Value {
           return tensor::ExtractOp::create(
               b, l, updates, delinearize(b, l, k, indicesType.getShape()));
-        });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
-/// MaxUnpool: zeros of the output shape with each X element written at the
-/// flat output index its I element gives. An `output_shape` operand must be
-/// a constant equal to the output type (the shape is fixed at compile time).
-struct MaxUnpoolLowering final : OpConversionPattern<MaxUnpoolOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(MaxUnpoolOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
-      return failure();
-    }
-    auto type = loweredTensorType(op.getOutput().getType());
-    Location loc = op.getLoc();
-    if (!isNone(op.getOutputShape())) {
-      auto shape = constantInts(op.getOutputShape());
-      if (shape && ArrayRef<int64_t>(*shape) != type.getShape()) {
-        return rewriter.notifyMatchFailure(
-            op, "output_shape differs from the result type");
-      }
-      // An output_shape known only at run time must be the declared one.
-      if (!shape) {
-        if (!checksEnabled(op)) {
-          return rewriter.notifyMatchFailure(
-              op, "a run-time output_shape needs run-time checks");
-        }
-        Value same = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
-        for (int64_t d = 0; d < type.getRank(); ++d) {
-          Value v = tensor::ExtractOp::create(
-              rewriter, loc, adaptor.getOutputShape(),
-              ValueRange{indexConstant(rewriter, loc, d)});
-          Value want = arith::ConstantIntOp::create(
-              rewriter, loc, type.getDimSize(d),
-              cast<IntegerType>(v.getType()).getWidth());
-          same = arith::AndIOp::create(
-              rewriter, loc, same,
-              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, v,
-                                    want));
-        }
-        assertAtRunTime(
-            rewriter, op, same,
-            "output_shape differs from the shape the model declares for the "
-            "output");
-      }
-    }
-    auto xType = cast<RankedTensorType>(adaptor.getX().getType());
-    Value x = adaptor.getX(), indices = adaptor.getI();
-    Value zeros =
-        filledTensor(rewriter, loc, type,
-                     scalarConstant(rewriter, loc, type.getElementType(), 0));
-    // Indices count in the shape MaxUnpool infers from the window
-    // ((in - 1) * stride - pads + kernel); a larger output_shape keeps them
-    // at the same coordinates, zeros after (ONNX's reference).
-    int64_t s = xType.getRank() - 2;
-    ArrayRef<int64_t> kernel = op.getKernelShape();
-    SmallVector<int64_t> inferred(xType.getShape().take_front(2));
-    for (int64_t d = 0; d < s; ++d) {
-      int64_t stride = op.getStrides() ? (*op.getStrides())[d] : 1;
-      int64_t pads =
-          op.getPads() ? (*op.getPads())[d] + (*op.getPads())[s + d] : 0;
-      inferred.push_back((xType.getDimSize(d + 2) - 1) * stride - pads +
-                         kernel[d]);
-    }
-    int64_t total = 1;
-    for (int64_t d : inferred) {
-      total *= d;
-    }
-    Value result = scatterLoop(
-        rewriter, loc, zeros, xType.getNumElements(), "none",
-        [&](OpBuilder &b, Location l, Value k) {
-          Value i = tensor::ExtractOp::create(
-              b, l, indices, delinearize(b, l, k, xType.getShape()));
-          Value flat = clampIndex(
-              b, l, arith::IndexCastOp::create(b, l, b.getIndexType(), i),
-              total);
-          SmallVector<Value> at = delinearize(b, l, flat, inferred);
-          for (size_t d = 0; d < at.size(); ++d) {
-            at[d] = arith::MinUIOp::create(
-                b, l, at[d], indexConstant(b, l, type.getDimSize(d) - 1));
-          }
-          return at;
-        },
-        [&](OpBuilder &b, Location l, Value k) -> Value {
-          return tensor::ExtractOp::create(
-              b, l, x, delinearize(b, l, k, xType.getShape()));
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -393,130 +257,6 @@ struct CumSumLowering final : OpConversionPattern<CumSumOp> {
   }
 };
 
-/// y[n, m, o...] = B[m] + sum over the channels c of m's group and the
-/// kernel positions k of x[n, c, i...] * W[c, m', k...], where
-/// o + pad_begin - k * dilation = i * stride.
-struct ConvTransposeLowering final : OpConversionPattern<ConvTransposeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ConvTransposeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
-      return failure();
-    }
-    auto xType = cast<RankedTensorType>(adaptor.getX().getType());
-    auto wType = cast<RankedTensorType>(adaptor.getW().getType());
-    auto yType = loweredTensorType(op.getY().getType());
-    int64_t s = xType.getRank() - 2;
-    int64_t group = op.getGroup();
-    int64_t cPerGroup = xType.getDimSize(1) / group;
-    int64_t mPerGroup = wType.getDimSize(1);
-    SmallVector<int64_t> kernel(wType.getShape().drop_front(2));
-    auto orOnes = [&](std::optional<ArrayRef<int64_t>> v) {
-      return v ? SmallVector<int64_t>(*v) : SmallVector<int64_t>(s, 1);
-    };
-    SmallVector<int64_t> strides = orOnes(op.getStrides());
-    SmallVector<int64_t> dilations = orOnes(op.getDilations());
-    SmallVector<int64_t> outPad =
-        op.getOutputPadding() ? SmallVector<int64_t>(*op.getOutputPadding())
-                              : SmallVector<int64_t>(s, 0);
-    SmallVector<int64_t> padBegin(s, 0);
-    StringRef autoPad = op.getAutoPad();
-    for (int64_t i = 0; i < s; ++i) {
-      int64_t in = xType.getDimSize(i + 2), out = yType.getDimSize(i + 2);
-      if (op.getOutputShape() || autoPad == "SAME_UPPER" ||
-          autoPad == "SAME_LOWER") {
-        int64_t total = strides[i] * (in - 1) + outPad[i] +
-                        (kernel[i] - 1) * dilations[i] + 1 - out;
-        // Halves rounded down (as ONNX's reference does), which matters
-        // when output_shape is below the natural size and total < 0.
-        int64_t half = llvm::divideFloorSigned(total, 2);
-        padBegin[i] = autoPad == "SAME_UPPER" ? half : total - half;
-      } else if (autoPad == "NOTSET" && op.getPads()) {
-        padBegin[i] = (*op.getPads())[i];
-      }
-    }
-    int64_t kernelCount = 1;
-    for (int64_t k : kernel) {
-      kernelCount *= k;
-    }
-    Value x = adaptor.getX(), w = adaptor.getW();
-    Value bias = isNone(op.getB()) ? Value() : adaptor.getB();
-    Type t = yType.getElementType();
-    Value result = buildIndexed(
-        rewriter, op.getLoc(), yType,
-        [&](OpBuilder &b, Location l, ArrayRef<Value> o) {
-          Value m = o[1];
-          Value g = arith::DivUIOp::create(b, l, m, idx(b, l, mPerGroup));
-          Value mLocal = arith::RemUIOp::create(b, l, m, idx(b, l, mPerGroup));
-          Value init =
-              bias ? tensor::ExtractOp::create(b, l, bias, ValueRange{m})
-                         .getResult()
-                   : scalarConstant(b, l, t, 0);
-          auto channels = scf::ForOp::create(
-              b, l, idx(b, l, 0), idx(b, l, cPerGroup), idx(b, l, 1),
-              ValueRange{init},
-              [&](OpBuilder &cb, Location cl, Value cLocal, ValueRange cAcc) {
-                Value c = arith::AddIOp::create(
-                    cb, cl,
-                    arith::MulIOp::create(cb, cl, g, idx(cb, cl, cPerGroup)),
-                    cLocal);
-                auto taps = scf::ForOp::create(
-                    cb, cl, idx(cb, cl, 0), idx(cb, cl, kernelCount),
-                    idx(cb, cl, 1), ValueRange{cAcc[0]},
-                    [&](OpBuilder &kb, Location kl, Value flat,
-                        ValueRange kAcc) {
-                      SmallVector<Value> k = delinearize(kb, kl, flat, kernel);
-                      Value valid = arith::ConstantIntOp::create(kb, kl, 1, 1);
-                      SmallVector<Value> xAt = {o[0], c}, wAt = {c, mLocal};
-                      for (int64_t d = 0; d < s; ++d) {
-                        // i * stride = o + pad_begin - k * dilation
-                        Value num = arith::SubIOp::create(
-                            kb, kl,
-                            arith::AddIOp::create(kb, kl, o[d + 2],
-                                                  idx(kb, kl, padBegin[d])),
-                            arith::MulIOp::create(kb, kl, k[d],
-                                                  idx(kb, kl, dilations[d])));
-                        Value nonNeg = arith::CmpIOp::create(
-                            kb, kl, arith::CmpIPredicate::sge, num,
-                            idx(kb, kl, 0));
-                        Value rem = arith::RemSIOp::create(
-                            kb, kl, num, idx(kb, kl, strides[d]));
-                        Value exact = arith::CmpIOp::create(
-                            kb, kl, arith::CmpIPredicate::eq, rem,
-                            idx(kb, kl, 0));
-                        Value i = arith::DivSIOp::create(
-                            kb, kl, num, idx(kb, kl, strides[d]));
-                        Value inRange = arith::CmpIOp::create(
-                            kb, kl, arith::CmpIPredicate::slt, i,
-                            idx(kb, kl, xType.getDimSize(d + 2)));
-                        valid = arith::AndIOp::create(
-                            kb, kl, valid,
-                            arith::AndIOp::create(
-                                kb, kl, nonNeg,
-                                arith::AndIOp::create(kb, kl, exact, inRange)));
-                        xAt.push_back(
-                            clampIndex(kb, kl, i, xType.getDimSize(d + 2)));
-                        wAt.push_back(k[d]);
-                      }
-                      Value xv = tensor::ExtractOp::create(kb, kl, x, xAt);
-                      Value wv = tensor::ExtractOp::create(kb, kl, w, wAt);
-                      Value prod = arith::MulFOp::create(kb, kl, xv, wv);
-                      Value sum = arith::AddFOp::create(kb, kl, kAcc[0], prod);
-                      scf::YieldOp::create(
-                          kb, kl,
-                          arith::SelectOp::create(kb, kl, valid, sum, kAcc[0])
-                              .getResult());
-                    });
-                scf::YieldOp::create(cb, cl, taps.getResult(0));
-              });
-          return channels.getResult(0);
-        });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
 /// TopK by ranking: the element of rank r (count of elements that come
 /// before it: larger, or equal with a smaller index) goes to position r.
 /// Quadratic in the axis length, which is fine for the classifier heads
@@ -612,14 +352,86 @@ struct TopKLowering final : OpConversionPattern<TopKOp> {
   }
 };
 
+struct GatherLowering final : StaticPattern<GatherOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(GatherOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
+    auto indicesType = cast<RankedTensorType>(adaptor.getIndices().getType());
+    int64_t axis = *normalizeAxis(op.getAxis(), dataType.getRank());
+    int64_t r = indicesType.getRank();
+    Value data = adaptor.getData(), indices = adaptor.getIndices();
+    int64_t n = dataType.getDimSize(axis);
+    assertIndicesInRange(rewriter, op, indices, {n});
+    // Result dims: data's before the axis, the indices', data's after.
+    SmallVector<OpFoldResult> sizes;
+    Location loc = op.getLoc();
+    for (int64_t d = 0; d < axis; ++d) {
+      sizes.push_back(dimSize(rewriter, loc, data, d));
+    }
+    for (int64_t d = 0; d < r; ++d) {
+      sizes.push_back(dimSize(rewriter, loc, indices, d));
+    }
+    for (int64_t d = axis + 1; d < dataType.getRank(); ++d) {
+      sizes.push_back(dimSize(rewriter, loc, data, d));
+    }
+    Value result = buildIndexed(
+        rewriter, loc, resultType(op.getOutput()),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          SmallVector<Value> in(out.begin(), out.begin() + axis);
+          Value i =
+              tensor::ExtractOp::create(b, l, indices, out.slice(axis, r));
+          in.push_back(clampIndex(b, l, wrapIndex(b, l, i, n), n));
+          in.append(out.begin() + axis + r, out.end());
+          return tensor::ExtractOp::create(b, l, data, in);
+        },
+        sizes);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  /// Dynamic dims anywhere but along the gathered axis of the data.
+  bool supportsDynamic(GatherOp op) const override {
+    auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
+    if (!dataType || dataType.getRank() == 0) {
+      return false;
+    }
+    std::optional<int64_t> axis =
+        normalizeAxis(op.getAxis(), dataType.getRank());
+    return axis && !dataType.isDynamicDim(*axis);
+  }
+};
+
+struct GatherElementsLowering final : StaticPattern<GatherElementsOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(GatherElementsOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
+    int64_t axis = *normalizeAxis(op.getAxis(), dataType.getRank());
+    Value data = adaptor.getData(), indices = adaptor.getIndices();
+    int64_t n = dataType.getDimSize(axis);
+    assertIndicesInRange(rewriter, op, indices, {n});
+    Value result =
+        buildIndexed(rewriter, op.getLoc(), resultType(op.getOutput()),
+                     [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+                       SmallVector<Value> in(out);
+                       Value i = tensor::ExtractOp::create(b, l, indices, out);
+                       in[axis] = clampIndex(b, l, wrapIndex(b, l, i, n), n);
+                       return tensor::ExtractOp::create(b, l, data, in);
+                     });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateIndexingLoweringPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns) {
   patterns.add<ScatterElementsLowering, ScatterNDLowering, GatherNDLowering,
-               MaxUnpoolLowering, OneHotLowering, CumSumLowering,
-               ConvTransposeLowering, TopKLowering>(converter,
-                                                    patterns.getContext());
+               OneHotLowering, CumSumLowering, TopKLowering>(
+      converter, patterns.getContext());
+  patterns.add<GatherLowering, GatherElementsLowering>(converter,
+                                                       patterns.getContext());
 }
 
 } // namespace infer::lowering

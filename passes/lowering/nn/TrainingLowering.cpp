@@ -1,4 +1,4 @@
-//===- LossLowering.cpp - NLL and softmax cross-entropy losses, LRN -------===//
+//===- TrainingLowering.cpp - losses and Dropout -> linalg ----------------===//
 
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
@@ -130,71 +130,135 @@ struct SoftmaxCrossEntropyLowering final
   }
 };
 
-struct LrnLowering final : OpConversionPattern<LRNOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(LRNOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
-      return failure();
+/// A uniform value in [0, 1) from (seed, element index): SplitMix64's
+/// finalizer over their sum, top 24 bits.
+Value uniformAt(OpBuilder &b, Location l, Value index, uint64_t seed) {
+  Type i64 = b.getI64Type();
+  auto k = [&](uint64_t v) {
+    return arith::ConstantOp::create(
+               b, l, b.getIntegerAttr(i64, static_cast<int64_t>(v)))
+        .getResult();
+  };
+  Value z = arith::IndexCastOp::create(b, l, i64, index);
+  z = arith::AddIOp::create(
+      b, l, arith::MulIOp::create(b, l, z, k(0x9E3779B97F4A7C15ull)), k(seed));
+  auto mix = [&](unsigned shift, uint64_t factor) {
+    z = arith::XOrIOp::create(b, l, z,
+                              arith::ShRUIOp::create(b, l, z, k(shift)));
+    if (factor) {
+      z = arith::MulIOp::create(b, l, z, k(factor));
     }
-    Value x = adaptor.getX();
-    auto type = cast<RankedTensorType>(x.getType());
-    Type t = type.getElementType();
-    int64_t size = op.getSize();
-    int64_t channels = type.getDimSize(1);
-    int64_t before = (size - 1) / 2, after = size - 1 - before;
-    double alpha = op.getAlpha().convertToDouble();
-    double beta = op.getBeta().convertToDouble();
-    double bias = op.getBias().convertToDouble();
+  };
+  mix(30, 0xBF58476D1CE4E5B9ull);
+  mix(27, 0x94D049BB133111EBull);
+  mix(31, 0);
+  Value top = arith::ShRUIOp::create(b, l, z, k(40));
+  Value f = arith::UIToFPOp::create(b, l, b.getF32Type(), top);
+  return arith::MulFOp::create(
+      b, l, f, scalarConstant(b, l, b.getF32Type(), 1.0 / (1 << 24)));
+}
+
+/// Dropout. At inference (no or a false training_mode) the identity with an
+/// all-true mask. In training mode each element is kept when a uniform value
+/// is at least the ratio and then scaled by 1 / (1 - ratio). The uniform
+/// values are a fixed function of the seed attribute (0 when absent) and the
+/// element's position, so a compiled model draws the same mask on every run.
+struct DropoutLowering final : StaticPattern<DropoutOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(DropoutOp op, DropoutOp::Adaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    bool maybeTraining = false;
+    if (!isNone(op.getTrainingMode())) {
+      auto training = constantInts(op.getTrainingMode());
+      maybeTraining = !training || (*training)[0] != 0;
+    }
+    auto type = resultType(op.getOutput());
+    bool wantMask = !isa<NoneType>(op.getMask().getType());
+    if (!maybeTraining) {
+      SmallVector<Value> results = {adaptor.getData()};
+      if (wantMask) {
+        auto maskType = resultType(op.getMask());
+        results.push_back(filledTensor(
+            rewriter, loc, maskType,
+            scalarConstant(rewriter, loc, maskType.getElementType(), 1)));
+      } else {
+        results.push_back(noneValue(rewriter, loc));
+      }
+      rewriter.replaceOp(op, results);
+      return success();
+    }
+    if (!isa<FloatType>(type.getElementType())) {
+      return rewriter.notifyMatchFailure(
+          op, "training-mode dropout of a non-float tensor");
+    }
+    Value data = adaptor.getData(), training = adaptor.getTrainingMode();
+    Value ratio = isNone(op.getRatio()) ? Value() : adaptor.getRatio();
+    uint64_t seed = op.getSeed() ? static_cast<uint64_t>(*op.getSeed()) : 0;
+    ArrayRef<int64_t> shape = type.getShape();
+    // keep = !training || uniform >= ratio, per element.
+    auto keepAt = [&](OpBuilder &b, Location l, ArrayRef<Value> at,
+                      Value &scale) {
+      Type f32 = b.getF32Type();
+      Value r =
+          ratio
+              ? castScalar(b, l,
+                           tensor::ExtractOp::create(b, l, ratio, ValueRange{}),
+                           f32, false, false)
+              : scalarConstant(b, l, f32, 0.5);
+      Value t = tensor::ExtractOp::create(b, l, training, ValueRange{});
+      Value flat = indexConstant(b, l, 0);
+      for (auto [i, size] : llvm::enumerate(shape)) {
+        flat = arith::AddIOp::create(
+            b, l, arith::MulIOp::create(b, l, flat, indexConstant(b, l, size)),
+            at[i]);
+      }
+      Value drawn = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE,
+                                          uniformAt(b, l, flat, seed), r);
+      Value notTraining = arith::XOrIOp::create(
+          b, l, t, arith::ConstantIntOp::create(b, l, 1, 1));
+      Value one = scalarConstant(b, l, f32, 1);
+      scale = arith::SelectOp::create(
+          b, l, t,
+          arith::DivFOp::create(b, l, one, arith::SubFOp::create(b, l, one, r)),
+          one);
+      return arith::OrIOp::create(b, l, notTraining, drawn).getResult();
+    };
     Value y = buildIndexed(
-        rewriter, op.getLoc(), type,
-        [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
-          Value sum = scalarConstant(b, l, t, 0);
-          Value c = at[1];
-          for (int64_t k = -before; k <= after; ++k) {
-            // Channels outside [0, C) contribute nothing: read a clamped one
-            // and select zero.
-            Value ck = arith::AddIOp::create(b, l, c, indexConstant(b, l, k));
-            Value inside = arith::AndIOp::create(
-                b, l,
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, ck,
-                                      indexConstant(b, l, 0)),
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, ck,
-                                      indexConstant(b, l, channels)));
-            Value clamped = arith::MinSIOp::create(
-                b, l, arith::MaxSIOp::create(b, l, ck, indexConstant(b, l, 0)),
-                indexConstant(b, l, channels - 1));
-            SmallVector<Value> pos(at);
-            pos[1] = clamped;
-            Value v = tensor::ExtractOp::create(b, l, x, pos);
-            Value sq = arith::MulFOp::create(b, l, v, v);
-            sum = arith::AddFOp::create(
-                b, l, sum,
-                arith::SelectOp::create(b, l, inside, sq,
-                                        scalarConstant(b, l, t, 0)));
-          }
-          Value scaled = arith::AddFOp::create(
-              b, l, scalarConstant(b, l, t, bias),
-              arith::MulFOp::create(b, l, sum,
-                                    scalarConstant(b, l, t, alpha / size)));
-          Value denom =
-              math::PowFOp::create(b, l, scaled, scalarConstant(b, l, t, beta));
-          return arith::DivFOp::create(
-                     b, l, tensor::ExtractOp::create(b, l, x, at), denom)
+        rewriter, loc, type, [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
+          Value scale;
+          Value keep = keepAt(b, l, at, scale);
+          Value x = tensor::ExtractOp::create(b, l, data, at);
+          Type t = type.getElementType();
+          Value scaled = arith::MulFOp::create(
+              b, l, x, castScalar(b, l, scale, t, false, false));
+          return arith::SelectOp::create(b, l, keep, scaled,
+                                         scalarConstant(b, l, t, 0))
               .getResult();
         });
-    rewriter.replaceOp(op, y);
+    SmallVector<Value> results = {y};
+    if (wantMask) {
+      results.push_back(
+          buildIndexed(rewriter, loc, resultType(op.getMask()),
+                       [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
+                         Value scale;
+                         return keepAt(b, l, at, scale);
+                       }));
+    } else {
+      results.push_back(noneValue(rewriter, loc));
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
 
 } // namespace
 
-void populateLossLoweringPatterns(const TypeConverter &converter,
-                                  RewritePatternSet &patterns) {
-  patterns.add<NllLowering, SoftmaxCrossEntropyLowering, LrnLowering>(
-      converter, patterns.getContext());
+void populateTrainingLoweringPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns) {
+  patterns.add<NllLowering, SoftmaxCrossEntropyLowering>(converter,
+                                                         patterns.getContext());
+  patterns.add<DropoutLowering>(converter, patterns.getContext());
 }
 
 } // namespace infer::lowering

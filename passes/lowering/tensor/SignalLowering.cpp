@@ -1,4 +1,4 @@
-//===- SignalLowering.cpp - window functions, DFT and Einsum -> linalg ----===//
+//===- SignalLowering.cpp - window functions and DFT -> linalg ------------===//
 
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
@@ -65,142 +65,6 @@ struct WindowLowering final : OpConversionPattern<Op> {
   }
 
   double a0, a1, a2;
-};
-
-/// Einsum: one linalg.generic over the equation's letters (an ellipsis
-/// becomes letters of its own; a letter repeated in a term reads a
-/// diagonal); letters missing from the output are reductions.
-struct EinsumLowering final : OpConversionPattern<EinsumOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(EinsumOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
-      return failure();
-    }
-    std::string equation;
-    for (char c : op.getEquation()) {
-      if (c != ' ') {
-        equation.push_back(c);
-      }
-    }
-    auto arrow = equation.find("->");
-    std::string lhs = equation.substr(0, arrow);
-    SmallVector<std::string> terms;
-    for (StringRef term : llvm::split(lhs, ',')) {
-      terms.push_back(term.str());
-    }
-    ValueRange inputs = adaptor.getInputs();
-    if (terms.size() != inputs.size()) {
-      return rewriter.notifyMatchFailure(op, "term count");
-    }
-    // "..." stands for the same trailing-aligned broadcast dimensions in
-    // every term: spell them with letters the equation does not use.
-    int64_t ellipsisRank = 0;
-    SmallVector<int64_t> termEllipsis;
-    for (auto [term, input] : llvm::zip(terms, inputs)) {
-      int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
-      size_t dots = term.find("...");
-      int64_t named = static_cast<int64_t>(term.size()) -
-                      (dots == std::string::npos ? 0 : 3);
-      int64_t e = dots == std::string::npos ? 0 : rank - named;
-      if (e < 0 || (dots == std::string::npos && named != rank)) {
-        return rewriter.notifyMatchFailure(
-            op, "term does not match its operand's rank");
-      }
-      termEllipsis.push_back(e);
-      ellipsisRank = std::max(ellipsisRank, e);
-    }
-    std::string spare;
-    for (char c = 'A';
-         c <= 'Z' && static_cast<int64_t>(spare.size()) < ellipsisRank; ++c) {
-      if (equation.find(c) == std::string::npos) {
-        spare.push_back(c);
-      }
-    }
-    auto expand = [&](std::string term, int64_t e) {
-      size_t dots = term.find("...");
-      if (dots != std::string::npos) {
-        term.replace(dots, 3, spare.substr(spare.size() - e));
-      }
-      return term;
-    };
-    for (auto [term, e] : llvm::zip(terms, termEllipsis)) {
-      term = expand(term, e);
-    }
-    std::string out;
-    if (arrow != std::string::npos) {
-      out = expand(equation.substr(arrow + 2), ellipsisRank);
-    } else { // Implicit: the broadcast letters, then letters appearing once,
-             // sorted.
-      out = spare;
-      for (char c = 'A'; c <= 'z'; ++c) {
-        if (llvm::isAlpha(c) && std::count(lhs.begin(), lhs.end(), c) == 1) {
-          out.push_back(c);
-        }
-      }
-    }
-    std::string letters = out;
-    for (const std::string &term : terms) {
-      for (char c : term) {
-        if (letters.find(c) == std::string::npos) {
-          letters.push_back(c);
-        }
-      }
-    }
-    // The extent of each letter; operands broadcast their size-1 dimensions.
-    llvm::DenseMap<char, int64_t> extent;
-    for (auto [term, input] : llvm::zip(terms, inputs)) {
-      auto shape = cast<RankedTensorType>(input.getType()).getShape();
-      for (auto [c, size] : llvm::zip(term, shape)) {
-        extent[c] = std::max(extent.lookup(c), size);
-      }
-    }
-    MLIRContext *ctx = rewriter.getContext();
-    auto mapOf = [&](const std::string &term, ArrayRef<int64_t> shape) {
-      SmallVector<AffineExpr> exprs;
-      for (auto [i, c] : llvm::enumerate(term)) {
-        bool broadcast =
-            !shape.empty() && shape[i] == 1 && extent.lookup(c) > 1;
-        exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
-                                  : getAffineDimExpr(letters.find(c), ctx));
-      }
-      return AffineMap::get(letters.size(), 0, exprs, ctx);
-    };
-    SmallVector<AffineMap> maps;
-    for (auto [term, input] : llvm::zip(terms, inputs)) {
-      maps.push_back(
-          mapOf(term, cast<RankedTensorType>(input.getType()).getShape()));
-    }
-    maps.push_back(mapOf(out, {}));
-    SmallVector<utils::IteratorType> iterators;
-    for (size_t i = 0; i < letters.size(); ++i) {
-      iterators.push_back(i < out.size() ? utils::IteratorType::parallel
-                                         : utils::IteratorType::reduction);
-    }
-    auto type = loweredTensorType(op.getOutput().getType());
-    Type t = type.getElementType();
-    bool isFloat = isa<FloatType>(t);
-    Value init = filledTensor(rewriter, op.getLoc(), type,
-                              scalarConstant(rewriter, op.getLoc(), t, 0));
-    auto generic = linalg::GenericOp::create(
-        rewriter, op.getLoc(), TypeRange{type}, inputs, ValueRange{init}, maps,
-        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value product = args[0];
-          for (Value v : args.drop_front().drop_back()) {
-            product = isFloat
-                          ? arith::MulFOp::create(b, l, product, v).getResult()
-                          : arith::MulIOp::create(b, l, product, v).getResult();
-          }
-          Value acc = args.back();
-          linalg::YieldOp::create(
-              b, l,
-              isFloat ? arith::AddFOp::create(b, l, acc, product).getResult()
-                      : arith::AddIOp::create(b, l, acc, product).getResult());
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
-    return success();
-  }
 };
 
 /// DFT by its definition: each output bin sums the (zero-padded or cut)
@@ -329,7 +193,7 @@ void populateSignalLoweringPatterns(const TypeConverter &converter,
                                                 21.0 / 46, 0.0);
   patterns.add<WindowLowering<BlackmanWindowOp>>(converter, ctx, 0.42, 0.5,
                                                  0.08);
-  patterns.add<EinsumLowering, DftLowering>(converter, ctx);
+  patterns.add<DftLowering>(converter, ctx);
 }
 
 } // namespace infer::lowering

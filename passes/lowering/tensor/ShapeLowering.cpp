@@ -1,4 +1,4 @@
-//===- ShapeLowering.cpp - data movement graph ops -> tensor/linalg -------===//
+//===- ShapeLowering.cpp - data movement ops -> tensor/linalg -------------===//
 
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
@@ -65,126 +65,6 @@ struct IdentityLowering final : OpConversionPattern<IdentityOp> {
       return failure();
     }
     rewriter.replaceOp(op, adaptor.getInput());
-    return success();
-  }
-};
-
-/// A uniform value in [0, 1) from (seed, element index): SplitMix64's
-/// finalizer over their sum, top 24 bits.
-Value uniformAt(OpBuilder &b, Location l, Value index, uint64_t seed) {
-  Type i64 = b.getI64Type();
-  auto k = [&](uint64_t v) {
-    return arith::ConstantOp::create(
-               b, l, b.getIntegerAttr(i64, static_cast<int64_t>(v)))
-        .getResult();
-  };
-  Value z = arith::IndexCastOp::create(b, l, i64, index);
-  z = arith::AddIOp::create(
-      b, l, arith::MulIOp::create(b, l, z, k(0x9E3779B97F4A7C15ull)), k(seed));
-  auto mix = [&](unsigned shift, uint64_t factor) {
-    z = arith::XOrIOp::create(b, l, z,
-                              arith::ShRUIOp::create(b, l, z, k(shift)));
-    if (factor) {
-      z = arith::MulIOp::create(b, l, z, k(factor));
-    }
-  };
-  mix(30, 0xBF58476D1CE4E5B9ull);
-  mix(27, 0x94D049BB133111EBull);
-  mix(31, 0);
-  Value top = arith::ShRUIOp::create(b, l, z, k(40));
-  Value f = arith::UIToFPOp::create(b, l, b.getF32Type(), top);
-  return arith::MulFOp::create(
-      b, l, f, scalarConstant(b, l, b.getF32Type(), 1.0 / (1 << 24)));
-}
-
-/// Dropout. At inference (no or a false training_mode) the identity with an
-/// all-true mask. In training mode each element is kept when a uniform value
-/// is at least the ratio and then scaled by 1 / (1 - ratio). The uniform
-/// values are a fixed function of the seed attribute (0 when absent) and the
-/// element's position, so a compiled model draws the same mask on every run.
-struct DropoutLowering final : StaticPattern<DropoutOp> {
-  using StaticPattern::StaticPattern;
-  LogicalResult lower(DropoutOp op, DropoutOp::Adaptor adaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    bool maybeTraining = false;
-    if (!isNone(op.getTrainingMode())) {
-      auto training = constantInts(op.getTrainingMode());
-      maybeTraining = !training || (*training)[0] != 0;
-    }
-    auto type = resultType(op.getOutput());
-    bool wantMask = !isa<NoneType>(op.getMask().getType());
-    if (!maybeTraining) {
-      SmallVector<Value> results = {adaptor.getData()};
-      if (wantMask) {
-        auto maskType = resultType(op.getMask());
-        results.push_back(filledTensor(
-            rewriter, loc, maskType,
-            scalarConstant(rewriter, loc, maskType.getElementType(), 1)));
-      } else {
-        results.push_back(noneValue(rewriter, loc));
-      }
-      rewriter.replaceOp(op, results);
-      return success();
-    }
-    if (!isa<FloatType>(type.getElementType())) {
-      return rewriter.notifyMatchFailure(
-          op, "training-mode dropout of a non-float tensor");
-    }
-    Value data = adaptor.getData(), training = adaptor.getTrainingMode();
-    Value ratio = isNone(op.getRatio()) ? Value() : adaptor.getRatio();
-    uint64_t seed = op.getSeed() ? static_cast<uint64_t>(*op.getSeed()) : 0;
-    ArrayRef<int64_t> shape = type.getShape();
-    // keep = !training || uniform >= ratio, per element.
-    auto keepAt = [&](OpBuilder &b, Location l, ArrayRef<Value> at,
-                      Value &scale) {
-      Type f32 = b.getF32Type();
-      Value r =
-          ratio
-              ? castScalar(b, l,
-                           tensor::ExtractOp::create(b, l, ratio, ValueRange{}),
-                           f32, false, false)
-              : scalarConstant(b, l, f32, 0.5);
-      Value t = tensor::ExtractOp::create(b, l, training, ValueRange{});
-      Value flat = idx(b, l, 0);
-      for (auto [i, size] : llvm::enumerate(shape)) {
-        flat = addI(b, l, mulI(b, l, flat, idx(b, l, size)), at[i]);
-      }
-      Value drawn = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE,
-                                          uniformAt(b, l, flat, seed), r);
-      Value notTraining = arith::XOrIOp::create(
-          b, l, t, arith::ConstantIntOp::create(b, l, 1, 1));
-      Value one = scalarConstant(b, l, f32, 1);
-      scale = arith::SelectOp::create(
-          b, l, t,
-          arith::DivFOp::create(b, l, one, arith::SubFOp::create(b, l, one, r)),
-          one);
-      return arith::OrIOp::create(b, l, notTraining, drawn).getResult();
-    };
-    Value y = buildIndexed(
-        rewriter, loc, type, [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
-          Value scale;
-          Value keep = keepAt(b, l, at, scale);
-          Value x = tensor::ExtractOp::create(b, l, data, at);
-          Type t = type.getElementType();
-          Value scaled = arith::MulFOp::create(
-              b, l, x, castScalar(b, l, scale, t, false, false));
-          return arith::SelectOp::create(b, l, keep, scaled,
-                                         scalarConstant(b, l, t, 0))
-              .getResult();
-        });
-    SmallVector<Value> results = {y};
-    if (wantMask) {
-      results.push_back(
-          buildIndexed(rewriter, loc, resultType(op.getMask()),
-                       [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
-                         Value scale;
-                         return keepAt(b, l, at, scale);
-                       }));
-    } else {
-      results.push_back(noneValue(rewriter, loc));
-    }
-    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -519,77 +399,6 @@ struct SliceLowering final : StaticPattern<SliceOp> {
   }
 };
 
-struct GatherLowering final : StaticPattern<GatherOp> {
-  using StaticPattern::StaticPattern;
-  LogicalResult lower(GatherOp op, OpAdaptor adaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
-    auto indicesType = cast<RankedTensorType>(adaptor.getIndices().getType());
-    int64_t axis = *normalizeAxis(op.getAxis(), dataType.getRank());
-    int64_t r = indicesType.getRank();
-    Value data = adaptor.getData(), indices = adaptor.getIndices();
-    int64_t n = dataType.getDimSize(axis);
-    assertIndicesInRange(rewriter, op, indices, {n});
-    // Result dims: data's before the axis, the indices', data's after.
-    SmallVector<OpFoldResult> sizes;
-    Location loc = op.getLoc();
-    for (int64_t d = 0; d < axis; ++d) {
-      sizes.push_back(dimSize(rewriter, loc, data, d));
-    }
-    for (int64_t d = 0; d < r; ++d) {
-      sizes.push_back(dimSize(rewriter, loc, indices, d));
-    }
-    for (int64_t d = axis + 1; d < dataType.getRank(); ++d) {
-      sizes.push_back(dimSize(rewriter, loc, data, d));
-    }
-    Value result = buildIndexed(
-        rewriter, loc, resultType(op.getOutput()),
-        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
-          SmallVector<Value> in(out.begin(), out.begin() + axis);
-          Value i =
-              tensor::ExtractOp::create(b, l, indices, out.slice(axis, r));
-          in.push_back(clampIndex(b, l, wrapIndex(b, l, i, n), n));
-          in.append(out.begin() + axis + r, out.end());
-          return tensor::ExtractOp::create(b, l, data, in);
-        },
-        sizes);
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-  /// Dynamic dims anywhere but along the gathered axis of the data.
-  bool supportsDynamic(GatherOp op) const override {
-    auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
-    if (!dataType || dataType.getRank() == 0) {
-      return false;
-    }
-    std::optional<int64_t> axis =
-        normalizeAxis(op.getAxis(), dataType.getRank());
-    return axis && !dataType.isDynamicDim(*axis);
-  }
-};
-
-struct GatherElementsLowering final : StaticPattern<GatherElementsOp> {
-  using StaticPattern::StaticPattern;
-  LogicalResult lower(GatherElementsOp op, OpAdaptor adaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
-    int64_t axis = *normalizeAxis(op.getAxis(), dataType.getRank());
-    Value data = adaptor.getData(), indices = adaptor.getIndices();
-    int64_t n = dataType.getDimSize(axis);
-    assertIndicesInRange(rewriter, op, indices, {n});
-    Value result =
-        buildIndexed(rewriter, op.getLoc(), resultType(op.getOutput()),
-                     [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
-                       SmallVector<Value> in(out);
-                       Value i = tensor::ExtractOp::create(b, l, indices, out);
-                       in[axis] = clampIndex(b, l, wrapIndex(b, l, i, n), n);
-                       return tensor::ExtractOp::create(b, l, data, in);
-                     });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
 struct ExpandLowering final : StaticPattern<ExpandOp> {
   using StaticPattern::StaticPattern;
   LogicalResult lower(ExpandOp op, OpAdaptor adaptor,
@@ -870,15 +679,14 @@ struct ReverseSequenceLowering final : StaticPattern<ReverseSequenceOp> {
 void populateShapeLoweringPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ConstantLowering, IdentityLowering, DropoutLowering,
-               ReshapeLikeLowering<ReshapeOp>, ReshapeLikeLowering<FlattenOp>,
-               ReshapeLikeLowering<SqueezeOp>, ReshapeLikeLowering<UnsqueezeOp>,
-               TransposeLowering, ConcatLowering, SplitLowering, SliceLowering,
-               ShapeOfLowering, GatherLowering, GatherElementsLowering,
-               ExpandLowering, TileLowering, PadLowering,
-               BlockRearrangeLowering<DepthToSpaceOp>,
-               BlockRearrangeLowering<SpaceToDepthOp>, ReverseSequenceLowering>(
-      converter, ctx);
+  patterns
+      .add<ConstantLowering, IdentityLowering, ReshapeLikeLowering<ReshapeOp>,
+           ReshapeLikeLowering<FlattenOp>, ReshapeLikeLowering<SqueezeOp>,
+           ReshapeLikeLowering<UnsqueezeOp>, TransposeLowering, ConcatLowering,
+           SplitLowering, SliceLowering, ShapeOfLowering, ExpandLowering,
+           TileLowering, PadLowering, BlockRearrangeLowering<DepthToSpaceOp>,
+           BlockRearrangeLowering<SpaceToDepthOp>, ReverseSequenceLowering>(
+          converter, ctx);
 }
 
 } // namespace infer::lowering

@@ -1,77 +1,22 @@
-//===- LoweringUtils.cpp - helpers shared by graph lowerings --------------===//
+//===- TensorBuilders.cpp - building tensors and linalg ops ---------------===//
 
-#include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/TensorBuilders.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "passes/lowering/IndexMath.h"
+#include "passes/lowering/RuntimeChecks.h"
+#include "passes/lowering/TensorTypes.h"
 #include <cmath>
 
 using namespace mlir;
 
 namespace infer::lowering {
-
-static Type signless(Type element) {
-  if (auto integer = dyn_cast<IntegerType>(element)) {
-    return IntegerType::get(element.getContext(), integer.getWidth());
-  }
-  return element;
-}
-
-RankedTensorType loweredTensorType(Type type) {
-  auto ranked = dyn_cast<RankedTensorType>(type);
-  if (!ranked || !ranked.hasStaticShape()) {
-    return nullptr;
-  }
-  return loweredAnyShapeType(type);
-}
-
-RankedTensorType loweredAnyShapeType(Type type) {
-  auto ranked = dyn_cast<RankedTensorType>(type);
-  if (!ranked) {
-    return nullptr;
-  }
-  Type element = ranked.getElementType();
-  if (!isa<IntegerType, FloatType>(element)) {
-    return nullptr;
-  }
-  return RankedTensorType::get(ranked.getShape(), signless(element));
-}
-
-bool isUnsignedTensor(Type type) {
-  // Bools (i1) hold 0 or 1: unsigned, so true > false and max is "or".
-  auto tensor = dyn_cast<TensorType>(type);
-  return tensor && (tensor.getElementType().isUnsignedInteger() ||
-                    tensor.getElementType().isInteger(1));
-}
-
-LogicalResult checkStaticTensors(Operation *op,
-                                 ConversionPatternRewriter &rewriter) {
-  return checkTensors(op, rewriter, /*allowDynamic=*/false);
-}
-
-LogicalResult checkTensors(Operation *op, ConversionPatternRewriter &rewriter,
-                           bool allowDynamic) {
-  for (Type type : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
-                                      llvm::to_vector(op->getResultTypes()))) {
-    if (isa<NoneType>(type)) {
-      continue;
-    }
-    if (!(allowDynamic ? loweredAnyShapeType(type) : loweredTensorType(type))) {
-      return rewriter.notifyMatchFailure(
-          op, allowDynamic ? "needs ranked tensors of numbers"
-                           : "needs statically shaped tensors of numbers");
-    }
-  }
-  return success();
-}
 
 OpFoldResult dimSize(OpBuilder &b, Location loc, Value tensor, int64_t d) {
   auto type = cast<RankedTensorType>(tensor.getType());
@@ -248,10 +193,6 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
   return generic.getResult(0);
 }
 
-std::optional<SmallVector<int64_t>> constantInts(Value value) {
-  return graph::getConstantInts(value);
-}
-
 Value castScalar(OpBuilder &b, Location loc, Value v, Type to,
                  bool fromUnsigned, bool toUnsigned) {
   Type from = v.getType();
@@ -389,23 +330,6 @@ SmallVector<OpFoldResult> batchSizes(OpBuilder &b, Location loc,
   return sizes;
 }
 
-bool onlyBatchDynamic(Operation *op) {
-  for (Type type : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
-                                      llvm::to_vector(op->getResultTypes()))) {
-    auto ranked = dyn_cast<RankedTensorType>(type);
-    if (ranked && ranked.getRank() > 0 &&
-        !ranked.getShape().drop_front().empty() &&
-        llvm::any_of(ranked.getShape().drop_front(), ShapedType::isDynamic)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-} // namespace infer::lowering
-
-namespace infer::lowering {
-
 Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
                    bool log) {
   auto type = cast<RankedTensorType>(x.getType());
@@ -439,14 +363,6 @@ Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
       });
 }
 
-Value noneValue(OpBuilder &b, Location loc) {
-  return graph::NoneOp::create(b, loc, b.getNoneType());
-}
-
-Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
 Value buildIndexed(
     OpBuilder &b, Location loc, RankedTensorType resultType,
     function_ref<Value(OpBuilder &, Location, ArrayRef<Value>)> body,
@@ -469,19 +385,6 @@ Value buildIndexed(
                                 body(nested, nestedLoc, indices));
       });
   return generic.getResult(0);
-}
-
-SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
-                                  ArrayRef<int64_t> axes, bool keepDims) {
-  SmallVector<int64_t> result;
-  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
-    if (!llvm::is_contained(axes, d)) {
-      result.push_back(shape[d]);
-    } else if (keepDims) {
-      result.push_back(1);
-    }
-  }
-  return result;
 }
 
 Value buildReduction(
@@ -524,124 +427,6 @@ Value buildReduction(
                                 combine(nested, nestedLoc, args[1], args[0]));
       });
   return generic.getResult(0);
-}
-
-std::string describeNode(Operation *op) {
-  Location loc = op->getLoc();
-  if (auto fused = dyn_cast<FusedLoc>(loc);
-      fused && !fused.getLocations().empty()) {
-    loc = fused.getLocations().front();
-  }
-  if (auto name = dyn_cast<NameLoc>(loc)) {
-    std::string text = "node '" + name.getName().str() + "'";
-    if (auto opType = dyn_cast<NameLoc>(name.getChildLoc())) {
-      text += " (" + opType.getName().str() + ")";
-    }
-    return text;
-  }
-  return "'" + op->getName().getStringRef().str() + "'";
-}
-
-SmallVector<Value> delinearize(OpBuilder &b, Location l, Value flat,
-                               ArrayRef<int64_t> shape) {
-  SmallVector<Value> coords(shape.size());
-  for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    Value dim = indexConstant(b, l, shape[d]);
-    coords[d] = arith::RemUIOp::create(b, l, flat, dim);
-    flat = arith::DivUIOp::create(b, l, flat, dim);
-  }
-  return coords;
-}
-
-Value wrapIndex(OpBuilder &b, Location l, Value v, int64_t dim) {
-  Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), v);
-  Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i,
-                                    indexConstant(b, l, 0));
-  return arith::SelectOp::create(
-      b, l, neg, arith::AddIOp::create(b, l, i, indexConstant(b, l, dim)), i);
-}
-
-Value clampIndex(OpBuilder &b, Location l, Value i, int64_t dim) {
-  Value lo = arith::MaxSIOp::create(b, l, i, indexConstant(b, l, 0));
-  return arith::MinSIOp::create(
-      b, l, lo, indexConstant(b, l, std::max<int64_t>(dim - 1, 0)));
-}
-
-ValueRange forLoop(
-    OpBuilder &b, Location l, Value lo, Value hi, ValueRange init,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
-        body) {
-  return scf::ForOp::create(
-             b, l, lo, hi, indexConstant(b, l, 1), init,
-             [&](OpBuilder &nb, Location nl, Value i, ValueRange args) {
-               scf::YieldOp::create(nb, nl, body(nb, nl, i, args));
-             })
-      .getResults();
-}
-
-bool checksEnabled(Operation *op) {
-  auto module = op->getParentOfType<ModuleOp>();
-  return module && module->hasAttr(kChecksAttr);
-}
-
-void assertAtRunTime(OpBuilder &b, Operation *op, Value flag, StringRef what) {
-  cf::AssertOp::create(b, op->getLoc(), flag,
-                       describeNode(op) + ": " + what.str());
-}
-
-void assertIndicesInRange(OpBuilder &b, Operation *op, Value indices,
-                          ArrayRef<int64_t> bounds, bool perLastDim) {
-  if (!checksEnabled(op)) {
-    return;
-  }
-  Location loc = op->getLoc();
-  auto type = cast<RankedTensorType>(indices.getType());
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  // ok = AND over the elements of (-n <= i < n).
-  Value inRange = buildIndexed(
-      b, loc, RankedTensorType::get(type.getShape(), b.getI1Type()),
-      [&](OpBuilder &nb, Location l, ArrayRef<Value> at) {
-        Value i = tensor::ExtractOp::create(nb, l, indices, at);
-        Type t = i.getType();
-        Value n;
-        if (perLastDim && rank > 0 && bounds.size() > 1) {
-          // Pick bounds[k] by the last coordinate.
-          n = scalarConstant(nb, l, t, bounds[0]);
-          for (size_t k = 1; k < bounds.size(); ++k) {
-            Value isK =
-                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
-                                      at.back(), indexConstant(nb, l, k));
-            n = arith::SelectOp::create(nb, l, isK,
-                                        scalarConstant(nb, l, t, bounds[k]), n);
-          }
-        } else {
-          n = scalarConstant(nb, l, t, bounds[0]);
-        }
-        Value neg =
-            arith::SubIOp::create(nb, l, scalarConstant(nb, l, t, 0), n);
-        return arith::AndIOp::create(
-                   nb, l,
-                   arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, i,
-                                         neg),
-                   arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i,
-                                         n))
-            .getResult();
-      },
-      llvm::to_vector(llvm::map_range(
-          all, [&](int64_t d) { return dimSize(b, loc, indices, d); })));
-  Value ok =
-      rank == 0 ? inRange
-                : buildReduction(
-                      b, loc, inRange, all, /*keepDims=*/false,
-                      arith::ConstantIntOp::create(b, loc, 1, 1),
-                      [](OpBuilder &nb, Location l, Value acc, Value v) {
-                        return arith::AndIOp::create(nb, l, acc, v).getResult();
-                      });
-  Value flag = tensor::ExtractOp::create(b, loc, ok, ValueRange{});
-  assertAtRunTime(
-      b, op, flag,
-      "an index is out of range (ONNX allows -n to n-1 for an axis of size n)");
 }
 
 } // namespace infer::lowering

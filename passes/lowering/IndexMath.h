@@ -1,0 +1,49 @@
+//===- IndexMath.h - index arithmetic in loop bodies ------------*- C++ -*-===//
+//
+// Index constants, ONNX's negative-index wrapping and clamping, row-major
+// delinearization, reduced shapes, and scf.for loops with carried values.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INFER_PASSES_LOWERING_INDEXMATH_H
+#define INFER_PASSES_LOWERING_INDEXMATH_H
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace infer::lowering {
+
+/// `scf.for %i = lo to hi` carrying `init`; `body` returns the next values.
+mlir::ValueRange
+forLoop(mlir::OpBuilder &b, mlir::Location l, mlir::Value lo, mlir::Value hi,
+        mlir::ValueRange init,
+        llvm::function_ref<llvm::SmallVector<mlir::Value>(
+            mlir::OpBuilder &, mlir::Location, mlir::Value, mlir::ValueRange)>
+            body);
+
+/// The coordinates in a row-major tensor of `shape` of flat index `flat`.
+llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b, mlir::Location l,
+                                           mlir::Value flat,
+                                           llvm::ArrayRef<int64_t> shape);
+
+/// Integer element `v` as an index, negative values wrapped by `dim` (ONNX's
+/// -n..n-1 indexing).
+mlir::Value wrapIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value v,
+                      int64_t dim);
+
+/// Clamps index `i` into [0, dim - 1], so a bad index never reads or writes
+/// out of bounds.
+mlir::Value clampIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value i,
+                       int64_t dim);
+
+/// Index-typed arithmetic helpers for bodies.
+mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+
+/// The shape with reduced `axes` removed or kept as 1.
+llvm::SmallVector<int64_t> reducedShape(llvm::ArrayRef<int64_t> shape,
+                                        llvm::ArrayRef<int64_t> axes,
+                                        bool keepDims);
+
+} // namespace infer::lowering
+
+#endif // INFER_PASSES_LOWERING_INDEXMATH_H

@@ -1,0 +1,458 @@
+//===- PoolLowering.cpp - pooling -> linalg -------------------------------===//
+//
+// MaxPool (with its Indices), AveragePool, LpPool, the global pools and
+// MaxUnpool.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
+#include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/Passes.h"
+#include "passes/lowering/ScalarMath.h"
+#include "passes/lowering/nn/Windows.h"
+#include "passes/lowering/tensor/Scatter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace infer::graph;
+
+namespace infer::lowering {
+namespace {
+
+using mlir::utils::IteratorType;
+using scalar::add;
+using scalar::mul;
+
+enum class PoolKind { Max, Average, Lp };
+
+/// A pooling window reduction over `x` (N x C x spatial), padded with
+/// `padValue`; `combine(acc, element)`.
+Value buildPool(
+    OpBuilder &b, Location loc, Value x, RankedTensorType yType,
+    ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> dilations, Value init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  MLIRContext *ctx = b.getContext();
+  int64_t s = kernel.size();
+  int64_t dims = 2 + 2 * s;
+  // n, c, window..., output...: output positions innermost (vectorizable).
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> xExprs = {d(0), d(1)}, kExprs, oExprs = {d(0), d(1)};
+  for (int64_t i = 0; i < s; ++i) {
+    xExprs.push_back(d(2 + s + i) * strides[i] + d(2 + i) * dilations[i]);
+    kExprs.push_back(d(2 + i));
+    oExprs.push_back(d(2 + s + i));
+  }
+  Type element = yType.getElementType();
+  Value window = tensor::EmptyOp::create(b, loc, kernel, element);
+  SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, xExprs, ctx),
+                                 AffineMap::get(dims, 0, kExprs, ctx),
+                                 AffineMap::get(dims, 0, oExprs, ctx)};
+  SmallVector<IteratorType> iterators(2, IteratorType::parallel);
+  iterators.append(s, IteratorType::reduction);
+  iterators.append(s, IteratorType::parallel);
+  Value acc = filledTensor(b, loc, yType, init, batchSizes(b, loc, yType, x));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{yType}, ValueRange{x, window}, ValueRange{acc},
+             maps, iterators,
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl,
+                                       combine(nb, nl, args[2], args[0]));
+             })
+      .getResult(0);
+}
+
+/// MaxPool's Indices: for each output, the flat index into X (row-major,
+/// or with H and W swapped for `columnMajor`) of the first largest element
+/// of its window, skipping padding.
+Value maxPoolIndices(OpBuilder &b, Location loc, Value x, RankedTensorType type,
+                     ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                     ArrayRef<int64_t> dilations, ArrayRef<int64_t> begin,
+                     bool columnMajor) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  ArrayRef<int64_t> shape = xType.getShape();
+  int64_t s = kernel.size();
+  int64_t window = 1;
+  for (int64_t k : kernel) {
+    window *= k;
+  }
+  Type element = xType.getElementType();
+  return buildIndexed(
+      b, loc, type, [&](OpBuilder &nb, Location l, ArrayRef<Value> out) {
+        Type i64 = nb.getI64Type();
+        Value lowest =
+            isa<FloatType>(element)
+                ? scalarConstant(nb, l, element, -INFINITY)
+                : arith::ConstantOp::create(
+                      nb, l,
+                      nb.getIntegerAttr(element,
+                                        APInt::getSignedMinValue(
+                                            element.getIntOrFloatBitWidth())))
+                      .getResult();
+        auto loop = scf::ForOp::create(
+            nb, l, indexConstant(nb, l, 0), indexConstant(nb, l, window),
+            indexConstant(nb, l, 1),
+            ValueRange{lowest, scalarConstant(nb, l, i64, 0)},
+            [&](OpBuilder &lb, Location ll, Value w, ValueRange best) {
+              // The window offset per spatial axis, then the input position.
+              SmallVector<Value> at = {out[0], out[1]};
+              Value inside = arith::ConstantIntOp::create(lb, ll, 1, 1);
+              int64_t stride = window;
+              for (int64_t d = 0; d < s; ++d) {
+                stride /= kernel[d];
+                Value k = arith::RemUIOp::create(
+                    lb, ll,
+                    arith::DivUIOp::create(lb, ll, w,
+                                           indexConstant(lb, ll, stride)),
+                    indexConstant(lb, ll, kernel[d]));
+                Value pos = arith::AddIOp::create(
+                    lb, ll,
+                    arith::MulIOp::create(lb, ll, out[2 + d],
+                                          indexConstant(lb, ll, strides[d])),
+                    arith::MulIOp::create(lb, ll, k,
+                                          indexConstant(lb, ll, dilations[d])));
+                pos = arith::SubIOp::create(lb, ll, pos,
+                                            indexConstant(lb, ll, begin[d]));
+                Value ok = arith::AndIOp::create(
+                    lb, ll,
+                    arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sge,
+                                          pos, indexConstant(lb, ll, 0)),
+                    arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::slt,
+                                          pos,
+                                          indexConstant(lb, ll, shape[2 + d])));
+                inside = arith::AndIOp::create(lb, ll, inside, ok);
+                // Clamp so the read stays in bounds; `inside` discards it.
+                pos = arith::MaxSIOp::create(lb, ll, pos,
+                                             indexConstant(lb, ll, 0));
+                pos = arith::MinSIOp::create(
+                    lb, ll, pos, indexConstant(lb, ll, shape[2 + d] - 1));
+                at.push_back(pos);
+              }
+              Value v = tensor::ExtractOp::create(lb, ll, x, at);
+              Value greater =
+                  isa<FloatType>(element)
+                      ? arith::CmpFOp::create(lb, ll, arith::CmpFPredicate::OGT,
+                                              v, best[0])
+                            .getResult()
+                      : arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sgt,
+                                              v, best[0])
+                            .getResult();
+              Value take = arith::AndIOp::create(lb, ll, inside, greater);
+              // Flat index: n, c, then the spatial axes (last two swapped when
+              // column-major).
+              SmallVector<int64_t> order =
+                  llvm::to_vector(llvm::seq<int64_t>(0, 2 + s));
+              if (columnMajor && s >= 2) {
+                std::swap(order[s], order[s + 1]);
+              }
+              Value flat = indexConstant(lb, ll, 0);
+              for (int64_t d : order) {
+                flat = arith::AddIOp::create(
+                    lb, ll,
+                    arith::MulIOp::create(lb, ll, flat,
+                                          indexConstant(lb, ll, shape[d])),
+                    at[d]);
+              }
+              flat = arith::IndexCastOp::create(lb, ll, i64, flat);
+              scf::YieldOp::create(
+                  lb, ll,
+                  ValueRange{
+                      arith::SelectOp::create(lb, ll, take, v, best[0])
+                          .getResult(),
+                      arith::SelectOp::create(lb, ll, take, flat, best[1])
+                          .getResult()});
+            });
+        return loop.getResult(1);
+      });
+}
+
+template <typename Op, PoolKind kind>
+struct PoolLowering final : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
+      return failure();
+    }
+    if (!onlyBatchDynamic(op)) {
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims other than the batch");
+    }
+    Location loc = op.getLoc();
+    auto xType = cast<RankedTensorType>(adaptor.getX().getType());
+    auto yType = loweredAnyShapeType(op.getY().getType());
+    Type element = yType.getElementType();
+    int64_t s = xType.getRank() - 2;
+    ArrayRef<int64_t> kernel = op.getKernelShape();
+    SmallVector<int64_t> strides = orOnes(op.getStrides(), s);
+    SmallVector<int64_t> dilations = orOnes(op.getDilations(), s);
+    SmallVector<int64_t> begin, end;
+    windowPads(xType.getShape().drop_front(2), kernel, strides, dilations,
+               op.getPads(), op.getAutoPad(), begin, end);
+    SmallVector<int64_t> outSpatial(yType.getShape().drop_front(2));
+    auto pad = [&](Value v, Value padValue) {
+      return padSpatial(rewriter, loc, v, begin, end, outSpatial, kernel,
+                        strides, dilations, padValue);
+    };
+    if constexpr (kind == PoolKind::Max) {
+      Value lowest =
+          isa<FloatType>(element)
+              ? scalarConstant(rewriter, loc, element, -INFINITY)
+              : arith::ConstantOp::create(
+                    rewriter, loc,
+                    rewriter.getIntegerAttr(
+                        element, APInt::getSignedMinValue(
+                                     element.getIntOrFloatBitWidth())))
+                    .getResult();
+      Value y =
+          buildPool(rewriter, loc, pad(adaptor.getX(), lowest), yType, kernel,
+                    strides, dilations, lowest,
+                    [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+                      if (isa<FloatType>(v.getType())) {
+                        return arith::MaximumFOp::create(b, l, acc, v);
+                      }
+                      return arith::MaxSIOp::create(b, l, acc, v);
+                    });
+      if (!isa<NoneType>(op.getIndices().getType()) &&
+          !yType.hasStaticShape()) {
+        return rewriter.notifyMatchFailure(op, "Indices with a dynamic batch");
+      }
+      Value indices =
+          isa<NoneType>(op.getIndices().getType())
+              ? noneValue(rewriter, loc)
+              : maxPoolIndices(rewriter, loc, adaptor.getX(),
+                               loweredTensorType(op.getIndices().getType()),
+                               kernel, strides, dilations, begin,
+                               op.getStorageOrder() != 0);
+      rewriter.replaceOp(op, {y, indices});
+      return success();
+    } else {
+      Value zero = scalarConstant(rewriter, loc, element, 0);
+      double p = 1;
+      if constexpr (kind == PoolKind::Lp) {
+        p = op.getP();
+      }
+      Value sum = buildPool(
+          rewriter, loc, pad(adaptor.getX(), zero), yType, kernel, strides,
+          dilations, zero, [p](OpBuilder &b, Location l, Value acc, Value v) {
+            if (p != 1) {
+              Value a = math::AbsFOp::create(b, l, v);
+              v = math::PowFOp::create(b, l, a,
+                                       scalarConstant(b, l, a.getType(), p));
+            }
+            return add(b, l, acc, v);
+          });
+      if constexpr (kind == PoolKind::Lp) {
+        rewriter.replaceOp(
+            op, buildElementwise(rewriter, loc, yType, {sum},
+                                 [p](OpBuilder &b, Location l, ValueRange a) {
+                                   return math::PowFOp::create(
+                                       b, l, a[0],
+                                       scalarConstant(b, l, a[0].getType(),
+                                                      1.0 / p));
+                                 }));
+        return success();
+      } else {
+        // Divisors: window elements inside the input (and inside the pads
+        // when count_include_pad), computed by pooling a tensor of ones.
+        Value ones = filledTensor(rewriter, loc, xType,
+                                  scalarConstant(rewriter, loc, element, 1),
+                                  ValueRange{adaptor.getX()});
+        Value padOnes = padSpatial(
+            rewriter, loc, ones, begin, end,
+            SmallVector<int64_t>(xType.getShape().drop_front(2)), kernel,
+            SmallVector<int64_t>(s, 1), SmallVector<int64_t>(s, 1),
+            op.getCountIncludePad() ? scalarConstant(rewriter, loc, element, 1)
+                                    : zero);
+        padOnes = padSpatial(rewriter, loc, padOnes, SmallVector<int64_t>(s, 0),
+                             SmallVector<int64_t>(s, 0), outSpatial, kernel,
+                             strides, dilations, zero);
+        Value count =
+            buildPool(rewriter, loc, padOnes, yType, kernel, strides, dilations,
+                      zero, [](OpBuilder &b, Location l, Value acc, Value v) {
+                        return add(b, l, acc, v);
+                      });
+        rewriter.replaceOp(
+            op,
+            buildElementwise(
+                rewriter, loc, yType, {sum, count},
+                [](OpBuilder &b, Location l, ValueRange a) {
+                  return arith::DivFOp::create(b, l, a[0], a[1]).getResult();
+                }));
+        return success();
+      }
+    }
+  }
+};
+
+template <typename Op, PoolKind kind>
+struct GlobalPoolLowering final : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
+      return failure();
+    }
+    if (!onlyBatchDynamic(op)) {
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims other than the batch");
+    }
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    auto type = cast<RankedTensorType>(x.getType());
+    Type t = type.getElementType();
+    auto axes = llvm::to_vector(llvm::seq<int64_t>(2, type.getRank()));
+    int64_t count = 1;
+    for (int64_t a : axes) {
+      count *= type.getDimSize(a);
+    }
+    double p = 2;
+    if constexpr (kind == PoolKind::Lp) {
+      p = op.getP();
+    }
+    Value r = buildReduction(
+        rewriter, loc, x, axes, true,
+        kind == PoolKind::Max ? scalarConstant(rewriter, loc, t, -INFINITY)
+                              : scalarConstant(rewriter, loc, t, 0),
+        [&](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+          if (kind == PoolKind::Max) {
+            return arith::MaximumFOp::create(b, l, acc, v);
+          }
+          if (kind == PoolKind::Lp) {
+            v = math::PowFOp::create(b, l, math::AbsFOp::create(b, l, v),
+                                     scalarConstant(b, l, t, p));
+          }
+          return arith::AddFOp::create(b, l, acc, v);
+        });
+    if (kind != PoolKind::Max) {
+      r = buildElementwise(
+          rewriter, loc, cast<RankedTensorType>(r.getType()), {r},
+          [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+            if (kind == PoolKind::Lp) {
+              return math::PowFOp::create(b, l, a[0],
+                                          scalarConstant(b, l, t, 1.0 / p));
+            }
+            return arith::DivFOp::create(b, l, a[0],
+                                         scalarConstant(b, l, t, count));
+          });
+    }
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// MaxUnpool: zeros of the output shape with each X element written at the
+/// flat output index its I element gives. An `output_shape` operand must be
+/// a constant equal to the output type (the shape is fixed at compile time).
+struct MaxUnpoolLowering final : OpConversionPattern<MaxUnpoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaxUnpoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticTensors(op, rewriter))) {
+      return failure();
+    }
+    auto type = loweredTensorType(op.getOutput().getType());
+    Location loc = op.getLoc();
+    if (!isNone(op.getOutputShape())) {
+      auto shape = constantInts(op.getOutputShape());
+      if (shape && ArrayRef<int64_t>(*shape) != type.getShape()) {
+        return rewriter.notifyMatchFailure(
+            op, "output_shape differs from the result type");
+      }
+      // An output_shape known only at run time must be the declared one.
+      if (!shape) {
+        if (!checksEnabled(op)) {
+          return rewriter.notifyMatchFailure(
+              op, "a run-time output_shape needs run-time checks");
+        }
+        Value same = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+        for (int64_t d = 0; d < type.getRank(); ++d) {
+          Value v = tensor::ExtractOp::create(
+              rewriter, loc, adaptor.getOutputShape(),
+              ValueRange{indexConstant(rewriter, loc, d)});
+          Value want = arith::ConstantIntOp::create(
+              rewriter, loc, type.getDimSize(d),
+              cast<IntegerType>(v.getType()).getWidth());
+          same = arith::AndIOp::create(
+              rewriter, loc, same,
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, v,
+                                    want));
+        }
+        assertAtRunTime(
+            rewriter, op, same,
+            "output_shape differs from the shape the model declares for the "
+            "output");
+      }
+    }
+    auto xType = cast<RankedTensorType>(adaptor.getX().getType());
+    Value x = adaptor.getX(), indices = adaptor.getI();
+    Value zeros =
+        filledTensor(rewriter, loc, type,
+                     scalarConstant(rewriter, loc, type.getElementType(), 0));
+    // Indices count in the shape MaxUnpool infers from the window
+    // ((in - 1) * stride - pads + kernel); a larger output_shape keeps them
+    // at the same coordinates, zeros after (ONNX's reference).
+    int64_t s = xType.getRank() - 2;
+    ArrayRef<int64_t> kernel = op.getKernelShape();
+    SmallVector<int64_t> inferred(xType.getShape().take_front(2));
+    for (int64_t d = 0; d < s; ++d) {
+      int64_t stride = op.getStrides() ? (*op.getStrides())[d] : 1;
+      int64_t pads =
+          op.getPads() ? (*op.getPads())[d] + (*op.getPads())[s + d] : 0;
+      inferred.push_back((xType.getDimSize(d + 2) - 1) * stride - pads +
+                         kernel[d]);
+    }
+    int64_t total = 1;
+    for (int64_t d : inferred) {
+      total *= d;
+    }
+    Value result = scatterLoop(
+        rewriter, loc, zeros, xType.getNumElements(), "none",
+        [&](OpBuilder &b, Location l, Value k) {
+          Value i = tensor::ExtractOp::create(
+              b, l, indices, delinearize(b, l, k, xType.getShape()));
+          Value flat = clampIndex(
+              b, l, arith::IndexCastOp::create(b, l, b.getIndexType(), i),
+              total);
+          SmallVector<Value> at = delinearize(b, l, flat, inferred);
+          for (size_t d = 0; d < at.size(); ++d) {
+            at[d] = arith::MinUIOp::create(
+                b, l, at[d], indexConstant(b, l, type.getDimSize(d) - 1));
+          }
+          return at;
+        },
+        [&](OpBuilder &b, Location l, Value k) -> Value {
+          return tensor::ExtractOp::create(
+              b, l, x, delinearize(b, l, k, xType.getShape()));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void populatePoolLoweringPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns) {
+  patterns
+      .add<PoolLowering<MaxPoolOp, PoolKind::Max>,
+           PoolLowering<AveragePoolOp, PoolKind::Average>,
+           PoolLowering<LpPoolOp, PoolKind::Lp>,
+           GlobalPoolLowering<GlobalAveragePoolOp, PoolKind::Average>,
+           GlobalPoolLowering<GlobalMaxPoolOp, PoolKind::Max>,
+           GlobalPoolLowering<GlobalLpPoolOp, PoolKind::Lp>, MaxUnpoolLowering>(
+          converter, patterns.getContext());
+}
+
+} // namespace infer::lowering

@@ -1,0 +1,59 @@
+// RUN: infer-opt %s --split-input-file --verify-diagnostics --infer-lower-graph-to-linalg | FileCheck %s
+
+// infer-lower-graph-to-linalg on elementwise ops (dialects/graph/IR/ElementwiseOps.td); static and dynamic shapes
+// (passes/lowering/elementwise/).
+
+// Broadcasting binary op: one linalg.generic whose maps broadcast.
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[ROW:.+]] = affine_map<(d0, d1) -> (d1)>
+// The caller's inputs are never written in place.
+// CHECK-LABEL: func.func @add
+// CHECK-SAME: {bufferization.writable = false}
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]}
+// CHECK: arith.addf
+// CHECK-NOT: graph.
+func.func @add(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  %0 = graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// Unsigned types become signless, with unsigned arithmetic.
+// CHECK-LABEL: func.func @udiv
+// CHECK-SAME: (%{{[^:]+}}: tensor<4xi8> {{{[^}]+}}}, %{{[^:]+}}: tensor<4xi8> {{{[^}]+}}}) -> tensor<4xi8>
+// CHECK: arith.divui
+func.func @udiv(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
+  %0 = graph.div %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// -----
+
+// The generic variant: `?` dims are sized at run time from the operands.
+// An elementwise result takes the size of its first dynamic operand; a
+// second dynamic operand is checked against it.
+// CHECK-LABEL: func.func @add
+// CHECK-SAME: (%[[A:.+]]: tensor<?x4xf32>{{.*}}, %[[B:.+]]: tensor<?x4xf32>
+// CHECK: %[[N:.+]] = tensor.dim %[[A]], %c0
+// CHECK: %[[M:.+]] = tensor.dim %[[B]], %c0
+// CHECK: %[[SAME:.+]] = arith.cmpi eq, %[[M]], %[[N]]
+// CHECK: cf.assert %[[SAME]], "node 'add' (Add): dimension 0 of operand 1 does not match
+// CHECK: tensor.empty(%[[N]]) : tensor<?x4xf32>
+// CHECK: linalg.generic
+func.func @add(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = graph.add %a, %b : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32> loc(#add)
+  return %0 : tensor<?x4xf32>
+}
+#add = loc("add"("Add"))
+
+// -----
+
+// A static operand that broadcasts needs no check.
+// CHECK-LABEL: func.func @bias
+// CHECK-NOT: cf.assert
+// CHECK: tensor.empty(%{{.+}}) : tensor<?x4xf32>
+func.func @bias(%a: tensor<?x4xf32>, %b: tensor<4xf32>) -> tensor<?x4xf32> {
+  %0 = graph.add %a, %b : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}

@@ -1,0 +1,215 @@
+// RUN: infer-opt %s --split-input-file --verify-diagnostics --infer-lower-graph-to-linalg | FileCheck %s
+
+// infer-lower-graph-to-linalg on neural-network ops (NNOps.td): contractions, convolutions, pooling,
+// normalizations, softmax, recurrent layers, sampling, training-only ops; static and dynamic shapes
+// (passes/lowering/nn/).
+
+// Convolution: pad, im2col (a pure copy over n, g, c, window, output),
+// one matmul per (n, g) with the output positions innermost, bias.
+// CHECK-LABEL: func.func @conv
+// CHECK: tensor.pad
+// CHECK: %[[COL:.+]] = linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME: ins(%{{.+}} : tensor<1x1x3x10x10xf32>)
+// CHECK-SAME: outs(%{{.+}} : tensor<1x1x3x3x3x8x8xf32>)
+// CHECK: %[[COLS:.+]] = tensor.reshape %[[COL]]{{.+}} -> tensor<1x1x27x64xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]
+// CHECK-SAME: ins(%{{.+}}, %[[COLS]] : tensor<1x4x27xf32>, tensor<1x1x27x64xf32>)
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: tensor.reshape {{.+}} -> tensor<1x4x8x8xf32>
+// CHECK: linalg.generic
+// CHECK: arith.addf
+func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x8x8xf32> {
+  %0 = graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  return %0 : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// Depthwise convolution (one input channel per group) stays one direct
+// generic: the im2col matrix would have a 9-row reduction.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @depthwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x8x8xf32> {
+  %none = graph.none
+  %0 = graph.conv %x, %w, %none {group = 4 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>, none) -> tensor<1x4x8x8xf32>
+  return %0 : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// Softmax: max and sum reductions around an exp.
+// CHECK-LABEL: func.func @softmax
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK: arith.divf
+func.func @softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
+  %0 = graph.softmax %x : (tensor<2x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+// Dynamic dims a pattern cannot size at run time are reported, not
+// miscompiled (Hardmax has no generic lowering yet).
+func.func @dynamic(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  // expected-error @+1 {{failed to legalize operation 'graph.hardmax'}}
+  %0 = graph.hardmax %x : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+// GRU: the input projection of all steps is one matmul before the time
+// loop; the loop carries the hidden state and the output sequence.
+// CHECK-LABEL: func.func @gru
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.+}}, %{{.+}} : tensor<5x2x3xf32>, tensor<12x3xf32>)
+// CHECK: scf.for %{{.+}} = %c0 to %c5 step %c1 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<2x4xf32>, tensor<5x2x4xf32>)
+// CHECK: math.exp
+// CHECK: math.tanh
+// CHECK: tensor.insert_slice
+// CHECK: scf.yield
+func.func @gru(%x: tensor<5x2x3xf32>, %w: tensor<1x12x3xf32>, %r: tensor<1x12x4xf32>) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>) {
+  %none = graph.none
+  %y, %yh = graph.gru %x, %w, %r, %none, %none, %none {hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<1x12x3xf32>, tensor<1x12x4xf32>, none, none, none) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>)
+  return %y, %yh : tensor<5x1x2x4xf32>, tensor<1x2x4xf32>
+}
+
+// -----
+
+// Det: elimination with partial pivoting on an f64 copy of the batch.
+// CHECK-LABEL: func.func @det
+// CHECK: arith.extf
+// CHECK: scf.for %{{.+}} = %c0 to %c3 step %c1 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<3x2x2xf64>, tensor<3xf64>)
+// CHECK: math.absf
+// CHECK: arith.negf
+// CHECK: arith.divf
+// CHECK: arith.truncf
+func.func @det(%x: tensor<3x2x2xf32>) -> tensor<3xf32> {
+  %0 = graph.det %x : (tensor<3x2x2xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// MaxPool's Indices: a window search per output keeping the first maximum.
+// CHECK-LABEL: func.func @maxpool_indices
+// CHECK: scf.for %{{.+}} = %c0 to %c4 step %c1 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, i64)
+// CHECK: arith.cmpf ogt
+func.func @maxpool_indices(%x: tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) {
+  %y, %i = graph.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
+  return %y, %i : tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>
+}
+
+// -----
+
+// BatchNormalization in training mode: batch statistics, running averages.
+// CHECK-LABEL: func.func @batchnorm_training
+// CHECK: linalg.generic
+// CHECK-SAME: "reduction"
+// CHECK: arith.mulf %{{.+}}, %cst
+func.func @batchnorm_training(%x: tensor<2x3x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %y, %rm, %rv = graph.batch_normalization %x, %s, %b, %m, %v {training_mode = 1 : i64} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %y, %rm, %rv : tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// Einsum with an ellipsis and a repeated letter (a batched diagonal).
+// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1) -> (d0, d1, d1)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @einsum_diagonal
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]]
+func.func @einsum_diagonal(%x: tensor<3x5x5xf32>) -> tensor<3x5xf32> {
+  %0 = graph.einsum %x {equation = "...ii->...i"} : (tensor<3x5x5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+// Training-mode Dropout: a uniform draw per element from (seed, position)
+// against the run-time ratio; kept elements are scaled by 1 / (1 - ratio).
+// CHECK-LABEL: func.func @dropout_training
+// CHECK: linalg.generic
+// CHECK: arith.xori
+// CHECK: arith.shrui
+// CHECK: arith.cmpf oge
+// CHECK: arith.select
+func.func @dropout_training(%x: tensor<4xf32>, %r: tensor<f32>, %t: tensor<i1>) -> tensor<4xf32> {
+  %y, %m = graph.dropout %x, %r, %t {seed = 3 : i64} : (tensor<4xf32>, tensor<f32>, tensor<i1>) -> (tensor<4xf32>, none)
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// RoiAlign: per output bin, a run-time grid of bilinear samples (two
+// nested loops whose bounds come from the ROI when sampling_ratio is 0).
+// CHECK-LABEL: func.func @roi_align
+// CHECK: linalg.generic
+// CHECK: math.ceil
+// CHECK: scf.for %{{.+}} = %c0{{.*}} to %{{.+}} step %c1{{.*}} iter_args(%{{.+}} = %{{.+}}) -> (f64)
+// CHECK: scf.for
+// CHECK: math.floor
+func.func @roi_align(%x: tensor<1x1x8x8xf32>, %rois: tensor<2x4xf32>, %b: tensor<2xi64>) -> tensor<2x1x3x3xf32> {
+  %0 = graph.roi_align %x, %rois, %b {output_height = 3 : i64, output_width = 3 : i64} : (tensor<1x1x8x8xf32>, tensor<2x4xf32>, tensor<2xi64>) -> tensor<2x1x3x3xf32>
+  return %0 : tensor<2x1x3x3xf32>
+}
+
+// -----
+
+// Gemm: m from A, n static.
+// CHECK-LABEL: func.func @gemm
+// CHECK-SAME: (%[[A:.+]]: tensor<?x8xf32>
+// CHECK: %[[M:.+]] = tensor.dim %[[A]], %c0
+// CHECK: tensor.empty(%[[M]]) : tensor<?x3xf32>
+// CHECK: linalg.fill
+// CHECK: linalg.generic
+func.func @gemm(%a: tensor<?x8xf32>, %w: tensor<3x8xf32>) -> tensor<?x3xf32> {
+  %none = graph.none
+  %0 = graph.gemm %a, %w, %none {transB = 1 : i64} : (tensor<?x8xf32>, tensor<3x8xf32>, none) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+// Conv with a dynamic batch: the column buffer and the output take dim 0
+// of the input.
+// CHECK-LABEL: func.func @conv
+// CHECK: tensor.dim %{{.+}}, %c0 : tensor<?x2x5x5xf32>
+// CHECK: tensor.empty(%{{.+}}) : tensor<?x1x2x3x3x3x3xf32>
+// CHECK: tensor.reshape
+func.func @conv(%x: tensor<?x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<?x4x3x3xf32> {
+  %none = graph.none
+  %0 = graph.conv %x, %w, %none {kernel_shape = array<i64: 3, 3>} : (tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>, none) -> tensor<?x4x3x3xf32>
+  return %0 : tensor<?x4x3x3xf32>
+}
+
+// -----
+
+// Window ops support a dynamic batch only.
+func.func @pool_spatial(%x: tensor<1x2x?x5xf32>) -> tensor<1x2x?x5xf32> {
+  // expected-error @+1 {{failed to legalize operation 'graph.max_pool'}}
+  %0, %1 = graph.max_pool %x {kernel_shape = array<i64: 1, 1>} : (tensor<1x2x?x5xf32>) -> (tensor<1x2x?x5xf32>, none)
+  return %0 : tensor<1x2x?x5xf32>
+}
+
+// -----
+
+// A recurrent layer with run-time sequence length and batch: the time loop
+// runs to the sequence's dim, the state is sized by the batch's.
+// CHECK-LABEL: func.func @gru_dynamic
+// CHECK-DAG: %[[T:.+]] = tensor.dim %{{.+}}, %c0 : tensor<?x?x4xf32>
+// CHECK-DAG: %[[B:.+]] = tensor.dim %{{.+}}, %c1 : tensor<?x?x4xf32>
+// CHECK: tensor.empty(%[[B]]) : tensor<?x8xf32>
+// CHECK: scf.for %{{.+}} = %c0{{.*}} to %[[T]] step
+func.func @gru_dynamic(%x: tensor<?x?x4xf32>, %w: tensor<1x24x4xf32>, %r: tensor<1x24x8xf32>) -> tensor<?x1x?x8xf32> {
+  %none = graph.none
+  %y, %h = graph.gru %x, %w, %r, %none, %none, %none {hidden_size = 8 : i64} : (tensor<?x?x4xf32>, tensor<1x24x4xf32>, tensor<1x24x8xf32>, none, none, none) -> (tensor<?x1x?x8xf32>, tensor<1x?x8xf32>)
+  return %y : tensor<?x1x?x8xf32>
+}

@@ -1,0 +1,285 @@
+// RUN: infer-opt %s --split-input-file --verify-diagnostics --infer-lower-graph-to-linalg | FileCheck %s
+
+// infer-lower-graph-to-linalg on tensor ops (TensorOps.td): data movement, gathers and scatters,
+// generators, resize, signal processing, data-dependent outputs; static and dynamic shapes
+// (passes/lowering/tensor/).
+
+// Scatters update a copy of the data in an scf.for over the updates.
+// CHECK-LABEL: func.func @scatter
+// CHECK: scf.for
+// CHECK: tensor.insert
+func.func @scatter(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>, %u: tensor<2x3xf32>) -> tensor<3x3xf32> {
+  %0 = graph.scatter_elements %d, %i, %u : (tensor<3x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+// Resize reads run-time scales and blends neighbours in linear mode.
+// CHECK-LABEL: func.func @resize
+// CHECK: linalg.generic
+// CHECK: tensor.extract %{{.+}}[%{{.+}}] : tensor<4xf32>
+// CHECK: math.floor
+func.func @resize(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<1x1x4x4xf32> {
+  %none = graph.none
+  %0 = graph.resize %x, %none, %s, %none {mode = "linear"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+// Cubic Resize: four taps per resized axis (16 for two), the tap base one
+// further left on whole coordinates, edge pixels repeated.
+// CHECK-LABEL: func.func @resize_cubic
+// CHECK: linalg.generic
+// CHECK: math.floor
+// CHECK: arith.cmpf oeq
+// CHECK: arith.select
+// CHECK-COUNT-16: tensor.extract %{{.+}} : tensor<1x1x4x4xf32>
+func.func @resize_cubic(%x: tensor<1x1x4x4xf32>, %s: tensor<4xf32>) -> tensor<1x1x8x8xf32> {
+  %none = graph.none
+  %0 = graph.resize %x, %none, %s, %none {mode = "cubic"} : (tensor<1x1x4x4xf32>, none, tensor<4xf32>, none) -> tensor<1x1x8x8xf32>
+  return %0 : tensor<1x1x8x8xf32>
+}
+
+// -----
+
+// DFT of a real signal along axis 1: each bin sums over the signal.
+// CHECK-LABEL: func.func @dft
+// CHECK: linalg.generic
+// CHECK: scf.for %{{.+}} = %c0 to %c8{{.*}} step %c1 iter_args({{.+}}) -> (f64, f64)
+// CHECK: arith.remui
+// CHECK: math.cos
+// CHECK: math.sin
+func.func @dft(%x: tensor<1x8x1xf32>) -> tensor<1x8x2xf32> {
+  %none = graph.none
+  %axis = graph.constant dense<1> : tensor<i64>
+  %0 = graph.dft %x, %none, %axis : (tensor<1x8x1xf32>, none, tensor<i64>) -> tensor<1x8x2xf32>
+  return %0 : tensor<1x8x2xf32>
+}
+
+// -----
+
+// Gather with run-time indices: a check that every index is in [-n, n-1]
+// (an AND-reduction over the indices), and a clamped read either way.
+// CHECK-LABEL: func.func @gather_checked
+// CHECK-DAG: arith.cmpi sge
+// CHECK-DAG: arith.cmpi slt
+// CHECK: linalg.generic
+// CHECK-SAME: "reduction"
+// CHECK: arith.andi
+// CHECK: cf.assert %{{.+}}, "node 'gather1' (Gather): an index is out of range (ONNX allows -n to n-1 for an axis of size n)"
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
+func.func @gather_checked(%x: tensor<5x3xf32>, %i: tensor<4xi64>) -> tensor<4x3xf32> {
+  %0 = graph.gather %x, %i {axis = 0 : i64} : (tensor<5x3xf32>, tensor<4xi64>) -> tensor<4x3xf32> loc(#gather1)
+  return %0 : tensor<4x3xf32>
+}
+#gather1 = loc("gather1"("Gather"))
+
+// -----
+
+// NonZero: a sequential walk recording coordinates up to the declared
+// length, and a check that the data gives exactly that many.
+// CHECK-LABEL: func.func @nonzero
+// CHECK: scf.for {{.+}} -> (tensor<2x3xi64>, index)
+// CHECK: arith.cmpf une
+// CHECK: scf.if
+// CHECK: tensor.insert
+// CHECK: cf.assert %{{.+}}, "'graph.non_zero': the number of non-zero elements differs from the length the model declares for the output (3)"
+func.func @nonzero(%x: tensor<2x2xf32>) -> tensor<2x3xi64> {
+  %0 = graph.non_zero %x : (tensor<2x2xf32>) -> tensor<2x3xi64>
+  return %0 : tensor<2x3xi64>
+}
+
+// -----
+
+// NonMaxSuppression: per (batch, class), repeated best-candidate searches,
+// an IoU test against the kept boxes, and the declared row count checked.
+// CHECK-LABEL: func.func @nms
+// CHECK: scf.for
+// CHECK: arith.cmpf ogt
+// CHECK: arith.divf
+// CHECK: scf.if
+// CHECK: cf.assert %{{.+}}, "'graph.non_max_suppression': the number of selected boxes differs from the length the model declares for the output (2)"
+func.func @nms(%b: tensor<1x4x4xf32>, %s: tensor<1x1x4xf32>, %m: tensor<1xi64>, %t: tensor<1xf32>) -> tensor<2x3xi64> {
+  %none = graph.none
+  %0 = graph.non_max_suppression %b, %s, %m, %t, %none : (tensor<1x4x4xf32>, tensor<1x1x4xf32>, tensor<1xi64>, tensor<1xf32>, none) -> tensor<2x3xi64>
+  return %0 : tensor<2x3xi64>
+}
+
+// -----
+
+// TfIdfVectorizer: one output element per position; the element of each
+// pool n-gram scans the row for it (here the bigram (3, 4) for element 0,
+// (4, 5) for element 1), comparing each token.
+// CHECK-LABEL: func.func @tfidf
+// CHECK: linalg.generic
+// CHECK: %[[MINE:.+]] = arith.cmpi eq, %{{.+}}, %c0
+// CHECK: scf.if %[[MINE]] -> (index)
+// CHECK: scf.for %{{.+}} = %c0{{.*}} to %c5
+// CHECK: arith.cmpi eq, %{{.+}}, %c3_i64
+// CHECK: arith.cmpi eq, %{{.+}}, %c4_i64
+// CHECK: arith.cmpi eq, %{{.+}}, %c1
+// CHECK: scf.if
+// CHECK: arith.cmpi eq, %{{.+}}, %c5_i64
+// CHECK: arith.sitofp
+func.func @tfidf(%x: tensor<6xi64>) -> tensor<2xf32> {
+  %0 = graph.tf_idf_vectorizer %x {max_gram_length = 2 : i64, max_skip_count = 0 : i64, min_gram_length = 2 : i64, mode = "TF", ngram_counts = array<i64: 0, 0>, ngram_indexes = array<i64: 0, 1>, pool_int64s = array<i64: 3, 4, 4, 5>} : (tensor<6xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// Unique with a data-dependent length: the number K of new elements
+// (those that are their own first occurrence) sizes the results.
+// CHECK-LABEL: func.func @unique
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK: arith.maxui %[[K:.+]], %c1
+// CHECK: linalg.generic
+// CHECK: tensor.empty(%[[K]]) : tensor<?xf32>
+// CHECK: tensor.empty(%[[K]]) : tensor<?xi64>
+func.func @unique(%x: tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>) {
+  %none = graph.none
+  %y, %i, %inv, %c = graph.unique %x : (tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>, none, none)
+  return %y, %i : tensor<?xf32>, tensor<?xi64>
+}
+
+// -----
+
+// STFT with run-time frame step and length: the declared frames and bins
+// are checked against them, and each bin sums the frame by its definition.
+// CHECK-LABEL: func.func @stft
+// CHECK: cf.assert %{{.+}}, "'graph.stft': frame_step and frame_length give another number of frames or bins
+// CHECK: linalg.generic
+// CHECK: scf.for
+// CHECK: math.cos
+// CHECK: math.sin
+func.func @stft(%x: tensor<1x64x1xf32>, %step: tensor<i64>, %length: tensor<i64>) -> tensor<1x7x9x2xf32> {
+  %none = graph.none
+  %0 = graph.stft %x, %step, %none, %length : (tensor<1x64x1xf32>, tensor<i64>, none, tensor<i64>) -> tensor<1x7x9x2xf32>
+  return %0 : tensor<1x7x9x2xf32>
+}
+
+// -----
+
+// Flatten to one dynamic dim: its size is the element count over the
+// static dims' product.
+// CHECK-LABEL: func.func @flatten
+// CHECK: arith.divui %{{.+}}, %c12
+// CHECK: tensor.from_elements
+// CHECK: tensor.reshape %{{.+}}(%{{.+}}) : (tensor<?x3x4xf32>, tensor<2xi64>) -> tensor<?x12xf32>
+func.func @flatten(%x: tensor<?x3x4xf32>) -> tensor<?x12xf32> {
+  %0 = graph.flatten %x : (tensor<?x3x4xf32>) -> tensor<?x12xf32>
+  return %0 : tensor<?x12xf32>
+}
+
+// -----
+
+// Transpose: result dim i is input dim perm[i].
+// CHECK-LABEL: func.func @transpose
+// CHECK-SAME: (%[[X:.+]]: tensor<?x3x?xf32>
+// CHECK-DAG: %[[D0:.+]] = tensor.dim %[[X]], %c0
+// CHECK-DAG: %[[D2:.+]] = tensor.dim %[[X]], %c2
+// CHECK: tensor.empty(%[[D2]], %[[D0]]) : tensor<?x3x?xf32>
+// CHECK: linalg.transpose
+func.func @transpose(%x: tensor<?x3x?xf32>) -> tensor<?x3x?xf32> {
+  %0 = graph.transpose %x {perm = array<i64: 2, 1, 0>} : (tensor<?x3x?xf32>) -> tensor<?x3x?xf32>
+  return %0 : tensor<?x3x?xf32>
+}
+
+// -----
+
+// Concat: the axis size is the sum of the inputs' at run time; a second
+// input's dynamic dim off the axis is checked against the first's.
+// CHECK-LABEL: func.func @concat
+// CHECK-SAME: (%[[A:.+]]: tensor<?x2xf32>{{.*}}, %[[B:.+]]: tensor<?x3xf32>
+// CHECK: %[[N:.+]] = tensor.dim %[[A]], %c0
+// CHECK: tensor.empty(%[[N]]) : tensor<?x5xf32>
+// CHECK: tensor.insert_slice %[[A]] into %{{.+}}[0, 0] [%{{.+}}, 2] [1, 1]
+// CHECK: %[[M:.+]] = tensor.dim %[[B]], %c0
+// CHECK: %[[SAME:.+]] = arith.cmpi eq, %[[M]], %[[N]]
+// CHECK: cf.assert %[[SAME]], "node 'cat' (Concat): dimension 0 of input 1 differs
+// CHECK: tensor.insert_slice %[[B]] into %{{.+}}[0, 2] [%[[M]], 3] [1, 1]
+func.func @concat(%a: tensor<?x2xf32>, %b: tensor<?x3xf32>) -> tensor<?x5xf32> {
+  %0 = graph.concat %a, %b {axis = 1 : i64} : (tensor<?x2xf32>, tensor<?x3xf32>) -> tensor<?x5xf32> loc(#cat)
+  return %0 : tensor<?x5xf32>
+}
+#cat = loc("cat"("Concat"))
+
+// -----
+
+// Gather with dynamic indices (an embedding lookup): the result takes the
+// indices' dims.
+// CHECK-LABEL: func.func @embedding
+// CHECK-SAME: (%[[T:.+]]: tensor<10x4xf32>{{.*}}, %[[I:.+]]: tensor<?x?xi64>
+// CHECK: cf.assert %{{.+}}, "'graph.gather': an index is out of range
+// CHECK: %[[B:.+]] = tensor.dim %[[I]], %c0
+// CHECK: %[[S:.+]] = tensor.dim %[[I]], %c1
+// CHECK: tensor.empty(%[[B]], %[[S]]) : tensor<?x?x4xf32>
+func.func @embedding(%t: tensor<10x4xf32>, %i: tensor<?x?xi64>) -> tensor<?x?x4xf32> {
+  %0 = graph.gather %t, %i : (tensor<10x4xf32>, tensor<?x?xi64>) -> tensor<?x?x4xf32>
+  return %0 : tensor<?x?x4xf32>
+}
+
+// -----
+
+// Slice of static data with bounds known only at run time: the result's
+// length is max(0, ceil((end - start) / step)) after ONNX's clamping.
+// CHECK-LABEL: func.func @slice_runtime_bounds
+// CHECK: arith.ceildivsi
+// CHECK: arith.maxsi
+// CHECK: %[[N:.+]] = arith.select
+// CHECK: tensor.empty(%[[N]]) : tensor<?xf32>
+func.func @slice_runtime_bounds(%x: tensor<5xf32>, %s: tensor<1xi64>, %e: tensor<1xi64>) -> tensor<?xf32> {
+  %none = graph.none
+  %0 = graph.slice %x, %s, %e, %none, %none : (tensor<5xf32>, tensor<1xi64>, tensor<1xi64>, none, none) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// Expand to a shape read at run time: each dim is the target's entry where
+// the input's is 1, else the input's, checked to broadcast.
+// CHECK-LABEL: func.func @expand_runtime
+// CHECK: %[[T0:.+]] = tensor.extract %{{.+}}[%c0]
+// CHECK: %[[N:.+]] = tensor.dim
+// CHECK: cf.assert {{.+}}, "node 'expand' (Expand): the target shape does not broadcast with the input"
+// CHECK: tensor.empty({{.+}}) : tensor<?x2x?x4xf32>
+// CHECK: linalg.generic
+// CHECK: tensor.extract
+func.func @expand_runtime(%x: tensor<?x1x1x4xf32>, %s: tensor<4xi64>) -> tensor<?x2x?x4xf32> {
+  %0 = graph.expand %x, %s : (tensor<?x1x1x4xf32>, tensor<4xi64>) -> tensor<?x2x?x4xf32> loc(#expand)
+  return %0 : tensor<?x2x?x4xf32>
+}
+#expand = loc("expand"("Expand"))
+
+// -----
+
+// Reshape to a run-time shape with two unknown entries: 0 copies the input
+// dim, -1 takes the rest; the element count is checked.
+// CHECK-LABEL: func.func @reshape_runtime
+// CHECK: arith.divui
+// CHECK: cf.assert {{.+}}, "node 'reshape' (Reshape): the target shape does not hold the input's element count"
+// CHECK: tensor.from_elements
+// CHECK: tensor.reshape {{.+}} -> tensor<?x?x2x4xf32>
+func.func @reshape_runtime(%x: tensor<?x?x8xf32>, %s: tensor<4xi64>) -> tensor<?x?x2x4xf32> {
+  %0 = graph.reshape %x, %s : (tensor<?x?x8xf32>, tensor<4xi64>) -> tensor<?x?x2x4xf32> loc(#reshape)
+  return %0 : tensor<?x?x2x4xf32>
+}
+#reshape = loc("reshape"("Reshape"))
+
+// -----
+
+// Unsqueeze with two dynamic dims: each comes from the input's dim.
+// CHECK-LABEL: func.func @unsqueeze_two_dynamic
+// CHECK: %[[B:.+]] = tensor.dim %{{.+}}, %c0
+// CHECK: %[[S:.+]] = tensor.dim %{{.+}}, %c1
+// CHECK: tensor.from_elements
+// CHECK: tensor.reshape {{.+}} -> tensor<?x1x1x?xf32>
+func.func @unsqueeze_two_dynamic(%x: tensor<?x?xf32>) -> tensor<?x1x1x?xf32> {
+  %axes = graph.constant dense<[1, 2]> : tensor<2xi64>
+  %0 = graph.unsqueeze %x, %axes : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x1x1x?xf32>
+  return %0 : tensor<?x1x1x?xf32>
+}
