@@ -13,6 +13,7 @@
 #define INFER_TARGETS_HLS_CPPEMITTER_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -36,6 +37,21 @@ bool canEmit(mlir::Operation *op);
 /// The C++ type of a scalar element type ("" when there is none). IR
 /// integers are signless: they print as signed types.
 std::string cType(mlir::Type type);
+
+/// Whether `type` (a scalar, or a static identity-layout memref of one) has
+/// a C++ spelling.
+bool emittableType(mlir::Type type);
+
+/// `T name[d0][d1]...` for a memref of `type` (a 0-d one as `[1]`).
+std::string arrayDeclarator(mlir::MemRefType type, llvm::StringRef name);
+
+/// An exact C++ literal of a float of `type` (f32 or f64; NaN and the
+/// infinities through std::numeric_limits).
+std::string floatLiteral(const llvm::APFloat &value, mlir::Type type);
+
+/// A C++ literal of an integer of `type` (bool, index or iN; the most
+/// negative values spelled so no literal overflows).
+std::string intLiteral(const llvm::APInt &value, mlir::Type type);
 
 /// A C identifier for each memref.global of `module`, prefixed `prefix_`.
 std::map<std::string, std::string> weightNames(mlir::ModuleOp module,
