@@ -94,6 +94,10 @@ FailureOr<SmallVector<int64_t>> parseDims(StringRef text) {
   return dims;
 }
 
+int64_t mulDims(int64_t a, int64_t b) {
+  return a == kDynamic || b == kDynamic ? kDynamic : a * b;
+}
+
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
   if (axis < -rank || axis >= rank) {
     return std::nullopt;

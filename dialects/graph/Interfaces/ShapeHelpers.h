@@ -44,6 +44,9 @@ mlir::Type unrankedLike(mlir::Type like);
 std::optional<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 
+/// The product of two dims, dynamic when either is.
+int64_t mulDims(int64_t a, int64_t b);
+
 /// Normalises a possibly negative axis into [0, rank); std::nullopt when out
 /// of range.
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
