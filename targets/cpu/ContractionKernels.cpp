@@ -24,7 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/fusion/Passes.h"
+#include "targets/cpu/ContractionMatch.h"
 #include "targets/cpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,6 +32,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <numeric>
 
 using namespace mlir;
 
@@ -41,117 +43,95 @@ namespace infer::cpu {
 
 namespace {
 
-/// A contraction C[.., m, n] += A[.., m, k] * B[.., k, n] the kernel takes:
-/// n is the innermost, unit-stride dimension of B and C.
-struct Contraction {
-  linalg::LinalgOp op;
-  SmallVector<int64_t> ranges;
-  SmallVector<unsigned> batch;
-  unsigned m = 0, n = 0, k = 0;
-};
-
-bool innermostUnitStride(Value value) {
-  auto type = dyn_cast<MemRefType>(value.getType());
-  if (!type || type.getRank() == 0) {
-    return false;
-  }
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
-         strides.back() == 1;
-}
-
-bool lastResultIsDim(AffineMap map, unsigned dim) {
-  auto expr = dyn_cast<AffineDimExpr>(map.getResults().back());
-  return expr && expr.getPosition() == dim;
-}
-
-std::optional<Contraction> match(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !fusion::isContraction(op)) {
-    return std::nullopt;
-  }
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type || !type.getElementType().isF32()) {
-      return std::nullopt;
-    }
-    for (AffineExpr expr : op.getMatchingIndexingMap(&operand).getResults()) {
-      auto constant = dyn_cast<AffineConstantExpr>(expr);
-      if (!isa<AffineDimExpr>(expr) &&
-          !(constant && constant.getValue() == 0)) {
-        return std::nullopt;
-      }
-    }
-  }
-  // k: the one reduction dim; n: the innermost dim of C, also in B but
-  // not in A; m: the one dim in A and C but not in B; every other dim
-  // (true or broadcast batch dims) is an outer loop.
-  if (op.getNumReductionLoops() != 1) {
-    return std::nullopt;
-  }
-  OpOperand *lhsOperand = op.getDpsInputOperand(0);
-  auto uses = [&](OpOperand *operand, unsigned dim) {
-    return op.getMatchingIndexingMap(operand).isFunctionOfDim(dim);
-  };
-  Contraction c{op, op.getStaticLoopRanges(), {}, 0, 0, 0};
-  SmallVector<unsigned> reductions;
-  op.getReductionDims(reductions);
-  c.k = reductions.front();
-  auto nExpr = dyn_cast<AffineDimExpr>(
-      op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults().back());
-  if (!nExpr || uses(lhsOperand, nExpr.getPosition())) {
-    return std::nullopt;
-  }
-  c.n = nExpr.getPosition();
-  SmallVector<unsigned> ms;
-  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
-    if (d == c.k || d == c.n) {
-      continue;
-    }
-    if (uses(lhsOperand, d) && !uses(op.getDpsInputOperand(1), d)) {
-      ms.push_back(d);
-    } else {
-      c.batch.push_back(d);
-    }
-  }
-  if (ms.size() != 1) {
-    return std::nullopt;
-  }
-  c.m = ms.front();
-  // Only batch loops may run to a size known at run time (the generic
-  // variant of a model with a dynamic batch).
-  for (unsigned d : {c.m, c.n, c.k}) {
-    if (ShapedType::isDynamic(c.ranges[d])) {
-      return std::nullopt;
-    }
-  }
-  OpOperand *rhs = op.getDpsInputOperand(1);
-  OpOperand *out = op.getDpsInitOperand(0);
-  if (!lastResultIsDim(op.getMatchingIndexingMap(rhs), c.n) ||
-      !lastResultIsDim(op.getMatchingIndexingMap(out), c.n) ||
-      !innermostUnitStride(rhs->get()) || !innermostUnitStride(out->get())) {
-    return std::nullopt;
-  }
-  return c;
-}
-
 class KernelBuilder {
 public:
   KernelBuilder(OpBuilder &b, Contraction c, unsigned vectorBits,
-                int64_t kBlock, bool parallel)
+                int64_t kBlock, bool parallel, Value &shared)
       : b(b), loc(c.op.getLoc()), c(c), parallel(parallel),
         lanes(std::max<int64_t>(vectorBits / 32, 4)),
-        rows(vectorBits >= 512 ? 8 : 6), kBlock(kBlock), ivs(c.ranges.size()) {
-    lhs = c.op.getDpsInputOperand(0);
-    rhs = c.op.getDpsInputOperand(1);
-    out = c.op.getDpsInitOperand(0);
+        rows(vectorBits >= 512 ? 8 : 6), kBlock(kBlock), ivs(c.numIds()),
+        shared(shared) {
+    // Two vectors of columns per panel; when C has fewer rows than a
+    // tile (and B is read in place, not packed), wider panels keep the
+    // same accumulator count: a matrix-vector product streams whole rows
+    // of B instead of two vectors of each.
+    int64_t m = c.m;
+    int64_t vectors =
+        m < rows && !c.gather ? std::min<int64_t>(2 * rows / m, 16) : 2;
+    panelWidth = vectors * lanes;
   }
 
-  void build() { batchLoops(0); }
+  void build() {
+    // Several M dims are consecutive just before K in A and N in C (the
+    // match checked); a single one may be anywhere before them.
+    SmallVector<std::pair<ArrayRef<unsigned>, unsigned>> aGroups, cGroups;
+    if (c.mDims.size() > 1) {
+      aGroups.push_back({c.mDims, c.mId()});
+      cGroups.push_back({c.mDims, c.mId()});
+    }
+    aGroups.push_back({c.kDims, c.kId()});
+    cGroups.push_back({c.nDims, c.nId()});
+    lhs = operandView(c.op.getDpsInputOperand(0), aGroups, lhsDims);
+    out = operandView(c.op.getDpsInitOperand(0), cGroups, outDims);
+    rhs = c.op.getDpsInputOperand(1)->get();
+    flat = flatView();
+    for (AffineExpr expr :
+         c.op.getMatchingIndexingMap(c.op.getDpsInputOperand(1)).getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      rhsDims.push_back(!dim ? -1 : loopId(dim.getPosition()));
+    }
+    batchLoops(0);
+  }
 
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// The loop id indexing with dim `d`: the flattened K or N loop for a
+  /// (single) K or N dim.
+  int loopId(unsigned d) {
+    if (llvm::is_contained(c.kDims, d)) {
+      return c.kId();
+    }
+    if (llvm::is_contained(c.nDims, d)) {
+      return c.nId();
+    }
+    return d;
+  }
+
+  /// `operand`, with each of its trailing `groups` of dims collapsed into
+  /// one, indexed by the group's loop id; `dims` receives the loop indexing
+  /// each dim of the view (-1: the constant 0).
+  Value operandView(OpOperand *operand,
+                    ArrayRef<std::pair<ArrayRef<unsigned>, unsigned>> groups,
+                    SmallVector<int> &dims) {
+    ArrayRef<AffineExpr> results =
+        c.op.getMatchingIndexingMap(operand).getResults();
+    size_t lead = results.size();
+    for (auto [group, id] : groups) {
+      lead -= group.size();
+    }
+    SmallVector<ReassociationIndices> reassociation;
+    for (size_t i = 0; i < lead; ++i) {
+      auto dim = dyn_cast<AffineDimExpr>(results[i]);
+      dims.push_back(!dim ? -1 : int(dim.getPosition()));
+      reassociation.push_back({int64_t(i)});
+    }
+    bool collapse = false;
+    int64_t next = lead;
+    for (auto [group, id] : groups) {
+      dims.push_back(id);
+      reassociation.emplace_back();
+      for (size_t i = 0; i < group.size(); ++i) {
+        reassociation.back().push_back(next++);
+      }
+      collapse |= group.size() > 1;
+    }
+    if (!collapse) {
+      return operand->get();
+    }
+    return memref::CollapseShapeOp::create(b, loc, operand->get(),
+                                           reassociation);
+  }
 
   /// Loop `lb..ub step` around `body(iv, iterArgs)` which returns the
   /// values to yield.
@@ -166,15 +146,11 @@ private:
         });
   }
 
-  /// Indices into `operand` for the current loop values.
-  SmallVector<Value> indices(OpOperand *operand) {
+  /// Indices for the current loop values.
+  SmallVector<Value> indices(ArrayRef<int> dims) {
     SmallVector<Value> result;
-    for (AffineExpr expr : c.op.getMatchingIndexingMap(operand).getResults()) {
-      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        result.push_back(ivs[dim.getPosition()]);
-      } else {
-        result.push_back(index(0));
-      }
+    for (int d : dims) {
+      result.push_back(d < 0 ? index(0) : ivs[d]);
     }
     return result;
   }
@@ -210,110 +186,349 @@ private:
   }
 
   void matmul() {
-    int64_t n = c.ranges[c.n], width = 2 * lanes;
-    int64_t full = n / width * width;
-    if (full > 0 && parallel && full > width) {
-      // Panels are independent: one parallel loop over them (threads
-      // through OpenMP once scf.parallel is converted).
-      scf::ParallelOp::create(b, loc, ValueRange{index(0)},
-                              ValueRange{index(full)}, ValueRange{index(width)},
-                              [&](OpBuilder &nb, Location, ValueRange n0) {
-                                OpBuilder::InsertionGuard guard(b);
-                                b.setInsertionPoint(nb.getInsertionBlock(),
-                                                    nb.getInsertionPoint());
-                                panel(n0.front(), width, width);
-                              });
-    } else if (full > 0) {
-      loop(index(0), index(full), width, {}, [&](Value n0, ValueRange) {
-        panel(n0, width, width);
-        return SmallVector<Value>{};
-      });
-    }
-    if (int64_t tail = n - full) {
-      panel(index(full), tail, tail <= lanes ? lanes : width);
+    int64_t n = c.n, width = panelWidth;
+    int64_t panels = n / width, full = panels * width, tail = n - full;
+    if (parallel && panels > 1) {
+      // Groups of panels are independent: one parallel loop over them
+      // (threads through OpenMP once scf.parallel is converted). At most
+      // `kMaxGroups` groups, so each k-block of A is read a few times, not
+      // once per panel.
+      int64_t group = llvm::divideCeil(panels, kMaxGroups) * width;
+      scf::ParallelOp::create(
+          b, loc, ValueRange{index(0)}, ValueRange{index(full)},
+          ValueRange{index(group)},
+          [&](OpBuilder &nb, Location, ValueRange n0) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+            Value end = arith::MinSIOp::create(
+                b, loc, arith::AddIOp::create(b, loc, n0.front(), index(group)),
+                index(full));
+            columns(n0.front(), end, 0, true);
+          });
+      if (tail) {
+        columns(index(full), index(full), tail, false);
+      }
+    } else {
+      columns(index(0), index(full), tail, false);
     }
   }
 
-  /// Columns n0..n0+width of C, as vectors of `length` lanes (masked when
-  /// `width` < `length`).
-  void panel(Value n0, int64_t width, int64_t length) {
-    int64_t k = c.ranges[c.k], m = c.ranges[c.m];
+  /// The full panels from n0 to nEnd and, if `tail`, the `tail` columns
+  /// after nEnd, one k-block at a time: the k-block of A (M x KC) stays in
+  /// L2 while every panel uses it.
+  void columns(Value n0, Value nEnd, int64_t tail, bool inParallel) {
+    int64_t k = c.k, m = c.m, width = panelWidth;
     int64_t block = std::min(kBlock, k);
+    // The panel's rows of B, one k-block at a time, are copied into a
+    // contiguous buffer: the tiles then read it at unit stride (rows of
+    // B lie N floats apart, which thrashes L1 sets and the TLB when N is
+    // a conv's output plane). Rows are only worth copying when several
+    // tiles reuse them; gathered rows are always copied.
+    Value packed = (m > rows || c.gather) ? packBuffer(inParallel) : Value();
     loop(index(0), index(k), block, {}, [&](Value k0, ValueRange) {
       Value kEnd = arith::MinSIOp::create(
           b, loc, arith::AddIOp::create(b, loc, k0, index(block)), index(k));
-      int64_t full = m / rows * rows;
-      if (full > 0) {
-        loop(index(0), index(full), rows, {}, [&](Value m0, ValueRange) {
-          tile(m0, rows, n0, width, length, k0, kEnd);
-          return SmallVector<Value>{};
-        });
-      }
-      if (int64_t tail = m - full) {
-        tile(index(full), tail, n0, width, length, k0, kEnd);
+      loop(n0, nEnd, width, {}, [&](Value p, ValueRange) {
+        panel(p, width, width, k0, kEnd, packed);
+        return SmallVector<Value>{};
+      });
+      if (tail) {
+        panel(nEnd, tail, llvm::alignTo(tail, lanes), k0, kEnd, packed);
       }
       return SmallVector<Value>{};
     });
   }
 
-  Value loadRow(OpOperand *operand, VectorType type, Value mask) {
-    SmallVector<Value> at = indices(operand);
-    if (!mask) {
-      return vector::LoadOp::create(b, loc, type, operand->get(), at);
+  /// Rows k0..kEnd of columns n0..n0+width of C, as vectors of `length`
+  /// lanes (masked when `width` < `length`).
+  void panel(Value n0, int64_t width, int64_t length, Value k0, Value kEnd,
+             Value packed) {
+    int64_t m = c.m;
+    auto type = VectorType::get({length}, b.getF32Type());
+    Value mask = columnMask(width, length);
+    if (packed && flat) {
+      packRuns(n0, width, length, k0, kEnd, packed);
+    } else if (packed) {
+      Value offsets = c.gather ? columnOffsets(n0, length) : Value();
+      ivs[c.nId()] = n0;
+      loop(k0, kEnd, 1, {}, [&](Value kv, ValueRange) {
+        ivs[c.kId()] = kv;
+        Value row = c.gather ? gatherRow(kv, offsets, type, width)
+                             : loadRow(rhs, rhsDims, type, mask);
+        Value at = arith::SubIOp::create(b, loc, kv, k0);
+        vector::StoreOp::create(b, loc, row, packed, ValueRange{at, index(0)});
+        return SmallVector<Value>{};
+      });
+    }
+    int64_t full = m / rows * rows;
+    if (full > 0) {
+      loop(index(0), index(full), rows, {}, [&](Value m0, ValueRange) {
+        tile(m0, rows, n0, width, length, k0, kEnd, packed);
+        return SmallVector<Value>{};
+      });
+    }
+    if (int64_t tail = m - full) {
+      tile(index(full), tail, n0, width, length, k0, kEnd, packed);
+    }
+  }
+
+  /// Packs rows k0..kEnd of the panel when B's innermost N dim is
+  /// unit-stride and at least a vector long (a stride-1 convolution): each
+  /// vector of lanes covers at most two runs of consecutive elements, the
+  /// end of one output row and the start of the next. The first is a
+  /// masked load, the second an expanding load into the lanes after it (no
+  /// gather).
+  void packRuns(Value n0, int64_t width, int64_t length, Value k0, Value kEnd,
+                Value packed) {
+    struct Part {
+      Value first, second, firstMask, secondMask;
+    };
+    int64_t rowLength = c.ranges[c.nDims.back()];
+    auto maskType = VectorType::get({lanes}, b.getI1Type());
+    auto type = VectorType::get({lanes}, b.getF32Type());
+    Value batch = index(0);
+    for (unsigned d : c.batch) {
+      batch = arith::AddIOp::create(
+          b, loc, batch,
+          arith::MulIOp::create(b, loc, ivs[d], index(c.coefficients[d])));
+    }
+    auto columnOffset = [&](Value column) {
+      return arith::AddIOp::create(
+          b, loc, batch,
+          linearOffset<Value>(column, c.nDims,
+                              [&](int64_t v) -> Value { return index(v); }));
+    };
+    SmallVector<Part> parts;
+    for (int64_t v = 0; v * lanes < length; ++v) {
+      int64_t valid = std::min(lanes, width - v * lanes);
+      Value start = arith::AddIOp::create(b, loc, n0, index(v * lanes));
+      // Lanes [0, split) finish the output row `start` is in.
+      Value split = arith::MinSIOp::create(
+          b, loc,
+          arith::SubIOp::create(
+              b, loc, index(rowLength),
+              arith::RemUIOp::create(b, loc, start, index(rowLength))),
+          index(valid));
+      Value next = arith::MinSIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, start, split), index(c.n - 1));
+      Value firstMask = vector::CreateMaskOp::create(b, loc, maskType, split);
+      Value validMask = vector::ConstantMaskOp::create(
+          b, loc, maskType, ArrayRef<int64_t>{valid});
+      parts.push_back({columnOffset(start), columnOffset(next), firstMask,
+                       arith::XOrIOp::create(b, loc, validMask, firstMask)});
     }
     Value zero = arith::ConstantOp::create(
         b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
-    return vector::MaskedLoadOp::create(b, loc, type, operand->get(), at, mask,
-                                        zero);
+    loop(k0, kEnd, 1, {}, [&](Value kv, ValueRange) {
+      Value row = linearOffset<Value>(
+          kv, c.kDims, [&](int64_t v) -> Value { return index(v); });
+      Value at = arith::SubIOp::create(b, loc, kv, k0);
+      for (auto [v, part] : llvm::enumerate(parts)) {
+        Value first = vector::MaskedLoadOp::create(
+            b, loc, type, flat,
+            ValueRange{arith::AddIOp::create(b, loc, row, part.first)},
+            part.firstMask, zero);
+        Value both = vector::ExpandLoadOp::create(
+            b, loc, type, flat,
+            ValueRange{arith::AddIOp::create(b, loc, row, part.second)},
+            part.secondMask, first);
+        vector::StoreOp::create(b, loc, both, packed,
+                                ValueRange{at, index(v * lanes)});
+      }
+      return SmallVector<Value>{};
+    });
   }
 
-  void tile(Value m0, int64_t tileRows, Value n0, int64_t width, int64_t length,
-            Value k0, Value kEnd) {
-    auto type = VectorType::get({length}, b.getF32Type());
-    Value mask;
-    if (width < length) {
-      mask = vector::ConstantMaskOp::create(
-          b, loc, VectorType::get({length}, b.getI1Type()),
-          ArrayRef<int64_t>{width});
+  /// B as one dimension (its elements at the linear offsets the
+  /// coefficients give), for a stride-1 implicit GEMM.
+  Value flatView() {
+    int64_t innermost = c.nDims.back();
+    if (!c.gather || c.coefficients[innermost] != 1 ||
+        c.ranges[innermost] < lanes) {
+      return {};
     }
-    ivs[c.n] = n0;
+    auto type = cast<MemRefType>(rhs.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset))) {
+      return {};
+    }
+    int64_t extent = 1;
+    for (auto [size, stride] : llvm::zip(type.getShape(), strides)) {
+      extent += (size - 1) * stride;
+    }
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, rhs);
+    return memref::ReinterpretCastOp::create(
+        b, loc,
+        MemRefType::get(
+            {extent}, type.getElementType(),
+            StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1})),
+        metadata.getBaseBuffer(), metadata.getOffset(),
+        ArrayRef<OpFoldResult>{b.getIndexAttr(extent)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  }
+
+  /// sum(coefficient[d] * index_d) over `dims`, delinearizing `flat`
+  /// (innermost dim last): the offset of B's element for a K or N index.
+  template <typename T>
+  T linearOffset(T flat, ArrayRef<unsigned> dims,
+                 function_ref<T(int64_t)> constant) {
+    T offset = constant(0);
+    for (size_t i = dims.size(); i-- > 0;) {
+      unsigned d = dims[i];
+      T position = flat;
+      if (i > 0) {
+        position = arith::RemUIOp::create(b, loc, flat, constant(c.ranges[d]));
+        flat = arith::DivUIOp::create(b, loc, flat, constant(c.ranges[d]));
+      }
+      if (int64_t coefficient = c.coefficients[d]) {
+        offset = arith::AddIOp::create(
+            b, loc, offset,
+            arith::MulIOp::create(b, loc, position, constant(coefficient)));
+      }
+    }
+    return offset;
+  }
+
+  /// B's offsets (i32 lanes) for columns n0.. of the panel, with the
+  /// batch loops' part added.
+  Value columnOffsets(Value n0, int64_t length) {
+    auto type = VectorType::get({length}, b.getI32Type());
+    auto splat = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(
+          b, loc, type, DenseElementsAttr::get(type, b.getI32IntegerAttr(v)));
+    };
+    Value start = arith::IndexCastOp::create(b, loc, b.getI32Type(), n0);
+    SmallVector<int32_t> lanes(length);
+    std::iota(lanes.begin(), lanes.end(), 0);
+    Value columns = arith::AddIOp::create(
+        b, loc, vector::BroadcastOp::create(b, loc, type, start),
+        arith::ConstantOp::create(
+            b, loc, type, DenseElementsAttr::get(type, ArrayRef(lanes))));
+    Value offsets = linearOffset<Value>(columns, c.nDims, splat);
+    Value batch = index(0);
+    for (unsigned d : c.batch) {
+      batch = arith::AddIOp::create(
+          b, loc, batch,
+          arith::MulIOp::create(b, loc, ivs[d], index(c.coefficients[d])));
+    }
+    batch = arith::IndexCastOp::create(b, loc, b.getI32Type(), batch);
+    return arith::AddIOp::create(
+        b, loc, offsets, vector::BroadcastOp::create(b, loc, type, batch));
+  }
+
+  /// Row kv of the panel, gathered from B at `columns` plus kv's offset.
+  Value gatherRow(Value kv, Value columns, VectorType type, int64_t width) {
+    Value row = linearOffset<Value>(
+        kv, c.kDims, [&](int64_t v) -> Value { return index(v); });
+    row = arith::IndexCastOp::create(b, loc, b.getI32Type(), row);
+    Value offsets = arith::AddIOp::create(
+        b, loc, columns,
+        vector::BroadcastOp::create(b, loc, columns.getType(), row));
+    int64_t length = type.getNumElements();
+    Value mask = vector::ConstantMaskOp::create(
+        b, loc, VectorType::get({length}, b.getI1Type()),
+        ArrayRef<int64_t>{std::min(width, length)});
+    Value zero = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+    auto rank = cast<MemRefType>(rhs.getType()).getRank();
+    SmallVector<Value> origin(rank, index(0));
+    return vector::GatherOp::create(b, loc, type, rhs, origin, offsets, mask,
+                                    zero);
+  }
+
+  /// A k-block x NR buffer for packing B: a fresh one in each parallel
+  /// iteration (each thread its own; the OpenMP conversion scopes it), or
+  /// the one function-wide buffer that every serial panel reuses (an
+  /// alloca in a loop would grow the stack on every iteration).
+  Value packBuffer(bool inParallel) {
+    auto type = MemRefType::get({kBlock, panelWidth}, b.getF32Type());
+    if (inParallel) {
+      return memref::AllocaOp::create(b, loc, type);
+    }
+    if (!shared) {
+      OpBuilder::InsertionGuard guard(b);
+      auto func = c.op->getParentOfType<FunctionOpInterface>();
+      b.setInsertionPointToStart(&func.getFunctionBody().front());
+      shared = memref::AllocaOp::create(b, loc, type);
+    }
+    return shared;
+  }
+
+  Value columnMask(int64_t width, int64_t length) {
+    if (width >= length) {
+      return {};
+    }
+    return vector::ConstantMaskOp::create(
+        b, loc, VectorType::get({length}, b.getI1Type()),
+        ArrayRef<int64_t>{width});
+  }
+
+  Value loadRow(Value memref, ArrayRef<int> dims, VectorType type, Value mask) {
+    SmallVector<Value> at = indices(dims);
+    if (!mask) {
+      return vector::LoadOp::create(b, loc, type, memref, at);
+    }
+    Value zero = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+    return vector::MaskedLoadOp::create(b, loc, type, memref, at, mask, zero);
+  }
+
+  /// An MR x NR tile of C at (m0, n0) over reduction rows k0..kEnd, reading
+  /// B from `packed` (row kv - k0) when the panel was packed.
+  void tile(Value m0, int64_t tileRows, Value n0, int64_t width, int64_t length,
+            Value k0, Value kEnd, Value packed) {
+    auto type = VectorType::get({length}, b.getF32Type());
+    Value mask = columnMask(width, length);
+    ivs[c.nId()] = n0;
     SmallVector<Value> acc;
     for (int64_t i = 0; i < tileRows; ++i) {
-      ivs[c.m] = arith::AddIOp::create(b, loc, m0, index(i));
-      acc.push_back(loadRow(out, type, mask));
+      ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
+      acc.push_back(loadRow(out, outDims, type, mask));
     }
     scf::ForOp reduction =
         loop(k0, kEnd, 1, acc, [&](Value kv, ValueRange args) {
-          ivs[c.k] = kv;
-          Value row = loadRow(rhs, type, mask);
+          ivs[c.kId()] = kv;
+          Value row;
+          if (packed) {
+            Value at = arith::SubIOp::create(b, loc, kv, k0);
+            row = vector::LoadOp::create(b, loc, type, packed,
+                                         ValueRange{at, index(0)});
+          } else {
+            row = loadRow(rhs, rhsDims, type, mask);
+          }
           SmallVector<Value> next;
           for (int64_t i = 0; i < tileRows; ++i) {
-            ivs[c.m] = arith::AddIOp::create(b, loc, m0, index(i));
-            Value a = memref::LoadOp::create(b, loc, lhs->get(), indices(lhs));
+            ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
+            Value a = memref::LoadOp::create(b, loc, lhs, indices(lhsDims));
             Value splat = vector::BroadcastOp::create(b, loc, type, a);
             next.push_back(vector::FMAOp::create(b, loc, splat, row, args[i]));
           }
           return next;
         });
     for (int64_t i = 0; i < tileRows; ++i) {
-      ivs[c.m] = arith::AddIOp::create(b, loc, m0, index(i));
-      SmallVector<Value> at = indices(out);
+      ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
+      SmallVector<Value> at = indices(outDims);
       Value value = reduction.getResult(i);
       if (mask) {
-        vector::MaskedStoreOp::create(b, loc, out->get(), at, mask, value);
+        vector::MaskedStoreOp::create(b, loc, out, at, mask, value);
       } else {
-        vector::StoreOp::create(b, loc, value, out->get(), at);
+        vector::StoreOp::create(b, loc, value, out, at);
       }
     }
   }
+
+  static constexpr int64_t kMaxGroups = 8;
 
   OpBuilder &b;
   Location loc;
   Contraction c;
   bool parallel;
-  int64_t lanes, rows, kBlock;
+  int64_t lanes, rows, kBlock, panelWidth;
   SmallVector<Value> ivs;
-  OpOperand *lhs, *rhs, *out;
+  Value lhs, rhs, out, flat;
+  SmallVector<int> lhsDims, rhsDims, outDims;
+  Value &shared;
 };
 
 struct ContractionKernelsPass final
@@ -324,15 +539,17 @@ struct ContractionKernelsPass final
       getOperation().emitError("vector-bits must be 128, 256 or 512");
       return signalPassFailure();
     }
-    SmallVector<Contraction> found;
+    SmallVector<Contraction, 4> found;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (std::optional<Contraction> c = match(op)) {
+      if (std::optional<Contraction> c = matchContraction(op)) {
         found.push_back(*c);
       }
     });
+    // The pack buffer the serial panels of every contraction share.
+    Value shared;
     for (Contraction &c : found) {
       OpBuilder b(c.op);
-      KernelBuilder(b, c, vectorBits, kBlock, parallel).build();
+      KernelBuilder(b, c, vectorBits, kBlock, parallel, shared).build();
       c.op->erase();
     }
   }

@@ -20,6 +20,10 @@ using namespace mlir;
 namespace infer::cpu {
 
 void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
+  // Convolutions read their input through the window map (no im2col
+  // columns); the kernels below pack B straight from it.
+  pm.addNestedPass<func::FuncOp>(createImplicitGemmPass());
+  pm.addNestedPass<func::FuncOp>(createTransposeRhsPass());
   // Outputs of dynamic size are allocated by the code and handed to the
   // caller (the deallocation pipeline makes every returned buffer owned).
   targets::buildBufferizePipeline(pm, /*outParams=*/!options.dynamicShapes);
@@ -50,8 +54,10 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   if (options.openmp) {
     pm.addPass(createConvertSCFToOpenMPPass());
     // The conversion wraps each parallel body in memref.alloca_scope, which
-    // must stay one block; with no allocas inside, canonicalization inlines
-    // it before the loops become branches.
+    // must stay one block; with its allocas moved to the parallel region
+    // (one per thread), canonicalization inlines it before the loops become
+    // branches.
+    pm.addNestedPass<func::FuncOp>(createHoistParallelAllocasPass());
     pm.addPass(createCanonicalizerPass());
   }
   targets::buildLoopsToLLVMPipeline(

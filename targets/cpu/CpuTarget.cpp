@@ -3,6 +3,8 @@
 #include "targets/cpu/CpuTarget.h"
 #include "targets/cpu/Passes.h"
 
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
@@ -46,6 +48,11 @@ public:
     return "";
   }
   bool acceptsDynamicShapes() const override { return true; }
+
+  void registerDialects(DialectRegistry &registry) const override {
+    // The parallel loops' form once converted (for infer-opt's lit tests).
+    registry.insert<omp::OpenMPDialect>();
+  }
 
   void registerPasses() const override {
     registerCpuPasses();

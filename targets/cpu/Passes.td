@@ -5,6 +5,42 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ImplicitGemmPass : Pass<"infer-cpu-implicit-gemm", "::mlir::func::FuncOp"> {
+  let summary = "Folds copies feeding a contraction's B operand into the contraction";
+  let description = [{
+    A convolution lowers to an im2col copy (`col[n, g, c, k..., o...] =
+    x[n, g, c, o*s + k*d...]`), a reshape of it to `[n, g, K, N]`, and a
+    matmul. Materialized, the columns are K/C times the input (9x for a
+    3x3 window) and, for early layers, several times the L2 cache: the
+    copy and the matmul's reads of it go through memory. On tensors, this
+    pass turns such a static reshape into `tensor.collapse_shape`, expands
+    the contraction's iteration space over it, and fuses the copy in, so
+    the contraction reads `x` through the window map (an implicit GEMM).
+    The register-tiled kernels (`infer-cpu-contraction-kernels`) then
+    pack each panel of B straight from `x` into L1. Only f32 contractions
+    with static shapes are rewritten (the shapes the kernels take); other
+    copies and reshapes are left alone.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def TransposeRhsPass : Pass<"infer-cpu-transpose-rhs", "::mlir::func::FuncOp"> {
+  let summary = "Gives contractions with a (.., n, k)-indexed B a transposed copy of it";
+  let description = [{
+    The register-tiled kernels read B a row (along n) at a time. A static
+    f32 contraction whose B is indexed (.., n, k) (Gemm with transB, the
+    input and hidden projections of recurrent layers, Q . K^T) gets a
+    `linalg.transpose` of B into (.., k, n), placed right after B's
+    definition so that a weight or a loop-invariant operand is transposed
+    outside the loops (a recurrent layer's hidden weights once per run, not
+    once per time step); the contraction's map for B swaps its last two
+    results.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::func::FuncOp"> {
   let summary = "Rewrites f32 contractions on buffers into register-tiled vector kernels";
   let description = [{
@@ -55,6 +91,21 @@ def ParallelLoopsPass : Pass<"infer-cpu-parallel-loops", "::mlir::func::FuncOp">
                            "::mlir::affine::AffineDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::linalg::LinalgDialect"];
+}
+
+def HoistParallelAllocasPass : Pass<"infer-cpu-hoist-parallel-allocas", "::mlir::func::FuncOp"> {
+  let summary = "Moves static allocas of OpenMP loop bodies to the parallel region's entry";
+  let description = [{
+    `convert-scf-to-openmp` wraps each parallel loop body in a
+    `memref.alloca_scope`, which must remain a single block while the
+    pipeline lowers the loops inside it. A static `memref.alloca` directly
+    in such a scope (the contraction kernels' pack buffer) moves to the
+    entry block of the enclosing `omp.parallel`: each thread runs that
+    region once, so it gets one buffer, which every iteration it takes
+    reuses. Without allocas, canonicalization folds the scope away.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::omp::OpenMPDialect"];
 }
 
 #endif // INFER_TARGETS_CPU_PASSES_TD

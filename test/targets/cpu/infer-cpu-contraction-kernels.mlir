@@ -8,14 +8,21 @@
 
 // M = 13: two tiles of 6 rows and one of 1; N = 36: two 16-lane panels
 // and a 4-column remainder in masked 8-lane vectors; K = 3 in blocks of 2.
+// The k-block loop is outermost (a block of A serves every panel); each
+// panel's rows of the block are first copied into the function's pack
+// buffer, which the tiles then read.
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT: linalg.generic
-// CHECK: scf.for %{{.+}} = %c0 to %c32 step %c16
+// CHECK: %[[PACK:.+]] = memref.alloca() : memref<2x16xf32>
 // CHECK: scf.for %[[K0:.+]] = %c0 to %c3 step %c2
+// CHECK: scf.for %[[N0:.+]] = %c0 to %c32 step %c16
+// CHECK: scf.for %[[KP:.+]] = %[[K0]] to
+// CHECK: %[[ROW:.+]] = vector.load %arg1[%[[KP]], %[[N0]]] : memref<3x36xf32>, vector<16xf32>
+// CHECK: vector.store %[[ROW]], %[[PACK]]
 // CHECK: scf.for %{{.+}} = %c0 to %c12 step %c6
 // CHECK-COUNT-6: vector.load %arg2{{.+}} : memref<13x36xf32>, vector<16xf32>
 // CHECK: scf.for %{{.+}} = %[[K0]] to %{{.+}} step %c1 iter_args(
-// CHECK: vector.load %arg1{{.+}} : memref<3x36xf32>, vector<16xf32>
+// CHECK: vector.load %[[PACK]]
 // CHECK: memref.load %arg0
 // CHECK: vector.broadcast {{.+}} : f32 to vector<16xf32>
 // CHECK-COUNT-6: vector.fma
@@ -23,15 +30,17 @@
 // CHECK-COUNT-6: vector.store {{.+}} : memref<13x36xf32>, vector<16xf32>
 // The one remaining row:
 // CHECK: vector.load %arg2[%c12, %{{.+}}] : memref<13x36xf32>, vector<16xf32>
-// The remainder columns:
+// The remainder columns, in the same k-block:
 // CHECK: vector.constant_mask [4] : vector<8xi1>
+// CHECK: vector.maskedload %arg1
 // CHECK: vector.maskedload %arg2
 // CHECK: vector.fma {{.+}} : vector<8xf32>
 // CHECK: vector.maskedstore %arg2
-// With parallel=true the full panels (n0 = 0, 16) are one scf.parallel;
-// the remainder panel follows it.
+// With parallel=true the full panels (n0 = 0, 16) are one scf.parallel,
+// each iteration with its own pack buffer; the remainder panel follows.
 // PARALLEL-LABEL: func.func @matmul
 // PARALLEL: scf.parallel (%{{.+}}) = (%c0) to (%c32) step (%c16)
+// PARALLEL: memref.alloca() : memref<256x16xf32>
 // PARALLEL: vector.fma
 // PARALLEL: scf.reduce
 // PARALLEL: vector.maskedload
@@ -73,17 +82,111 @@ func.func @conv_as_matmul(%w: memref<1x8x27xf32>, %col: memref<2x1x27x64xf32>, %
 
 // -----
 
-// Not taken: B's innermost dimension is the reduction (a transposed
-// operand), so rows of B are not contiguous along n.
+// B's innermost dimension is the reduction (a transposed operand): its
+// rows are gathered at offsets linear in k and n (stride 8 along n).
 // CHECK-LABEL: func.func @transposed_rhs
-// CHECK: linalg.generic
-// CHECK-NOT: vector.fma
+// CHECK-NOT: linalg.generic
+// CHECK: vector.gather %arg1[%c0, %c0] [%{{.+}}], %{{.+}}, %{{.+}} : memref<16x8xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK: vector.fma
 func.func @transposed_rhs(%a: memref<4x8xf32>, %b: memref<16x8xf32>, %c: memref<4x16xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>,
                                    affine_map<(m, k, n) -> (n, k)>,
                                    affine_map<(m, k, n) -> (m, n)>],
                   iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : memref<4x8xf32>, memref<16x8xf32>) outs(%c : memref<4x16xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// An implicit GEMM (a 3x3 stride-1 convolution reading its padded input
+// through the window map): K = (c, kh, kw) collapses in A, N = (oh, ow)
+// in C. Output rows are 18 long (>= a vector), so each 16-lane part of a
+// packed row is a masked load finishing one output row plus an expanding
+// load starting the next: no gather.
+// CHECK-LABEL: func.func @conv_stride1
+// CHECK-DAG: memref.collapse_shape %arg0 {{\[}}[0], [1, 2, 3]] : memref<8x4x3x3xf32> into memref<8x36xf32>
+// CHECK-DAG: memref.collapse_shape %arg2 {{\[}}[0], [1, 2]] : memref<8x18x18xf32> into memref<8x324xf32>
+// CHECK: memref.reinterpret_cast
+// CHECK: vector.create_mask
+// CHECK: vector.maskedload
+// CHECK: vector.expandload
+// CHECK-NOT: vector.gather
+// CHECK: vector.fma
+func.func @conv_stride1(%w: memref<8x4x3x3xf32>, %x: memref<4x20x20xf32>, %y: memref<8x18x18xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(f, c, kh, kw, oh, ow) -> (f, c, kh, kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (c, oh + kh, ow + kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (f, oh, ow)>],
+                  iterator_types = ["parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
+      ins(%w, %x : memref<8x4x3x3xf32>, memref<4x20x20xf32>) outs(%y : memref<8x18x18xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Stride 2: the panel's rows are gathered (offsets 2 apart along a row).
+// CHECK-LABEL: func.func @conv_stride2
+// CHECK: vector.gather
+// CHECK: vector.fma
+func.func @conv_stride2(%w: memref<8x4x3x3xf32>, %x: memref<4x21x21xf32>, %y: memref<8x10x10xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(f, c, kh, kw, oh, ow) -> (f, c, kh, kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (c, oh * 2 + kh, ow * 2 + kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (f, oh, ow)>],
+                  iterator_types = ["parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
+      ins(%w, %x : memref<8x4x3x3xf32>, memref<4x21x21xf32>) outs(%y : memref<8x10x10xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Not taken: B's index is not linear in the loop dims.
+// CHECK-LABEL: func.func @nonlinear_rhs
+// CHECK: linalg.generic
+// CHECK-NOT: vector.fma
+func.func @nonlinear_rhs(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>,
+                                   affine_map<(m, k, n) -> (k, n mod 16)>,
+                                   affine_map<(m, k, n) -> (m, n)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Two dims of A and C that B does not use (a recurrent layer's [seq,
+// batch] rows) collapse into one M of 6 rows.
+// CHECK-LABEL: func.func @rows_collapse
+// CHECK-DAG: memref.collapse_shape %arg0 {{\[}}[0, 1], [2]] : memref<3x2x4xf32> into memref<6x4xf32>
+// CHECK-DAG: memref.collapse_shape %arg2 {{\[}}[0, 1], [2]] : memref<3x2x16xf32> into memref<6x16xf32>
+// CHECK: vector.fma
+// CHECK-NOT: linalg.generic
+func.func @rows_collapse(%a: memref<3x2x4xf32>, %b: memref<4x16xf32>, %c: memref<3x2x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(s, r, k, n) -> (s, r, k)>,
+                                   affine_map<(s, r, k, n) -> (k, n)>,
+                                   affine_map<(s, r, k, n) -> (s, r, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<3x2x4xf32>, memref<4x16xf32>) outs(%c : memref<3x2x16xf32>) {
   ^bb0(%l: f32, %r: f32, %o: f32):
     %p = arith.mulf %l, %r : f32
     %s = arith.addf %o, %p : f32

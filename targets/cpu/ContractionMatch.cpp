@@ -1,0 +1,268 @@
+//===- ContractionMatch.cpp - contractions the CPU kernels take -----------===//
+
+#include "targets/cpu/ContractionMatch.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+
+namespace infer::cpu {
+namespace {
+
+std::optional<SmallVector<int64_t>> strides(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  SmallVector<int64_t> result;
+  int64_t offset;
+  if (!type || failed(type.getStridesAndOffset(result, offset))) {
+    return std::nullopt;
+  }
+  return result;
+}
+
+/// Whether dims `from..to` of `value` are laid out contiguously (each
+/// one's stride the size of the next times its stride), the last one
+/// unit-stride when `to` is the last dim.
+bool contiguous(Value value, size_t from, size_t to) {
+  std::optional<SmallVector<int64_t>> s = strides(value);
+  if (!s || s->empty() || to > s->size()) {
+    return false;
+  }
+  ArrayRef<int64_t> shape = cast<MemRefType>(value.getType()).getShape();
+  int64_t expected = to == s->size() ? 1 : (*s)[to - 1];
+  for (size_t d = to; d-- > from;) {
+    if ((*s)[d] != expected || ShapedType::isDynamic(shape[d])) {
+      return false;
+    }
+    expected *= shape[d];
+  }
+  return true;
+}
+
+bool contiguousFrom(Value value, size_t from) {
+  auto type = cast<MemRefType>(value.getType());
+  return contiguous(value, from, type.getRank());
+}
+
+/// Whether `group` are the results of `dims` just before its last `skip`
+/// ones, in order, and `value` is contiguous over them.
+bool groupBefore(ArrayRef<int> dims, size_t skip, ArrayRef<unsigned> group,
+                 Value value) {
+  if (dims.size() < skip + group.size()) {
+    return false;
+  }
+  size_t from = dims.size() - skip - group.size();
+  for (auto [i, d] : llvm::enumerate(group)) {
+    if (dims[from + i] != int(d)) {
+      return false;
+    }
+  }
+  return group.size() == 1 || contiguous(value, from, from + group.size());
+}
+
+/// `expr` as sum(coefficients[d] * d) + constant.
+bool linearize(AffineExpr expr, int64_t scale, MutableArrayRef<int64_t> coeffs,
+               int64_t &constant) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    coeffs[dim.getPosition()] += scale;
+    return true;
+  }
+  if (auto value = dyn_cast<AffineConstantExpr>(expr)) {
+    constant += scale * value.getValue();
+    return true;
+  }
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary) {
+    return false;
+  }
+  if (binary.getKind() == AffineExprKind::Add) {
+    return linearize(binary.getLHS(), scale, coeffs, constant) &&
+           linearize(binary.getRHS(), scale, coeffs, constant);
+  }
+  if (binary.getKind() == AffineExprKind::Mul) {
+    if (auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS())) {
+      return linearize(binary.getLHS(), scale * factor.getValue(), coeffs,
+                       constant);
+    }
+  }
+  return false;
+}
+
+/// The results of `map` as dims, or nullopt when one is neither a dim nor
+/// the constant 0 (a broadcast index, kept as -1).
+std::optional<SmallVector<int>> dimsOf(AffineMap map) {
+  SmallVector<int> dims;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      dims.push_back(dim.getPosition());
+    } else if (auto constant = dyn_cast<AffineConstantExpr>(expr);
+               constant && constant.getValue() == 0) {
+      dims.push_back(-1);
+    } else {
+      return std::nullopt;
+    }
+  }
+  return dims;
+}
+
+bool isF32Contraction(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0) {
+    return false;
+  }
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type || !type.getElementType().isF32()) {
+      return false;
+    }
+  }
+  return linalg::detail::isContractionBody(
+      *op.getBlock(), [](Operation *mul, Operation *add) {
+        return isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add);
+      });
+}
+
+/// B's coefficients per loop dim, in elements, when its indices are linear
+/// in the loop dims and every offset fits the gather's 32-bit indices.
+std::optional<SmallVector<int64_t>> gatherCoefficients(linalg::LinalgOp op,
+                                                       OpOperand *rhs) {
+  std::optional<SmallVector<int64_t>> s = strides(rhs->get());
+  auto type = cast<MemRefType>(rhs->get().getType());
+  if (!s || !type.hasStaticShape() || s->back() != 1 ||
+      type.getNumElements() >= (int64_t{1} << 31)) {
+    return std::nullopt;
+  }
+  for (int64_t stride : *s) {
+    if (ShapedType::isDynamic(stride) || stride < 0 ||
+        stride >= (int64_t{1} << 31)) {
+      return std::nullopt;
+    }
+  }
+  SmallVector<int64_t> result(op.getNumLoops(), 0);
+  for (auto [pos, expr] :
+       llvm::enumerate(op.getMatchingIndexingMap(rhs).getResults())) {
+    SmallVector<int64_t> coeffs(op.getNumLoops(), 0);
+    int64_t constant = 0;
+    if (!linearize(expr, 1, coeffs, constant) || constant != 0) {
+      return std::nullopt;
+    }
+    for (auto [d, c] : llvm::enumerate(coeffs)) {
+      result[d] += c * (*s)[pos];
+    }
+  }
+  return result;
+}
+
+} // namespace
+
+std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
+  if (!isF32Contraction(op)) {
+    return std::nullopt;
+  }
+  OpOperand *lhs = op.getDpsInputOperand(0);
+  OpOperand *rhs = op.getDpsInputOperand(1);
+  OpOperand *out = op.getDpsInitOperand(0);
+  std::optional<SmallVector<int>> aDims =
+      dimsOf(op.getMatchingIndexingMap(lhs));
+  std::optional<SmallVector<int>> cDims =
+      dimsOf(op.getMatchingIndexingMap(out));
+  if (!aDims || !cDims) {
+    return std::nullopt;
+  }
+  Contraction c;
+  c.op = op;
+  c.ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  // K: the reduction dims, the trailing dims of A in A's order.
+  if (aDims->size() < reductions.size()) {
+    return std::nullopt;
+  }
+  for (size_t i = aDims->size() - reductions.size(); i < aDims->size(); ++i) {
+    int d = (*aDims)[i];
+    if (d < 0 || !llvm::is_contained(reductions, unsigned(d))) {
+      return std::nullopt;
+    }
+    c.kDims.push_back(d);
+  }
+  if (c.kDims.size() > 1 &&
+      !contiguousFrom(lhs->get(), aDims->size() - c.kDims.size())) {
+    return std::nullopt;
+  }
+  // N: the trailing dims of C that A does not use.
+  auto inA = [&](int d) { return llvm::is_contained(*aDims, d); };
+  for (size_t i = cDims->size(); i-- > 0;) {
+    int d = (*cDims)[i];
+    if (d < 0 || inA(d) || llvm::is_contained(c.nDims, unsigned(d))) {
+      break;
+    }
+    c.nDims.insert(c.nDims.begin(), d);
+  }
+  if (c.nDims.empty() ||
+      !contiguousFrom(out->get(), cDims->size() - c.nDims.size())) {
+    return std::nullopt;
+  }
+  // M: the other dims of A that B does not use; the rest are batch loops
+  // (which alone may have a size known at run time).
+  auto inB = [&](unsigned d) {
+    return op.getMatchingIndexingMap(rhs).isFunctionOfDim(d);
+  };
+  SmallVector<unsigned> ms;
+  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+    if (llvm::is_contained(c.kDims, d) || llvm::is_contained(c.nDims, d)) {
+      continue;
+    }
+    if (inA(d) && !inB(d)) {
+      ms.push_back(d);
+    } else {
+      c.batch.push_back(d);
+    }
+  }
+  if (ms.empty()) {
+    return std::nullopt;
+  }
+  // Several M dims collapse into one: consecutive (in A's order) just
+  // before K in A and just before N in C.
+  llvm::sort(ms, [&](unsigned x, unsigned y) {
+    return llvm::find(*aDims, int(x)) < llvm::find(*aDims, int(y));
+  });
+  if (ms.size() > 1 &&
+      (!groupBefore(*aDims, c.kDims.size(), ms, lhs->get()) ||
+       !groupBefore(*cDims, c.nDims.size(), ms, out->get()))) {
+    return std::nullopt;
+  }
+  c.mDims = ms;
+  c.m = c.k = c.n = 1;
+  for (unsigned d : c.mDims) {
+    c.m *= c.ranges[d];
+  }
+  for (unsigned d : c.kDims) {
+    c.k *= c.ranges[d];
+  }
+  for (unsigned d : c.nDims) {
+    c.n *= c.ranges[d];
+  }
+  for (unsigned d : llvm::concat<unsigned>(c.kDims, c.nDims, ms)) {
+    if (ShapedType::isDynamic(c.ranges[d])) {
+      return std::nullopt;
+    }
+  }
+  // B as rows: one K and one N dim, N innermost and unit-stride in B.
+  std::optional<SmallVector<int>> bDims =
+      dimsOf(op.getMatchingIndexingMap(rhs));
+  std::optional<SmallVector<int64_t>> bStrides = strides(rhs->get());
+  if (c.kDims.size() == 1 && c.nDims.size() == 1 && bDims && bStrides &&
+      bDims->back() == int(c.nDims.front()) && bStrides->back() == 1) {
+    return c;
+  }
+  std::optional<SmallVector<int64_t>> coefficients =
+      gatherCoefficients(op, rhs);
+  if (!coefficients) {
+    return std::nullopt;
+  }
+  c.gather = true;
+  c.coefficients = std::move(*coefficients);
+  return c;
+}
+
+} // namespace infer::cpu

@@ -1,0 +1,52 @@
+//===- ContractionMatch.h - contractions the CPU kernels take ---*- C++ -*-===//
+//
+// The shape of a contraction on buffers that infer-cpu-contraction-kernels
+// rewrites: C[batch.., m, N] += A[batch.., m, K] * B(...), where K is one
+// or more reduction dims (the trailing dims of A, contiguous), N one or
+// more parallel dims (the trailing dims of C, contiguous, not in A) and m
+// the one dim of A and C that B does not use. B is read either as rows
+// (its innermost dim is the one N dim, unit-stride) or, for any B whose
+// indices are linear in the loop dims (an implicit GEMM: a convolution's
+// input through its window map), by gathering at offsets that split into
+// a batch part, a K part and an N part.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INFER_TARGETS_CPU_CONTRACTIONMATCH_H
+#define INFER_TARGETS_CPU_CONTRACTIONMATCH_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace infer::cpu {
+
+struct Contraction {
+  mlir::linalg::LinalgOp op;
+  /// Static loop ranges (batch dims may be dynamic).
+  llvm::SmallVector<int64_t> ranges;
+  /// M: the dims of A and C that B does not use, consecutive in both
+  /// (several only when they collapse into one, e.g. [seq, batch] rows).
+  llvm::SmallVector<unsigned> batch, mDims, kDims, nDims;
+  int64_t m = 0, k = 0, n = 0;
+  /// B gathered through `coefficients` (elements per unit of each loop
+  /// dim) rather than read as rows.
+  bool gather = false;
+  llvm::SmallVector<int64_t> coefficients;
+
+  /// The loop ids of the flattened K, N and M dims, after the real ones
+  /// (a single M dim keeps its own).
+  unsigned kId() const { return ranges.size(); }
+  unsigned nId() const { return ranges.size() + 1; }
+  unsigned mId() const {
+    return mDims.size() == 1 ? mDims.front() : ranges.size() + 2;
+  }
+  unsigned numIds() const { return ranges.size() + 3; }
+};
+
+/// The contraction `op` is, or nullopt when the kernels do not take it.
+std::optional<Contraction> matchContraction(mlir::linalg::LinalgOp op);
+
+} // namespace infer::cpu
+
+#endif // INFER_TARGETS_CPU_CONTRACTIONMATCH_H
