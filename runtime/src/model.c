@@ -19,6 +19,7 @@
 #include "dynamic.h"
 #include "elf_check.h"
 #include "model.h"
+#include "tensor_alloc.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -529,9 +530,10 @@ infer_status_t infer_model_run(infer_model_t model,
   }
   for (size_t i = 0; i < num_outputs; ++i) {
     const infer_abi_tensor_t *declared = &abi->outputs[i];
-    infer_status_t status =
-        infer_tensor_create((infer_dtype_t)declared->dtype, declared->rank,
-                            declared->shape, &out_outputs[i]);
+    /* The model writes every element of its outputs. */
+    infer_status_t status = infer_tensor_create_uninitialized(
+        (infer_dtype_t)declared->dtype, declared->rank, declared->shape,
+        &out_outputs[i]);
     if (status) {
       for (size_t j = 0; j < i; ++j) {
         infer_tensor_release(out_outputs[j]);

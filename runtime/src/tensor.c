@@ -2,6 +2,8 @@
 
 #include "infer/tensor.h"
 
+#include "tensor_alloc.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,9 +134,10 @@ static infer_status_t make_header(infer_dtype_t dtype, int32_t rank,
   return NULL;
 }
 
-infer_status_t infer_tensor_create(infer_dtype_t dtype, int32_t rank,
-                                   const int64_t *shape,
-                                   infer_tensor_t *out_tensor) {
+infer_status_t infer_tensor_create_uninitialized(infer_dtype_t dtype,
+                                                 int32_t rank,
+                                                 const int64_t *shape,
+                                                 infer_tensor_t *out_tensor) {
   if (!out_tensor) {
     return infer_status_make(INFER_INVALID_ARGUMENT, "out_tensor is NULL");
   }
@@ -164,11 +167,21 @@ infer_status_t infer_tensor_create(infer_dtype_t dtype, int32_t rank,
     free(tensor);
     return status;
   }
-  memset(data, 0, size);
   tensor->data = data;
   tensor->owns_data = true;
   *out_tensor = tensor;
   return NULL;
+}
+
+infer_status_t infer_tensor_create(infer_dtype_t dtype, int32_t rank,
+                                   const int64_t *shape,
+                                   infer_tensor_t *out_tensor) {
+  infer_status_t status =
+      infer_tensor_create_uninitialized(dtype, rank, shape, out_tensor);
+  if (!status) {
+    memset((*out_tensor)->data, 0, (*out_tensor)->byte_size);
+  }
+  return status;
 }
 
 infer_status_t infer_tensor_wrap(infer_dtype_t dtype, int32_t rank,
