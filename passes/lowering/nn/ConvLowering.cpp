@@ -233,6 +233,94 @@ struct ConvLowering final : OpConversionPattern<Op> {
 /// y[n, m, o...] = B[m] + sum over the channels c of m's group and the
 /// kernel positions k of x[n, c, i...] * W[c, m', k...], where
 /// o + pad_begin - k * dilation = i * stride.
+/// ConvTranspose whose windows tile the output exactly (kernel == stride,
+/// no dilation, padding or output padding, one group: the 2x2 stride-2
+/// upsampling of detection and segmentation heads): each output element
+/// gets one product sum, y[n, co, o*s + k] = sum_ci x[n, ci, o] w[ci, co, k]
+/// (+ bias). That is a matmul per kernel tap, t[n, k, co, o] (output
+/// positions innermost, the register-tiled kernels' form), then one copy
+/// interleaving the taps into y with the bias added.
+Value tiledConvTranspose(OpBuilder &b, Location loc, Value x, Value w,
+                         Value bias, RankedTensorType yType) {
+  MLIRContext *ctx = b.getContext();
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  Type element = yType.getElementType();
+  int64_t s = xType.getRank() - 2;
+  int64_t batch = xType.getDimSize(0), filters = wType.getDimSize(1);
+  ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
+  ArrayRef<int64_t> in = xType.getShape().drop_front(2);
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  // t: dims n, k_1..k_s, co, o_1..o_s, ci (reduction).
+  int64_t dims = 3 + 2 * s;
+  SmallVector<AffineExpr> xExprs = {d(0), d(dims - 1)};
+  SmallVector<AffineExpr> wExprs = {d(dims - 1), d(1 + s)};
+  SmallVector<AffineExpr> tExprs = {d(0)};
+  SmallVector<int64_t> tShape = {batch};
+  for (int64_t i = 0; i < s; ++i) {
+    xExprs.push_back(d(2 + s + i));
+    wExprs.push_back(d(1 + i));
+    tExprs.push_back(d(1 + i));
+    tShape.push_back(kernel[i]);
+  }
+  tExprs.push_back(d(1 + s));
+  tShape.push_back(filters);
+  for (int64_t i = 0; i < s; ++i) {
+    tExprs.push_back(d(2 + s + i));
+    tShape.push_back(in[i]);
+  }
+  auto tType = RankedTensorType::get(tShape, element);
+  SmallVector<IteratorType> iterators(dims - 1, IteratorType::parallel);
+  iterators.push_back(IteratorType::reduction);
+  Value t = linalg::GenericOp::create(
+                b, loc, TypeRange{tType}, ValueRange{x, w},
+                ValueRange{filledTensor(b, loc, tType,
+                                        scalarConstant(b, loc, element, 0))},
+                SmallVector<AffineMap>{AffineMap::get(dims, 0, xExprs, ctx),
+                                       AffineMap::get(dims, 0, wExprs, ctx),
+                                       AffineMap::get(dims, 0, tExprs, ctx)},
+                iterators,
+                [&](OpBuilder &nb, Location l, ValueRange args) {
+                  linalg::YieldOp::create(
+                      nb, l, add(nb, l, args[2], mul(nb, l, args[0], args[1])));
+                })
+                .getResult(0);
+  // y viewed as [n, co, o_1, k_1, ..., o_s, k_s]: dims n, co, (o_i, k_i)...
+  SmallVector<int64_t> eShape = {batch, filters};
+  SmallVector<AffineExpr> fromT = {d(0)};
+  for (int64_t i = 0; i < s; ++i) {
+    eShape.push_back(in[i]);
+    eShape.push_back(kernel[i]);
+    fromT.push_back(d(3 + 2 * i));
+  }
+  fromT.push_back(d(1));
+  for (int64_t i = 0; i < s; ++i) {
+    fromT.push_back(d(2 + 2 * i));
+  }
+  int64_t eDims = 2 + 2 * s;
+  auto eType = RankedTensorType::get(eShape, element);
+  SmallVector<Value> inputs = {t};
+  SmallVector<AffineMap> maps = {AffineMap::get(eDims, 0, fromT, ctx)};
+  if (bias) {
+    inputs.push_back(bias);
+    maps.push_back(AffineMap::get(eDims, 0, {d(1)}, ctx));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(eDims, ctx));
+  Value y = linalg::GenericOp::create(
+                b, loc, TypeRange{eType}, inputs,
+                ValueRange{emptyTensor(b, loc, eType)}, maps,
+                SmallVector<IteratorType>(eDims, IteratorType::parallel),
+                [&](OpBuilder &nb, Location l, ValueRange args) {
+                  Value v = args[0];
+                  if (bias) {
+                    v = add(nb, l, v, args[1]);
+                  }
+                  linalg::YieldOp::create(nb, l, v);
+                })
+                .getResult(0);
+  return reshapeTo(b, loc, y, yType);
+}
+
 struct ConvTransposeLowering final : OpConversionPattern<ConvTransposeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -279,6 +367,17 @@ struct ConvTransposeLowering final : OpConversionPattern<ConvTransposeOp> {
     }
     Value x = adaptor.getX(), w = adaptor.getW();
     Value bias = isNone(op.getB()) ? Value() : adaptor.getB();
+    bool tiles = group == 1;
+    for (int64_t i = 0; i < s; ++i) {
+      tiles &= kernel[i] == strides[i] && dilations[i] == 1 &&
+               padBegin[i] == 0 &&
+               yType.getDimSize(i + 2) == xType.getDimSize(i + 2) * strides[i];
+    }
+    if (tiles) {
+      rewriter.replaceOp(
+          op, tiledConvTranspose(rewriter, op.getLoc(), x, w, bias, yType));
+      return success();
+    }
     Type t = yType.getElementType();
     Value result = buildIndexed(
         rewriter, op.getLoc(), yType,

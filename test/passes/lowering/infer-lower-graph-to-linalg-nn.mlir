@@ -43,6 +43,37 @@ func.func @depthwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor
 
 // -----
 
+// ConvTranspose whose 2x2 windows tile the output (stride 2): one
+// contraction per tap over the input channels, t[n, kh, kw, co, h, w]
+// (positions innermost), then one copy interleaving the taps into
+// y[n, co, (h, kh), (w, kw)] with the bias added. No per-element stride
+// test.
+// CHECK-DAG: #[[X:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d6, d4, d5)>
+// CHECK-DAG: #[[W:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d6, d3, d1, d2)>
+// CHECK-DAG: #[[TAPS:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, d5, d1, d2, d4)>
+// CHECK-LABEL: func.func @conv_transpose_tiles
+// CHECK: %[[T:.+]] = linalg.generic {indexing_maps = [#[[X]], #[[W]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} {{.+}} outs(%{{.+}} : tensor<1x2x2x3x5x6xf32>)
+// CHECK: arith.mulf
+// CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[TAPS]], #{{.+}}, #{{.+}}]{{.+}} ins(%[[T]], %arg2 : tensor<1x2x2x3x5x6xf32>, tensor<3xf32>) outs(%{{.+}} : tensor<1x3x5x2x6x2xf32>)
+// CHECK: tensor.reshape %[[Y]]{{.+}} -> tensor<1x3x10x12xf32>
+func.func @conv_transpose_tiles(%x: tensor<1x4x5x6xf32>, %w: tensor<4x3x2x2xf32>, %b: tensor<3xf32>) -> tensor<1x3x10x12xf32> {
+  %0 = graph.conv_transpose %x, %w, %b {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x5x6xf32>, tensor<4x3x2x2xf32>, tensor<3xf32>) -> tensor<1x3x10x12xf32>
+  return %0 : tensor<1x3x10x12xf32>
+}
+
+// -----
+
+// Overlapping windows (kernel 3, stride 2) keep the general form.
+// CHECK-LABEL: func.func @conv_transpose_overlap
+// CHECK: arith.remsi
+func.func @conv_transpose_overlap(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x3x9x9xf32> {
+  %none = graph.none
+  %0 = graph.conv_transpose %x, %w, %none {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xf32>, tensor<2x3x3x3xf32>, none) -> tensor<1x3x9x9xf32>
+  return %0 : tensor<1x3x9x9xf32>
+}
+
+// -----
+
 // Softmax: max and sum reductions around an exp.
 // CHECK-LABEL: func.func @softmax
 // CHECK: arith.maximumf
