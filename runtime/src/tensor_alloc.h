@@ -15,8 +15,8 @@
 /* infer_tensor_create without the zero fill: the contents are unspecified
  * until the caller writes every byte. */
 infer_status_t infer_tensor_create_uninitialized(infer_dtype_t dtype,
-                                                int32_t rank,
-                                                const int64_t *shape,
-                                                infer_tensor_t *out_tensor);
+                                                 int32_t rank,
+                                                 const int64_t *shape,
+                                                 infer_tensor_t *out_tensor);
 
 #endif /* INFER_RUNTIME_SRC_TENSOR_ALLOC_H */

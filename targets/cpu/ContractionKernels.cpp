@@ -46,8 +46,8 @@ namespace {
 class KernelBuilder {
 public:
   KernelBuilder(OpBuilder &b, Contraction c, unsigned vectorBits,
-                int64_t kBlock, bool parallel, Value &shared)
-      : b(b), loc(c.op.getLoc()), c(c), parallel(parallel),
+                int64_t kBlock, bool parallel, Value &shared, Value init)
+      : b(b), loc(c.op.getLoc()), c(c), parallel(parallel), init(init),
         lanes(std::max<int64_t>(vectorBits / 32, 4)),
         rows(vectorBits >= 512 ? 8 : 6), kBlock(kBlock), ivs(c.numIds()),
         shared(shared) {
@@ -69,14 +69,21 @@ public:
       aGroups.push_back({c.mDims, c.mId()});
       cGroups.push_back({c.mDims, c.mId()});
     }
-    aGroups.push_back({c.kDims, c.kId()});
-    cGroups.push_back({c.nDims, c.nId()});
-    lhs = operandView(c.op.getDpsInputOperand(0), aGroups, lhsDims);
+    // A single K or N dim is indexed in place (loopId); several are the
+    // trailing dims of A or C, collapsed (as are they after an M group).
+    if (c.kDims.size() > 1 || c.mDims.size() > 1) {
+      aGroups.push_back({c.kDims, c.kId()});
+    }
+    if (c.nDims.size() > 1 || c.mDims.size() > 1) {
+      cGroups.push_back({c.nDims, c.nId()});
+    }
+    lhs = operandView(c.op.getDpsInputOperand(c.lhs), aGroups, lhsDims);
     out = operandView(c.op.getDpsInitOperand(0), cGroups, outDims);
-    rhs = c.op.getDpsInputOperand(1)->get();
+    rhs = c.op.getDpsInputOperand(c.rhs)->get();
     flat = flatView();
     for (AffineExpr expr :
-         c.op.getMatchingIndexingMap(c.op.getDpsInputOperand(1)).getResults()) {
+         c.op.getMatchingIndexingMap(c.op.getDpsInputOperand(c.rhs))
+             .getResults()) {
       auto dim = dyn_cast<AffineDimExpr>(expr);
       rhsDims.push_back(!dim ? -1 : loopId(dim.getPosition()));
     }
@@ -113,7 +120,7 @@ private:
     SmallVector<ReassociationIndices> reassociation;
     for (size_t i = 0; i < lead; ++i) {
       auto dim = dyn_cast<AffineDimExpr>(results[i]);
-      dims.push_back(!dim ? -1 : int(dim.getPosition()));
+      dims.push_back(!dim ? -1 : loopId(dim.getPosition()));
       reassociation.push_back({int64_t(i)});
     }
     bool collapse = false;
@@ -173,9 +180,44 @@ private:
     llvm_unreachable("a loop dim no operand indexes");
   }
 
+  /// The batch loop to run in parallel instead of the panels: the first
+  /// one of at least kMinParallelBatch iterations with only unit loops
+  /// outside it (a depthwise convolution's channels: one parallel region,
+  /// not one per channel).
+  std::optional<size_t> parallelBatchLevel() {
+    if (!parallel) {
+      return std::nullopt;
+    }
+    for (auto [level, d] : llvm::enumerate(c.batch)) {
+      if (ShapedType::isDynamic(c.ranges[d])) {
+        return std::nullopt;
+      }
+      if (c.ranges[d] >= kMinParallelBatch) {
+        return level;
+      }
+      if (c.ranges[d] != 1) {
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
   void batchLoops(size_t level) {
     if (level == c.batch.size()) {
       return matmul();
+    }
+    if (parallelBatchLevel() == level) {
+      scf::ParallelOp::create(
+          b, loc, ValueRange{index(0)}, ValueRange{batchBound(c.batch[level])},
+          ValueRange{index(1)}, [&](OpBuilder &nb, Location, ValueRange iv) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+            ivs[c.batch[level]] = iv.front();
+            inParallelBatch = true;
+            batchLoops(level + 1);
+            inParallelBatch = false;
+          });
+      return;
     }
     loop(index(0), batchBound(c.batch[level]), 1, {},
          [&](Value iv, ValueRange) {
@@ -188,7 +230,7 @@ private:
   void matmul() {
     int64_t n = c.n, width = panelWidth;
     int64_t panels = n / width, full = panels * width, tail = n - full;
-    if (parallel && panels > 1) {
+    if (parallel && !inParallelBatch && panels > 1) {
       // Groups of panels are independent: one parallel loop over them
       // (threads through OpenMP once scf.parallel is converted). At most
       // `kMaxGroups` groups, so each k-block of A is read a few times, not
@@ -209,7 +251,7 @@ private:
         columns(index(full), index(full), tail, false);
       }
     } else {
-      columns(index(0), index(full), tail, false);
+      columns(index(0), index(full), tail, inParallelBatch);
     }
   }
 
@@ -224,7 +266,7 @@ private:
     // B lie N floats apart, which thrashes L1 sets and the TLB when N is
     // a conv's output plane). Rows are only worth copying when several
     // tiles reuse them; gathered rows are always copied.
-    Value packed = (m > rows || c.gather) ? packBuffer(inParallel) : Value();
+    Value packed = m > rows ? packBuffer(inParallel) : Value();
     loop(index(0), index(k), block, {}, [&](Value k0, ValueRange) {
       Value kEnd = arith::MinSIOp::create(
           b, loc, arith::AddIOp::create(b, loc, k0, index(block)), index(k));
@@ -241,20 +283,30 @@ private:
 
   /// Rows k0..kEnd of columns n0..n0+width of C, as vectors of `length`
   /// lanes (masked when `width` < `length`).
+  /// How a panel reads its rows of B: in place (`loadRow`), gathered at
+  /// `offsets`, or as runs (`parts`, see planRuns).
+  struct Part {
+    Value first, second, firstMask, secondMask;
+  };
+  struct Rows {
+    Value n0, offsets;
+    SmallVector<Part> parts;
+    int64_t width, length;
+  };
+
   void panel(Value n0, int64_t width, int64_t length, Value k0, Value kEnd,
              Value packed) {
     int64_t m = c.m;
-    auto type = VectorType::get({length}, b.getF32Type());
-    Value mask = columnMask(width, length);
-    if (packed && flat) {
-      packRuns(n0, width, length, k0, kEnd, packed);
-    } else if (packed) {
-      Value offsets = c.gather ? columnOffsets(n0, length) : Value();
+    Rows source{n0, Value(), {}, width, length};
+    if (flat) {
+      source.parts = planRuns(n0, width, length);
+    } else if (c.gather) {
+      source.offsets = columnOffsets(n0, length);
+    }
+    if (packed) {
       ivs[c.nId()] = n0;
       loop(k0, kEnd, 1, {}, [&](Value kv, ValueRange) {
-        ivs[c.kId()] = kv;
-        Value row = c.gather ? gatherRow(kv, offsets, type, width)
-                             : loadRow(rhs, rhsDims, type, mask);
+        Value row = rowOf(source, kv);
         Value at = arith::SubIOp::create(b, loc, kv, k0);
         vector::StoreOp::create(b, loc, row, packed, ValueRange{at, index(0)});
         return SmallVector<Value>{};
@@ -263,35 +315,39 @@ private:
     int64_t full = m / rows * rows;
     if (full > 0) {
       loop(index(0), index(full), rows, {}, [&](Value m0, ValueRange) {
-        tile(m0, rows, n0, width, length, k0, kEnd, packed);
+        tile(m0, rows, source, k0, kEnd, packed);
         return SmallVector<Value>{};
       });
     }
     if (int64_t tail = m - full) {
-      tile(index(full), tail, n0, width, length, k0, kEnd, packed);
+      tile(index(full), tail, source, k0, kEnd, packed);
     }
   }
 
-  /// Packs rows k0..kEnd of the panel when B's innermost N dim is
-  /// unit-stride and at least a vector long (a stride-1 convolution): each
-  /// vector of lanes covers at most two runs of consecutive elements, the
-  /// end of one output row and the start of the next. The first is a
-  /// masked load, the second an expanding load into the lanes after it (no
-  /// gather).
-  void packRuns(Value n0, int64_t width, int64_t length, Value k0, Value kEnd,
-                Value packed) {
-    struct Part {
-      Value first, second, firstMask, secondMask;
-    };
+  /// Row kv of B over the panel's columns.
+  Value rowOf(const Rows &source, Value kv) {
+    auto type = VectorType::get({source.length}, b.getF32Type());
+    ivs[c.nId()] = source.n0;
+    ivs[c.kId()] = kv;
+    if (flat) {
+      return loadRuns(source, kv);
+    }
+    if (c.gather) {
+      return gatherRow(kv, source.offsets, type, source.width);
+    }
+    return loadRow(rhs, rhsDims, type, columnMask(source.width, source.length));
+  }
+
+  /// For B whose innermost N dim is unit-stride and at least a vector long
+  /// (a stride-1 convolution): each vector of lanes covers at most two
+  /// runs of consecutive elements, the end of one output row and the start
+  /// of the next. The first is a masked load, the second an expanding load
+  /// into the lanes after it (no gather). Per part: the two runs' offsets
+  /// for k = 0 and their lane masks.
+  SmallVector<Part> planRuns(Value n0, int64_t width, int64_t length) {
     int64_t rowLength = c.ranges[c.nDims.back()];
     auto maskType = VectorType::get({lanes}, b.getI1Type());
-    auto type = VectorType::get({lanes}, b.getF32Type());
-    Value batch = index(0);
-    for (unsigned d : c.batch) {
-      batch = arith::AddIOp::create(
-          b, loc, batch,
-          arith::MulIOp::create(b, loc, ivs[d], index(c.coefficients[d])));
-    }
+    Value batch = batchOffset();
     auto columnOffset = [&](Value column) {
       return arith::AddIOp::create(
           b, loc, batch,
@@ -317,26 +373,43 @@ private:
       parts.push_back({columnOffset(start), columnOffset(next), firstMask,
                        arith::XOrIOp::create(b, loc, validMask, firstMask)});
     }
+    return parts;
+  }
+
+  Value loadRuns(const Rows &source, Value kv) {
+    auto type = VectorType::get({lanes}, b.getF32Type());
+    auto rowType = VectorType::get({source.length}, b.getF32Type());
     Value zero = arith::ConstantOp::create(
         b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
-    loop(k0, kEnd, 1, {}, [&](Value kv, ValueRange) {
-      Value row = linearOffset<Value>(
-          kv, c.kDims, [&](int64_t v) -> Value { return index(v); });
-      Value at = arith::SubIOp::create(b, loc, kv, k0);
-      for (auto [v, part] : llvm::enumerate(parts)) {
-        Value first = vector::MaskedLoadOp::create(
-            b, loc, type, flat,
-            ValueRange{arith::AddIOp::create(b, loc, row, part.first)},
-            part.firstMask, zero);
-        Value both = vector::ExpandLoadOp::create(
-            b, loc, type, flat,
-            ValueRange{arith::AddIOp::create(b, loc, row, part.second)},
-            part.secondMask, first);
-        vector::StoreOp::create(b, loc, both, packed,
-                                ValueRange{at, index(v * lanes)});
-      }
-      return SmallVector<Value>{};
-    });
+    Value row = linearOffset<Value>(
+        kv, c.kDims, [&](int64_t v) -> Value { return index(v); });
+    Value result = arith::ConstantOp::create(
+        b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
+    for (auto [v, part] : llvm::enumerate(source.parts)) {
+      Value first = vector::MaskedLoadOp::create(
+          b, loc, type, flat,
+          ValueRange{arith::AddIOp::create(b, loc, row, part.first)},
+          part.firstMask, zero);
+      Value both = vector::ExpandLoadOp::create(
+          b, loc, type, flat,
+          ValueRange{arith::AddIOp::create(b, loc, row, part.second)},
+          part.secondMask, first);
+      result = vector::InsertStridedSliceOp::create(
+          b, loc, both, result, ArrayRef<int64_t>{int64_t(v) * lanes},
+          ArrayRef<int64_t>{1});
+    }
+    return result;
+  }
+
+  /// The batch loops' part of B's offsets.
+  Value batchOffset() {
+    Value batch = index(0);
+    for (unsigned d : c.batch) {
+      batch = arith::AddIOp::create(
+          b, loc, batch,
+          arith::MulIOp::create(b, loc, ivs[d], index(c.coefficients[d])));
+    }
+    return batch;
   }
 
   /// B as one dimension (its elements at the linear offsets the
@@ -406,13 +479,8 @@ private:
         arith::ConstantOp::create(
             b, loc, type, DenseElementsAttr::get(type, ArrayRef(lanes))));
     Value offsets = linearOffset<Value>(columns, c.nDims, splat);
-    Value batch = index(0);
-    for (unsigned d : c.batch) {
-      batch = arith::AddIOp::create(
-          b, loc, batch,
-          arith::MulIOp::create(b, loc, ivs[d], index(c.coefficients[d])));
-    }
-    batch = arith::IndexCastOp::create(b, loc, b.getI32Type(), batch);
+    Value batch =
+        arith::IndexCastOp::create(b, loc, b.getI32Type(), batchOffset());
     return arith::AddIOp::create(
         b, loc, offsets, vector::BroadcastOp::create(b, loc, type, batch));
   }
@@ -474,17 +542,43 @@ private:
     return vector::MaskedLoadOp::create(b, loc, type, memref, at, mask, zero);
   }
 
-  /// An MR x NR tile of C at (m0, n0) over reduction rows k0..kEnd, reading
-  /// B from `packed` (row kv - k0) when the panel was packed.
-  void tile(Value m0, int64_t tileRows, Value n0, int64_t width, int64_t length,
-            Value k0, Value kEnd, Value packed) {
+  /// An MR x NR tile of C at (m0, the panel's n0) over reduction rows
+  /// k0..kEnd, reading B from `packed` (row kv - k0) when the panel was
+  /// packed, else straight from `source`.
+  void tile(Value m0, int64_t tileRows, const Rows &source, Value k0,
+            Value kEnd, Value packed) {
+    Value n0 = source.n0;
+    int64_t width = source.width, length = source.length;
     auto type = VectorType::get({length}, b.getF32Type());
     Value mask = columnMask(width, length);
     ivs[c.nId()] = n0;
+    auto loadTile = [&] {
+      SmallVector<Value> tile;
+      for (int64_t i = 0; i < tileRows; ++i) {
+        ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
+        tile.push_back(loadRow(out, outDims, type, mask));
+      }
+      return tile;
+    };
     SmallVector<Value> acc;
-    for (int64_t i = 0; i < tileRows; ++i) {
-      ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
-      acc.push_back(loadRow(out, outDims, type, mask));
+    if (!init) {
+      acc = loadTile();
+    } else {
+      // C was filled with `init` just before: the first k-block starts
+      // from it instead of reading C.
+      Value first =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k0, index(0));
+      SmallVector<Type> types(tileRows, type);
+      auto branch = scf::IfOp::create(b, loc, types, first, true, true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(branch.thenBlock());
+        Value splat = vector::BroadcastOp::create(b, loc, type, init);
+        scf::YieldOp::create(b, loc, SmallVector<Value>(tileRows, splat));
+        b.setInsertionPointToStart(branch.elseBlock());
+        scf::YieldOp::create(b, loc, loadTile());
+      }
+      acc = branch.getResults();
     }
     scf::ForOp reduction =
         loop(k0, kEnd, 1, acc, [&](Value kv, ValueRange args) {
@@ -495,7 +589,7 @@ private:
             row = vector::LoadOp::create(b, loc, type, packed,
                                          ValueRange{at, index(0)});
           } else {
-            row = loadRow(rhs, rhsDims, type, mask);
+            row = rowOf(source, kv);
           }
           SmallVector<Value> next;
           for (int64_t i = 0; i < tileRows; ++i) {
@@ -519,17 +613,69 @@ private:
   }
 
   static constexpr int64_t kMaxGroups = 8;
+  static constexpr int64_t kMinParallelBatch = 4;
+  bool inParallelBatch = false;
 
   OpBuilder &b;
   Location loc;
   Contraction c;
   bool parallel;
+  /// The value C holds before the contraction when a fill was folded in.
+  Value init;
   int64_t lanes, rows, kBlock, panelWidth;
   SmallVector<Value> ivs;
   Value lhs, rhs, out, flat;
   SmallVector<int> lhsDims, rhsDims, outDims;
   Value &shared;
 };
+
+/// The buffer `value` is a reshaped view of.
+Value viewRoot(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::ReshapeOp>(
+            def)) {
+      break;
+    }
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+/// The linalg.fill of C's whole buffer that `op` accumulates onto, when
+/// nothing between the two touches that buffer: the kernel can start from
+/// the fill value and the fill can go.
+linalg::FillOp initializingFill(linalg::LinalgOp op) {
+  Value out = op.getDpsInitOperand(0)->get();
+  Value root = viewRoot(out);
+  auto outType = cast<MemRefType>(out.getType());
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
+      Value filled = fill.getDpsInitOperand(0)->get();
+      if (viewRoot(filled) == root) {
+        auto type = cast<MemRefType>(filled.getType());
+        return type.getNumElements() == outType.getNumElements() &&
+                       type.getLayout().isIdentity() &&
+                       outType.getLayout().isIdentity()
+                   ? fill
+                   : linalg::FillOp();
+      }
+    }
+    // A view of the buffer is harmless; any other use of it is not.
+    bool isView =
+        isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::ReshapeOp>(
+            prev);
+    for (Value operand : prev->getOperands()) {
+      if (!isView && isa<MemRefType>(operand.getType()) &&
+          viewRoot(operand) == root) {
+        return {};
+      }
+    }
+    if (prev->getNumRegions() != 0 && !isa<linalg::LinalgOp>(prev)) {
+      return {}; // a loop or branch could touch it in ways not seen here
+    }
+  }
+  return {};
+}
 
 struct ContractionKernelsPass final
     : impl::ContractionKernelsPassBase<ContractionKernelsPass> {
@@ -549,7 +695,12 @@ struct ContractionKernelsPass final
     Value shared;
     for (Contraction &c : found) {
       OpBuilder b(c.op);
-      KernelBuilder(b, c, vectorBits, kBlock, parallel, shared).build();
+      Value init;
+      if (linalg::FillOp fill = initializingFill(c.op)) {
+        init = fill.value();
+        fill->erase();
+      }
+      KernelBuilder(b, c, vectorBits, kBlock, parallel, shared, init).build();
       c.op->erase();
     }
   }

@@ -153,14 +153,11 @@ std::optional<SmallVector<int64_t>> gatherCoefficients(linalg::LinalgOp op,
   return result;
 }
 
-} // namespace
-
-std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
-  if (!isF32Contraction(op)) {
-    return std::nullopt;
-  }
-  OpOperand *lhs = op.getDpsInputOperand(0);
-  OpOperand *rhs = op.getDpsInputOperand(1);
+/// The contraction with input `lhsIndex` as A and `rhsIndex` as B.
+std::optional<Contraction> matchAs(linalg::LinalgOp op, unsigned lhsIndex,
+                                   unsigned rhsIndex) {
+  OpOperand *lhs = op.getDpsInputOperand(lhsIndex);
+  OpOperand *rhs = op.getDpsInputOperand(rhsIndex);
   OpOperand *out = op.getDpsInitOperand(0);
   std::optional<SmallVector<int>> aDims =
       dimsOf(op.getMatchingIndexingMap(lhs));
@@ -171,14 +168,25 @@ std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
   }
   Contraction c;
   c.op = op;
+  c.lhs = lhsIndex;
+  c.rhs = rhsIndex;
   c.ranges = op.getStaticLoopRanges();
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
-  // K: the reduction dims, the trailing dims of A in A's order.
+  // K: the reduction dims, the trailing dims of A in A's order when there
+  // are several.
   if (aDims->size() < reductions.size()) {
     return std::nullopt;
   }
-  for (size_t i = aDims->size() - reductions.size(); i < aDims->size(); ++i) {
+  // (A single reduction dim may sit anywhere in A.)
+  if (reductions.size() == 1) {
+    if (!llvm::is_contained(*aDims, int(reductions.front()))) {
+      return std::nullopt;
+    }
+    c.kDims.push_back(reductions.front());
+  }
+  for (size_t i = aDims->size() - reductions.size();
+       reductions.size() > 1 && i < aDims->size(); ++i) {
     int d = (*aDims)[i];
     if (d < 0 || !llvm::is_contained(reductions, unsigned(d))) {
       return std::nullopt;
@@ -218,18 +226,27 @@ std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
       c.batch.push_back(d);
     }
   }
-  if (ms.empty()) {
-    return std::nullopt;
-  }
   // Several M dims collapse into one: consecutive (in A's order) just
   // before K in A and just before N in C.
   llvm::sort(ms, [&](unsigned x, unsigned y) {
     return llvm::find(*aDims, int(x)) < llvm::find(*aDims, int(y));
   });
-  if (ms.size() > 1 &&
-      (!groupBefore(*aDims, c.kDims.size(), ms, lhs->get()) ||
-       !groupBefore(*cDims, c.nDims.size(), ms, out->get()))) {
-    return std::nullopt;
+  if (ms.size() > 1 && (aDims->back() != int(c.kDims.back()) ||
+                        !groupBefore(*aDims, c.kDims.size(), ms, lhs->get()) ||
+                        !groupBefore(*cDims, c.nDims.size(), ms, out->get()))) {
+    // Not collapsible: M is the one just before N in C, the others are
+    // batch loops (a transposed convolution's kernel taps).
+    size_t before = cDims->size() - c.nDims.size();
+    int last = before > 0 ? (*cDims)[before - 1] : -1;
+    if (last < 0 || !llvm::is_contained(ms, unsigned(last))) {
+      return std::nullopt;
+    }
+    for (unsigned d : ms) {
+      if (d != unsigned(last)) {
+        c.batch.push_back(d);
+      }
+    }
+    ms = {unsigned(last)};
   }
   c.mDims = ms;
   c.m = c.k = c.n = 1;
@@ -263,6 +280,18 @@ std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
   c.gather = true;
   c.coefficients = std::move(*coefficients);
   return c;
+}
+
+} // namespace
+
+std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
+  if (!isF32Contraction(op)) {
+    return std::nullopt;
+  }
+  if (std::optional<Contraction> c = matchAs(op, 0, 1)) {
+    return c;
+  }
+  return matchAs(op, 1, 0);
 }
 
 } // namespace infer::cpu

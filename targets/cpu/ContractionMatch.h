@@ -28,6 +28,9 @@ struct Contraction {
   /// M: the dims of A and C that B does not use, consecutive in both
   /// (several only when they collapse into one, e.g. [seq, batch] rows).
   llvm::SmallVector<unsigned> batch, mDims, kDims, nDims;
+  /// Which input is A (projected dims) and which B (the product commutes:
+  /// a depthwise convolution has its input first).
+  unsigned lhs = 0, rhs = 1;
   int64_t m = 0, k = 0, n = 0;
   /// B gathered through `coefficients` (elements per unit of each loop
   /// dim) rather than read as rows.
@@ -41,6 +44,7 @@ struct Contraction {
   unsigned mId() const {
     return mDims.size() == 1 ? mDims.front() : ranges.size() + 2;
   }
+  /// (No M dims: one row, e.g. a depthwise convolution per channel.)
   unsigned numIds() const { return ranges.size() + 3; }
 };
 

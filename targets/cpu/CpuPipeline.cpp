@@ -45,6 +45,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   ContractionKernelsPassOptions kernels;
   kernels.vectorBits = options.vectorBits;
   kernels.parallel = options.openmp;
+  pm.addNestedPass<func::FuncOp>(createPadBordersPass());
   pm.addNestedPass<func::FuncOp>(createContractionKernelsPass(kernels));
   pm.addNestedPass<func::FuncOp>(targets::createExpandCopiesPass());
   if (options.openmp) {

@@ -41,6 +41,22 @@ def TransposeRhsPass : Pass<"infer-cpu-transpose-rhs", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PadBordersPass : Pass<"infer-cpu-pad-borders", "::mlir::func::FuncOp"> {
+  let summary = "Fills only the border of a padded buffer whose interior is copied in";
+  let description = [{
+    A `tensor.pad` bufferizes to a fill of the whole padded buffer and a
+    copy of the source into a subview of it, so the interior is written
+    twice. When a fill (`linalg.fill`, or a `linalg.map` with no inputs
+    yielding an outside value) of a static buffer is followed, with only
+    view ops in between, by a `memref.copy` into a static unit-stride
+    subview of it, the fill is replaced by fills of the border: for each
+    dim, the slabs before and after the interior, spanning the interior
+    in earlier dims and everything in later ones.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::func::FuncOp"> {
   let summary = "Rewrites f32 contractions on buffers into register-tiled vector kernels";
   let description = [{

@@ -7,15 +7,21 @@
 // into a (.., k, n) tensor, right after it is defined: a weight or
 // loop-invariant operand is transposed outside any loop (a recurrent
 // layer's hidden projection: once per run, not once per time step), and
-// the contraction reads the copy's rows contiguously.
+// the contraction reads the copy's rows contiguously. When B is a constant
+// (through reshapes and static slices) the transpose happens here, at
+// compile time: the artifact stores the weights already transposed.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/fusion/Passes.h"
 #include "targets/cpu/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+#include <cstring>
 
 using namespace mlir;
 
@@ -51,6 +57,96 @@ bool hasTransposedRhs(linalg::GenericOp op) {
              utils::IteratorType::reduction;
 }
 
+/// The row-major f32 elements of `value` when it is a constant, or a
+/// reshape or static unit-stride slice of one.
+std::optional<std::vector<float>> constantData(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def) {
+    return std::nullopt;
+  }
+  auto type = cast<RankedTensorType>(value.getType());
+  if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+    Attribute attr = constant.getValue();
+    if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+      auto values = dense.getValues<float>();
+      return std::vector<float>(values.begin(), values.end());
+    }
+    auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+    AsmResourceBlob *blob =
+        resource ? resource.getRawHandle().getBlob() : nullptr;
+    size_t count = type.getNumElements();
+    if (!blob || blob->getData().size() != count * sizeof(float)) {
+      return std::nullopt;
+    }
+    std::vector<float> data(count);
+    std::memcpy(data.data(), blob->getData().data(), count * sizeof(float));
+    return data;
+  }
+  if (isa<tensor::ReshapeOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+          def)) {
+    return constantData(def->getOperand(0));
+  }
+  auto slice = dyn_cast<tensor::ExtractSliceOp>(def);
+  if (!slice || !slice.hasUnitStride() ||
+      ShapedType::isDynamicShape(slice.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(slice.getStaticSizes())) {
+    return std::nullopt;
+  }
+  std::optional<std::vector<float>> source = constantData(slice.getSource());
+  if (!source) {
+    return std::nullopt;
+  }
+  ArrayRef<int64_t> shape = slice.getSourceType().getShape();
+  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  SmallVector<int64_t> strides = computeStrides(shape);
+  int64_t count = ShapedType::getNumElements(sizes);
+  std::vector<float> data(count);
+  SmallVector<int64_t> sliceStrides = computeStrides(sizes);
+  for (int64_t i = 0; i < count; ++i) {
+    SmallVector<int64_t> at = delinearize(i, sliceStrides);
+    int64_t from = 0;
+    for (size_t d = 0; d < at.size(); ++d) {
+      from += (at[d] + offsets[d]) * strides[d];
+    }
+    data[i] = (*source)[from];
+  }
+  return data;
+}
+
+/// `value` (rows x columns of its last two dims) transposed, as a new
+/// constant when it is one.
+Value foldedTranspose(OpBuilder &b, Location loc, Value value,
+                      RankedTensorType transposedType) {
+  std::optional<std::vector<float>> data = constantData(value);
+  if (!data) {
+    return {};
+  }
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(value.getType()).getShape();
+  int64_t rows = shape[shape.size() - 2], columns = shape.back();
+  int64_t batches = data->size() / (rows * columns);
+  std::vector<float> result(data->size());
+  for (int64_t n = 0; n < batches; ++n) {
+    const float *from = data->data() + n * rows * columns;
+    float *to = result.data() + n * rows * columns;
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < columns; ++c) {
+        to[c * rows + r] = from[r * columns + c];
+      }
+    }
+  }
+  if (result.size() <= 64) { // small enough to print inline
+    return arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(transposedType, ArrayRef<float>(result)));
+  }
+  AsmResourceBlob blob =
+      HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<float>(result));
+  auto attr = DenseResourceElementsAttr::get(transposedType, "transposed",
+                                             std::move(blob));
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
 struct TransposeRhsPass final : impl::TransposeRhsPassBase<TransposeRhsPass> {
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> found;
@@ -67,8 +163,8 @@ struct TransposeRhsPass final : impl::TransposeRhsPassBase<TransposeRhsPass> {
       SmallVector<int64_t> permutation =
           llvm::to_vector(llvm::seq<int64_t>(0, rank));
       std::swap(permutation[rank - 1], permutation[rank - 2]);
-      SmallVector<int64_t> shape = applyPermutation(type.getShape(),
-                                                    permutation);
+      SmallVector<int64_t> shape =
+          applyPermutation(type.getShape(), permutation);
       // Right after B is defined: outside the loops B does not vary in.
       OpBuilder b(op);
       if (Operation *def = value.getDefiningOp()) {
@@ -77,11 +173,16 @@ struct TransposeRhsPass final : impl::TransposeRhsPassBase<TransposeRhsPass> {
         b.setInsertionPointToStart(cast<BlockArgument>(value).getOwner());
       }
       Location loc = op.getLoc();
-      Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-      Value transposed =
-          linalg::TransposeOp::create(b, loc, value, empty, permutation)
-              .getResult()
-              .front();
+      auto transposedType = RankedTensorType::get(shape, type.getElementType());
+      Value transposed = foldedTranspose(b, loc, value, transposedType);
+      if (!transposed) {
+        Value empty =
+            tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+        transposed =
+            linalg::TransposeOp::create(b, loc, value, empty, permutation)
+                .getResult()
+                .front();
+      }
       SmallVector<AffineMap> maps = op.getIndexingMapsArray();
       AffineMap map = maps[rhs->getOperandNumber()];
       SmallVector<AffineExpr> results(map.getResults());
