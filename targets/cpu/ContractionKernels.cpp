@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/cpu/ContractionMatch.h"
+#include "targets/cpu/Epilogue.h"
 #include "targets/cpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -46,8 +47,10 @@ namespace {
 class KernelBuilder {
 public:
   KernelBuilder(OpBuilder &b, Contraction c, unsigned vectorBits,
-                int64_t kBlock, bool parallel, Value &shared, Value init)
+                int64_t kBlock, bool parallel, Value &shared, Value init,
+                std::optional<Epilogue> epilogue)
       : b(b), loc(c.op.getLoc()), c(c), parallel(parallel), init(init),
+        epilogue(std::move(epilogue)),
         lanes(std::max<int64_t>(vectorBits / 32, 4)),
         rows(vectorBits >= 512 ? 8 : 6), kBlock(kBlock), ivs(c.numIds()),
         shared(shared) {
@@ -600,16 +603,55 @@ private:
           }
           return next;
         });
-    for (int64_t i = 0; i < tileRows; ++i) {
-      ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
-      SmallVector<Value> at = indices(outDims);
-      Value value = reduction.getResult(i);
-      if (mask) {
-        vector::MaskedStoreOp::create(b, loc, out, at, mask, value);
-      } else {
-        vector::StoreOp::create(b, loc, value, out, at);
+    auto storeTile = [&] {
+      for (int64_t i = 0; i < tileRows; ++i) {
+        ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
+        SmallVector<Value> at = indices(outDims);
+        Value value = reduction.getResult(i);
+        if (mask) {
+          vector::MaskedStoreOp::create(b, loc, out, at, mask, value);
+        } else {
+          vector::StoreOp::create(b, loc, value, out, at);
+        }
+      }
+    };
+    if (!epilogue) {
+      return storeTile();
+    }
+    // The last k-block applies the fused consumer and stores its output;
+    // earlier ones keep the partial sums in C.
+    auto applyEpilogue = [&] {
+      for (int64_t i = 0; i < tileRows; ++i) {
+        ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
+        emitEpilogue(b, loc, *epilogue, reduction.getResult(i), rowIndex(), n0,
+                     mask);
+      }
+    };
+    if (c.k <= kBlock) {
+      return applyEpilogue();
+    }
+    Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kEnd,
+                                       index(c.k));
+    auto branch = scf::IfOp::create(b, loc, last, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    applyEpilogue();
+    b.setInsertionPointToStart(branch.elseBlock());
+    storeTile();
+  }
+
+  /// The linear index of C's current row: its leading (batch and M)
+  /// indices in C's row-major order.
+  Value rowIndex() {
+    ArrayRef<int64_t> shape = cast<MemRefType>(out.getType()).getShape();
+    Value row = index(0);
+    for (size_t i = 0; i + 1 < outDims.size(); ++i) {
+      row = arith::MulIOp::create(b, loc, row, index(shape[i]));
+      if (outDims[i] >= 0) {
+        row = arith::AddIOp::create(b, loc, row, ivs[outDims[i]]);
       }
     }
+    return row;
   }
 
   static constexpr int64_t kMaxGroups = 8;
@@ -622,6 +664,8 @@ private:
   bool parallel;
   /// The value C holds before the contraction when a fill was folded in.
   Value init;
+  /// The consumer applied to the last k-block's accumulators.
+  std::optional<Epilogue> epilogue;
   int64_t lanes, rows, kBlock, panelWidth;
   SmallVector<Value> ivs;
   Value lhs, rhs, out, flat;
@@ -700,8 +744,20 @@ struct ContractionKernelsPass final
         init = fill.value();
         fill->erase();
       }
-      KernelBuilder(b, c, vectorBits, kBlock, parallel, shared, init).build();
+      std::optional<Epilogue> epilogue = matchEpilogue(c.op, c.n);
+      if (epilogue) {
+        // The views between the two (of the consumer's operands) move
+        // before the kernel that now uses them.
+        while (c.op->getNextNode() != epilogue->op.getOperation()) {
+          c.op->getNextNode()->moveBefore(c.op);
+        }
+      }
+      KernelBuilder(b, c, vectorBits, kBlock, parallel, shared, init, epilogue)
+          .build();
       c.op->erase();
+      if (epilogue) {
+        epilogue->op->erase();
+      }
     }
   }
 };

@@ -85,9 +85,8 @@ struct PadBordersPass final : impl::PadBordersPassBase<PadBordersPass> {
       Location loc = fill->getLoc();
       for (size_t d = 0; d < shape.size(); ++d) {
         int64_t before = offsets[d], after = shape[d] - offsets[d] - sizes[d];
-        for (auto [start, length] :
-             {std::pair{int64_t(0), before},
-              std::pair{offsets[d] + sizes[d], after}}) {
+        for (auto [start, length] : {std::pair{int64_t(0), before},
+                                     std::pair{offsets[d] + sizes[d], after}}) {
           if (length <= 0) {
             continue;
           }

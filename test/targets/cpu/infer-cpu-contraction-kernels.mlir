@@ -194,3 +194,65 @@ func.func @rows_collapse(%a: memref<3x2x4xf32>, %b: memref<4x16xf32>, %c: memref
   }
   return
 }
+
+// -----
+
+// Fill, contraction and bias + Relu into the output: the fill becomes the
+// accumulators' start, the consumer runs on the last k-block's tile in
+// registers and stores its output; neither C's fill nor its round trip
+// through memory remains.
+// CHECK-LABEL: func.func @epilogue
+// CHECK-NOT: linalg.fill
+// CHECK: arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK: vector.fma
+// CHECK: arith.addf {{.+}} : vector<16xf32>
+// CHECK: arith.maximumf {{.+}} : vector<16xf32>
+// CHECK: vector.store {{.+}} : memref<512xf32, strided<[1]>>, vector<16xf32>
+// CHECK-NOT: linalg.generic
+func.func @epilogue(%a: memref<16x8xf32>, %b: memref<8x32xf32>, %bias: memref<16xf32>, %y: memref<16x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<16x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<16x8xf32>, memref<8x32xf32>) outs(%c : memref<16x32xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<16x32xf32>, memref<16xf32>) outs(%y : memref<16x32xf32>) {
+  ^bb0(%v: f32, %t: f32, %o: f32):
+    %s = arith.addf %v, %t : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %c : memref<16x32xf32>
+  return
+}
+
+// -----
+
+// C is the caller's buffer (a model output): it must hold the contraction,
+// so the consumer stays a separate op.
+// CHECK-LABEL: func.func @no_epilogue_into_output
+// CHECK: vector.fma
+// CHECK: linalg.generic
+func.func @no_epilogue_into_output(%a: memref<16x8xf32>, %b: memref<8x32xf32>, %c: memref<16x32xf32>, %y: memref<16x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<16x8xf32>, memref<8x32xf32>) outs(%c : memref<16x32xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<16x32xf32>) outs(%y : memref<16x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.tanh %v : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -1,0 +1,343 @@
+//===- Epilogue.cpp - elementwise consumers fused into a kernel's store ---===//
+
+#include "targets/cpu/Epilogue.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+namespace infer::cpu {
+namespace {
+
+bool isView(Operation *op) {
+  return isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+             memref::SubViewOp, memref::ViewOp, memref::GetGlobalOp>(op) ||
+         op->hasTrait<OpTrait::ConstantLike>();
+}
+
+/// Where a buffer's bytes live: a base value and a byte range in it
+/// (everything of the base when not known).
+struct Storage {
+  Value base;
+  int64_t begin = 0, end = std::numeric_limits<int64_t>::max();
+  bool overlaps(const Storage &other) const {
+    return base == other.base && begin < other.end && other.begin < end;
+  }
+  bool operator==(const Storage &other) const {
+    return base == other.base && begin == other.begin && end == other.end;
+  }
+};
+
+Storage storageOf(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+            memref::SubViewOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    if (auto view = dyn_cast<memref::ViewOp>(def)) {
+      auto type = view.getType();
+      APInt offset;
+      if (type.hasStaticShape() &&
+          matchPattern(view.getByteShift(), m_ConstantInt(&offset))) {
+        int64_t begin = offset.getSExtValue();
+        int64_t bytes =
+            type.getNumElements() * type.getElementTypeBitWidth() / 8;
+        return {view.getSource(), begin, begin + bytes};
+      }
+      return {view.getSource()};
+    }
+    break;
+  }
+  return {value};
+}
+
+/// Every user of `value` and of the views derived from it.
+void collectUsers(Value value, SmallVectorImpl<Operation *> &users) {
+  for (Operation *user : value.getUsers()) {
+    if (isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+            memref::SubViewOp>(user) &&
+        user->getOperand(0) == value) {
+      collectUsers(user->getResult(0), users);
+    } else {
+      users.push_back(user);
+    }
+  }
+}
+
+/// The value whose views C is (its allocation's replacement).
+Value rootOf(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<memref::ReshapeOp, memref::ExpandShapeOp,
+             memref::CollapseShapeOp>(def)) {
+      break;
+    }
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+bool contiguous(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && type.hasStaticShape() && type.getLayout().isIdentity();
+}
+
+/// Elements per unit of each loop dim for `operand` (dims or constant-0
+/// results, static strides), or nullopt.
+std::optional<SmallVector<int64_t>> coefficientsOf(linalg::GenericOp op,
+                                                   OpOperand *operand) {
+  auto type = dyn_cast<MemRefType>(operand->get().getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type || !type.hasStaticShape() ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamicShape(strides)) {
+    return std::nullopt;
+  }
+  SmallVector<int64_t> result(op.getNumLoops(), 0);
+  for (auto [pos, expr] :
+       llvm::enumerate(op.getMatchingIndexingMap(operand).getResults())) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      result[dim.getPosition()] += strides[pos];
+    } else if (auto c = dyn_cast<AffineConstantExpr>(expr);
+               !c || c.getValue() != 0) {
+      return std::nullopt;
+    }
+  }
+  return result;
+}
+
+/// A 1-D view of `memref`'s elements (static strides: the match checked),
+/// from its offset to its last element.
+Value flatten(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset, extent = 1;
+  (void)type.getStridesAndOffset(strides, offset);
+  for (auto [size, stride] : llvm::zip(type.getShape(), strides)) {
+    extent += (size - 1) * stride;
+  }
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  auto flatType = MemRefType::get(
+      {extent}, type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
+  return memref::ReinterpretCastOp::create(
+      b, loc, flatType, metadata.getBaseBuffer(), metadata.getOffset(),
+      ArrayRef<OpFoldResult>{b.getIndexAttr(extent)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+}
+
+} // namespace
+
+std::optional<Epilogue> matchEpilogue(linalg::LinalgOp op, int64_t rowLength) {
+  Value c = op.getDpsInitOperand(0)->get();
+  Value root = rootOf(c);
+  Operation *next = op->getNextNode();
+  while (next && isView(next)) {
+    next = next->getNextNode();
+  }
+  // C must be scratch (a workspace view or an allocation): a model output
+  // or other caller's buffer must receive the contraction itself.
+  if (!root.getDefiningOp<memref::ViewOp>() &&
+      !root.getDefiningOp<memref::AllocOp>() &&
+      !root.getDefiningOp<memref::AllocaOp>()) {
+    return std::nullopt;
+  }
+  auto consumer = dyn_cast_or_null<linalg::GenericOp>(next);
+  if (!consumer || !consumer.hasPureBufferSemantics() ||
+      consumer.getNumDpsInits() != 1 ||
+      consumer.getNumParallelLoops() != consumer.getNumLoops() ||
+      !contiguous(root)) {
+    return std::nullopt;
+  }
+  // The body: arith and math ops on scalars.
+  for (Operation &inner : consumer.getBlock()->without_terminator()) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) ||
+        inner.getNumRegions() != 0 ||
+        llvm::any_of(inner.getResultTypes(),
+                     [](Type t) { return !t.isIntOrIndexOrFloat(); })) {
+      return std::nullopt;
+    }
+  }
+  Epilogue epilogue;
+  epilogue.op = consumer;
+  epilogue.domain = consumer.getStaticLoopRanges();
+  if (ShapedType::isDynamicShape(epilogue.domain)) {
+    return std::nullopt;
+  }
+  // C is read by exactly one input, through an identity map over all of
+  // its elements, and by nothing else.
+  Storage cStorage = storageOf(c);
+  int cInput = -1;
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    if (storageOf(input->get()).overlaps(cStorage)) {
+      if (cInput >= 0 || rootOf(input->get()) != root ||
+          !consumer.getMatchingIndexingMap(input).isIdentity() ||
+          !contiguous(input->get())) {
+        return std::nullopt;
+      }
+      cInput = input->getOperandNumber();
+    }
+  }
+  if (cInput < 0 || cast<MemRefType>(root.getType()).getNumElements() !=
+                        ShapedType::getNumElements(epilogue.domain)) {
+    return std::nullopt;
+  }
+  epilogue.cInput = cInput;
+  SmallVector<Operation *> users;
+  collectUsers(root, users);
+  for (Operation *user : users) {
+    if (user != op.getOperation() && user != consumer.getOperation() &&
+        !isa<linalg::FillOp, memref::DeallocOp>(user)) {
+      return std::nullopt;
+    }
+  }
+  // The output: contiguous, in C's order, overlapping neither A nor B.
+  OpOperand *output = consumer.getDpsInitOperand(0);
+  Storage outStorage = storageOf(output->get());
+  if (!consumer.getMatchingIndexingMap(output).isIdentity() ||
+      !contiguous(output->get())) {
+    return std::nullopt;
+  }
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (storageOf(input->get()).overlaps(outStorage)) {
+      return std::nullopt;
+    }
+  }
+  if (outStorage.overlaps(cStorage) && !(outStorage == cStorage)) {
+    return std::nullopt;
+  }
+  // The dims covering one row of C.
+  int64_t size = 1;
+  epilogue.split = epilogue.domain.size();
+  while (epilogue.split > 0 && size < rowLength) {
+    size *= epilogue.domain[--epilogue.split];
+  }
+  if (size != rowLength) {
+    return std::nullopt;
+  }
+  for (OpOperand &operand : consumer->getOpOperands()) {
+    Epilogue::Operand entry;
+    if (operand.getOperandNumber() != unsigned(cInput)) {
+      std::optional<SmallVector<int64_t>> coefficients =
+          coefficientsOf(consumer, &operand);
+      if (!coefficients) {
+        return std::nullopt;
+      }
+      // Along a row: either constant or consecutive elements.
+      bool constant = true, consecutive = true;
+      int64_t expected = 1;
+      for (size_t d = epilogue.domain.size(); d-- > epilogue.split;) {
+        constant &= (*coefficients)[d] == 0;
+        consecutive &= (*coefficients)[d] == expected;
+        expected *= epilogue.domain[d];
+      }
+      if (!constant && !consecutive) {
+        return std::nullopt;
+      }
+      entry.coefficients = std::move(*coefficients);
+      entry.alongRow = !constant;
+    }
+    epilogue.operands.push_back(std::move(entry));
+  }
+  return epilogue;
+}
+
+void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
+                  Value acc, Value row, Value n0, Value mask) {
+  linalg::GenericOp op = epilogue.op;
+  auto accType = cast<VectorType>(acc.getType());
+  int64_t length = accType.getNumElements();
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // The consumer's indices of the row's batch and M part.
+  SmallVector<Value> at(epilogue.split);
+  Value rest = row;
+  for (size_t d = epilogue.split; d-- > 0;) {
+    at[d] = d == 0 ? rest
+                   : arith::RemUIOp::create(b, loc, rest,
+                                            index(epilogue.domain[d]));
+    if (d > 0) {
+      rest = arith::DivUIOp::create(b, loc, rest, index(epilogue.domain[d]));
+    }
+  }
+  auto offsetOf = [&](const Epilogue::Operand &operand) {
+    Value offset = index(0);
+    for (size_t d = 0; d < epilogue.split; ++d) {
+      if (int64_t coefficient = operand.coefficients[d]) {
+        offset = arith::AddIOp::create(
+            b, loc, offset,
+            arith::MulIOp::create(b, loc, at[d], index(coefficient)));
+      }
+    }
+    return operand.alongRow ? arith::AddIOp::create(b, loc, offset, n0)
+                            : offset;
+  };
+  IRMapping mapping;
+  Block *body = op.getBlock();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    unsigned number = input->getOperandNumber();
+    BlockArgument arg = body->getArgument(number);
+    if (number == epilogue.cInput) {
+      mapping.map(arg, acc);
+      continue;
+    }
+    const Epilogue::Operand &operand = epilogue.operands[number];
+    Value flat = flatten(b, loc, input->get());
+    auto type = VectorType::get({length}, arg.getType());
+    Value offset = offsetOf(operand);
+    Value value;
+    if (!operand.alongRow) {
+      value = vector::BroadcastOp::create(
+          b, loc, type, memref::LoadOp::create(b, loc, flat, offset));
+    } else if (mask) {
+      Value zero = arith::ConstantOp::create(
+          b, loc, type, b.getZeroAttr(type));
+      value = vector::MaskedLoadOp::create(b, loc, type, flat, offset, mask,
+                                           zero);
+    } else {
+      value = vector::LoadOp::create(b, loc, type, flat, offset);
+    }
+    mapping.map(arg, value);
+  }
+  // The body on vectors: values from outside it are broadcast.
+  auto vectorOf = [&](Value scalar) -> Value {
+    if (Value mapped = mapping.lookupOrNull(scalar)) {
+      return mapped;
+    }
+    auto type = VectorType::get({length}, scalar.getType());
+    Value splat = vector::BroadcastOp::create(b, loc, type, scalar);
+    mapping.map(scalar, splat);
+    return splat;
+  };
+  for (Operation &inner : body->without_terminator()) {
+    OperationState state(loc, inner.getName());
+    for (Value operand : inner.getOperands()) {
+      state.operands.push_back(vectorOf(operand));
+    }
+    for (Type type : inner.getResultTypes()) {
+      state.types.push_back(VectorType::get({length}, type));
+    }
+    state.attributes = inner.getAttrs();
+    Operation *vectorized = b.create(state);
+    mapping.map(inner.getResults(), vectorized->getResults());
+  }
+  Value result =
+      vectorOf(cast<linalg::YieldOp>(body->getTerminator()).getOperand(0));
+  OpOperand *output = op.getDpsInitOperand(0);
+  Value flat = flatten(b, loc, output->get());
+  Value offset = offsetOf(epilogue.operands[output->getOperandNumber()]);
+  if (mask) {
+    vector::MaskedStoreOp::create(b, loc, flat, offset, mask, result);
+  } else {
+    vector::StoreOp::create(b, loc, result, flat, offset);
+  }
+}
+
+} // namespace infer::cpu

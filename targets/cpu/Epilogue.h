@@ -1,0 +1,57 @@
+//===- Epilogue.h - elementwise consumers fused into a kernel's store -*- C++ -*-===//
+//
+// The elementwise op that consumes a contraction's result (bias, BatchNorm
+// folded to a scale and shift, Relu, Clip, residual Add, ...) applied to
+// the accumulators of the last k-block while they are in registers, and
+// stored straight to that op's output: C is never written and re-read.
+//
+// Taken when the consumer is the next op after the contraction (views
+// aside), reads C through an identity map over C's elements in C's order,
+// is C's only reader, reads its other operands either broadcast along C's
+// rows (a per-channel bias) or in C's element order (a residual), writes a
+// contiguous output in C's order that overlaps none of the contraction's
+// operands, and has a body of arith/math ops only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INFER_TARGETS_CPU_EPILOGUE_H
+#define INFER_TARGETS_CPU_EPILOGUE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace infer::cpu {
+
+struct Epilogue {
+  mlir::linalg::GenericOp op;
+  /// The consumer's input that reads C.
+  unsigned cInput = 0;
+  /// The consumer's loop ranges; dims [split, end) cover one row of C
+  /// (the N dims), dims [0, split) its batch and M dims.
+  llvm::SmallVector<int64_t> domain;
+  size_t split = 0;
+  /// Per consumer operand (inputs, then the output): elements per unit of
+  /// each consumer dim, and whether it varies along a row of C.
+  struct Operand {
+    llvm::SmallVector<int64_t> coefficients;
+    bool alongRow = false;
+  };
+  llvm::SmallVector<Operand> operands;
+};
+
+/// The consumer of contraction `op` (whose C has `rowLength` elements per
+/// row) that can run as its epilogue, or nullopt.
+std::optional<Epilogue> matchEpilogue(mlir::linalg::LinalgOp op,
+                                      int64_t rowLength);
+
+/// Applies `epilogue` to `acc`, the accumulators of C's row `row` (the
+/// linear index of its batch and M indices) at columns n0.. (`mask`: the
+/// valid lanes, or null), and stores the result to the consumer's output.
+void emitEpilogue(mlir::OpBuilder &b, mlir::Location loc,
+                  const Epilogue &epilogue, mlir::Value acc, mlir::Value row,
+                  mlir::Value n0, mlir::Value mask);
+
+} // namespace infer::cpu
+
+#endif // INFER_TARGETS_CPU_EPILOGUE_H
