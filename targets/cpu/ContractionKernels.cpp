@@ -233,7 +233,28 @@ private:
   void matmul() {
     int64_t n = c.n, width = panelWidth;
     int64_t panels = n / width, full = panels * width, tail = n - full;
-    if (parallel && !inParallelBatch && panels > 1) {
+    int64_t tiles = c.m / rows;
+    if (parallel && !inParallelBatch && panels < kMaxGroups &&
+        tiles >= 2 * kMinTilesPerChunk) {
+      // Too few panels to share out (a late conv layer: 7x7 outputs, 512
+      // channels): the threads take row ranges of C instead, each packing
+      // the panels it needs.
+      int64_t chunks = std::min(kMaxGroups, tiles / kMinTilesPerChunk);
+      int64_t chunk = llvm::divideCeil(tiles, chunks) * rows;
+      scf::ParallelOp::create(
+          b, loc, ValueRange{index(0)}, ValueRange{index(c.m)},
+          ValueRange{index(chunk)},
+          [&](OpBuilder &nb, Location, ValueRange m0) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+            mBegin = m0.front();
+            mEnd = arith::MinSIOp::create(
+                b, loc, arith::AddIOp::create(b, loc, mBegin, index(chunk)),
+                index(c.m));
+            columns(index(0), index(full), tail, true);
+            mBegin = mEnd = Value();
+          });
+    } else if (parallel && !inParallelBatch && panels > 1) {
       // Groups of panels are independent: one parallel loop over them
       // (threads through OpenMP once scf.parallel is converted). At most
       // `kMaxGroups` groups, so each k-block of A is read a few times, not
@@ -316,6 +337,23 @@ private:
       });
     }
     int64_t full = m / rows * rows;
+    if (mBegin) {
+      // This thread's rows mBegin..mEnd (multiples of MR but the last).
+      Value end = arith::MinSIOp::create(b, loc, mEnd, index(full));
+      loop(mBegin, end, rows, {}, [&](Value m0, ValueRange) {
+        tile(m0, rows, source, k0, kEnd, packed);
+        return SmallVector<Value>{};
+      });
+      if (int64_t tail = m - full) {
+        Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           mEnd, index(m));
+        auto branch = scf::IfOp::create(b, loc, last);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(branch.thenBlock());
+        tile(index(full), tail, source, k0, kEnd, packed);
+      }
+      return;
+    }
     if (full > 0) {
       loop(index(0), index(full), rows, {}, [&](Value m0, ValueRange) {
         tile(m0, rows, source, k0, kEnd, packed);
@@ -656,7 +694,10 @@ private:
 
   static constexpr int64_t kMaxGroups = 8;
   static constexpr int64_t kMinParallelBatch = 4;
+  static constexpr int64_t kMinTilesPerChunk = 4;
   bool inParallelBatch = false;
+  /// The rows of C this thread computes, when threads split M.
+  Value mBegin, mEnd;
 
   OpBuilder &b;
   Location loc;

@@ -73,8 +73,8 @@ void collectUsers(Value value, SmallVectorImpl<Operation *> &users) {
 /// The value whose views C is (its allocation's replacement).
 Value rootOf(Value value) {
   while (Operation *def = value.getDefiningOp()) {
-    if (!isa<memref::ReshapeOp, memref::ExpandShapeOp,
-             memref::CollapseShapeOp>(def)) {
+    if (!isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(
+            def)) {
       break;
     }
     value = def->getOperand(0);
@@ -297,10 +297,9 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
       value = vector::BroadcastOp::create(
           b, loc, type, memref::LoadOp::create(b, loc, flat, offset));
     } else if (mask) {
-      Value zero = arith::ConstantOp::create(
-          b, loc, type, b.getZeroAttr(type));
-      value = vector::MaskedLoadOp::create(b, loc, type, flat, offset, mask,
-                                           zero);
+      Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+      value =
+          vector::MaskedLoadOp::create(b, loc, type, flat, offset, mask, zero);
     } else {
       value = vector::LoadOp::create(b, loc, type, flat, offset);
     }

@@ -1,4 +1,5 @@
-//===- Epilogue.h - elementwise consumers fused into a kernel's store -*- C++ -*-===//
+//===- Epilogue.h - elementwise consumers fused into a kernel's store -*- C++
+//-*-===//
 //
 // The elementwise op that consumes a contraction's result (bias, BatchNorm
 // folded to a scale and shift, Relu, Clip, residual Add, ...) applied to

@@ -256,3 +256,23 @@ func.func @no_epilogue_into_output(%a: memref<16x8xf32>, %b: memref<8x32xf32>, %
   }
   return
 }
+
+// -----
+
+// Two panels of columns but eight 6-row tiles: with parallel=true the
+// threads split the rows of C (two chunks of 24) instead of the panels.
+// PARALLEL-LABEL: func.func @few_panels
+// PARALLEL: scf.parallel (%{{.+}}) = (%c0) to (%c48) step (%c24)
+// PARALLEL: vector.fma
+// PARALLEL: scf.reduce
+func.func @few_panels(%a: memref<48x8xf32>, %b: memref<8x32xf32>, %c: memref<48x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<48x8xf32>, memref<8x32xf32>) outs(%c : memref<48x32xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
