@@ -309,8 +309,10 @@ private:
   /// lanes (masked when `width` < `length`).
   /// How a panel reads its rows of B: in place (`loadRow`), gathered at
   /// `offsets`, or as runs (`parts`, see planRuns).
+  /// One vector of lanes of a row: runs of consecutive elements, each an
+  /// offset (for k = 0) and the lanes it fills.
   struct Part {
-    Value first, second, firstMask, secondMask;
+    SmallVector<Value> offsets, masks;
   };
   struct Rows {
     Value n0, offsets;
@@ -399,20 +401,30 @@ private:
     for (int64_t v = 0; v * lanes < length; ++v) {
       int64_t valid = std::min(lanes, width - v * lanes);
       Value start = arith::AddIOp::create(b, loc, n0, index(v * lanes));
-      // Lanes [0, split) finish the output row `start` is in.
-      Value split = arith::MinSIOp::create(
-          b, loc,
-          arith::SubIOp::create(
-              b, loc, index(rowLength),
-              arith::RemUIOp::create(b, loc, start, index(rowLength))),
-          index(valid));
-      Value next = arith::MinSIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, start, split), index(c.n - 1));
-      Value firstMask = vector::CreateMaskOp::create(b, loc, maskType, split);
-      Value validMask = vector::ConstantMaskOp::create(
-          b, loc, maskType, ArrayRef<int64_t>{valid});
-      parts.push_back({columnOffset(start), columnOffset(next), firstMask,
-                       arith::XOrIOp::create(b, loc, validMask, firstMask)});
+      // Run r fills lanes [bound_r, bound_r+1): the rest of the output row
+      // the lane at bound_r is in, or up to the last valid lane.
+      Part part;
+      Value bound = index(0);
+      Value before = vector::ConstantMaskOp::create(b, loc, maskType,
+                                                    ArrayRef<int64_t>{0});
+      for (int64_t r = 0; r < runsPerVector; ++r) {
+        Value column = arith::AddIOp::create(b, loc, start, bound);
+        Value next = arith::MinSIOp::create(
+            b, loc,
+            arith::AddIOp::create(
+                b, loc, bound,
+                arith::SubIOp::create(
+                    b, loc, index(rowLength),
+                    arith::RemUIOp::create(b, loc, column, index(rowLength)))),
+            index(valid));
+        Value upTo = vector::CreateMaskOp::create(b, loc, maskType, next);
+        part.offsets.push_back(columnOffset(
+            arith::MinSIOp::create(b, loc, column, index(c.n - 1))));
+        part.masks.push_back(arith::XOrIOp::create(b, loc, upTo, before));
+        before = upTo;
+        bound = next;
+      }
+      parts.push_back(std::move(part));
     }
     return parts;
   }
@@ -420,23 +432,26 @@ private:
   Value loadRuns(const Rows &source, Value kv) {
     auto type = VectorType::get({lanes}, b.getF32Type());
     auto rowType = VectorType::get({source.length}, b.getF32Type());
-    Value zero = arith::ConstantOp::create(
-        b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
     Value row = linearOffset<Value>(
         kv, c.kDims, [&](int64_t v) -> Value { return index(v); });
     Value result = arith::ConstantOp::create(
         b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
     for (auto [v, part] : llvm::enumerate(source.parts)) {
-      Value first = vector::MaskedLoadOp::create(
-          b, loc, type, flat,
-          ValueRange{arith::AddIOp::create(b, loc, row, part.first)},
-          part.firstMask, zero);
-      Value both = vector::ExpandLoadOp::create(
-          b, loc, type, flat,
-          ValueRange{arith::AddIOp::create(b, loc, row, part.second)},
-          part.secondMask, first);
+      // The first run starts at lane 0: a masked load; the others expand
+      // into the lanes after it.
+      Value value = arith::ConstantOp::create(
+          b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+      for (auto [r, offset] : llvm::enumerate(part.offsets)) {
+        ValueRange at{arith::AddIOp::create(b, loc, row, offset)};
+        value = r == 0 ? vector::MaskedLoadOp::create(b, loc, type, flat, at,
+                                                      part.masks[r], value)
+                             .getResult()
+                       : vector::ExpandLoadOp::create(b, loc, type, flat, at,
+                                                      part.masks[r], value)
+                             .getResult();
+      }
       result = vector::InsertStridedSliceOp::create(
-          b, loc, both, result, ArrayRef<int64_t>{int64_t(v) * lanes},
+          b, loc, value, result, ArrayRef<int64_t>{int64_t(v) * lanes},
           ArrayRef<int64_t>{1});
     }
     return result;
@@ -457,8 +472,9 @@ private:
   /// coefficients give), for a stride-1 implicit GEMM.
   Value flatView() {
     int64_t innermost = c.nDims.back();
-    if (!c.gather || c.coefficients[innermost] != 1 ||
-        c.ranges[innermost] < lanes) {
+    // Up to 4 runs per vector (output rows of at least lanes / 3).
+    runsPerVector = llvm::divideCeil(lanes - 1, c.ranges[innermost]) + 1;
+    if (!c.gather || c.coefficients[innermost] != 1 || runsPerVector > 4) {
       return {};
     }
     auto type = cast<MemRefType>(rhs.getType());
@@ -696,6 +712,8 @@ private:
   static constexpr int64_t kMinParallelBatch = 4;
   static constexpr int64_t kMinTilesPerChunk = 4;
   bool inParallelBatch = false;
+  /// Runs of consecutive elements a vector of B's row can span.
+  int64_t runsPerVector = 2;
   /// The rows of C this thread computes, when threads split M.
   Value mBegin, mEnd;
 

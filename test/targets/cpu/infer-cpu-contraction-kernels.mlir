@@ -276,3 +276,27 @@ func.func @few_panels(%a: memref<48x8xf32>, %b: memref<8x32xf32>, %c: memref<48x
   }
   return
 }
+
+// -----
+
+// Output rows of 7 (a late stage): a 16-lane vector spans up to 4 of
+// them, loaded as one masked load and three expanding loads, still no
+// gather.
+// AVX512-LABEL: func.func @conv_short_rows
+// AVX512: vector.maskedload
+// AVX512-COUNT-3: vector.expandload
+// AVX512-NOT: vector.gather
+// AVX512: vector.fma
+func.func @conv_short_rows(%w: memref<16x4x3x3xf32>, %x: memref<4x9x9xf32>, %y: memref<16x7x7xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(f, c, kh, kw, oh, ow) -> (f, c, kh, kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (c, oh + kh, ow + kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (f, oh, ow)>],
+                  iterator_types = ["parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
+      ins(%w, %x : memref<16x4x3x3xf32>, memref<4x9x9xf32>) outs(%y : memref<16x7x7xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
