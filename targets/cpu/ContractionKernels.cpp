@@ -637,31 +637,41 @@ private:
       }
       acc = branch.getResults();
     }
-    scf::ForOp reduction =
-        loop(k0, kEnd, 1, acc, [&](Value kv, ValueRange args) {
-          ivs[c.kId()] = kv;
-          Value row;
-          if (packed) {
-            Value at = arith::SubIOp::create(b, loc, kv, k0);
-            row = vector::LoadOp::create(b, loc, type, packed,
-                                         ValueRange{at, index(0)});
-          } else {
-            row = rowOf(source, kv);
-          }
-          SmallVector<Value> next;
-          for (int64_t i = 0; i < tileRows; ++i) {
-            ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
-            Value a = memref::LoadOp::create(b, loc, lhs, indices(lhsDims));
-            Value splat = vector::BroadcastOp::create(b, loc, type, a);
-            next.push_back(vector::FMAOp::create(b, loc, splat, row, args[i]));
-          }
-          return next;
-        });
+    auto step = [&](Value kv, ValueRange args) {
+      ivs[c.kId()] = kv;
+      Value row;
+      if (packed) {
+        Value at = arith::SubIOp::create(b, loc, kv, k0);
+        row = vector::LoadOp::create(b, loc, type, packed,
+                                     ValueRange{at, index(0)});
+      } else {
+        row = rowOf(source, kv);
+      }
+      SmallVector<Value> next;
+      for (int64_t i = 0; i < tileRows; ++i) {
+        ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
+        Value a = memref::LoadOp::create(b, loc, lhs, indices(lhsDims));
+        Value splat = vector::BroadcastOp::create(b, loc, type, a);
+        next.push_back(vector::FMAOp::create(b, loc, splat, row, args[i]));
+      }
+      return next;
+    };
+    SmallVector<Value> sums;
+    if (c.k <= kUnrolledK && c.k <= kBlock && !packed) {
+      // A short reduction read in place (a depthwise 3x3 window: K = 9):
+      // unrolled, so each step's offsets into B are constants.
+      sums = acc;
+      for (int64_t kv = 0; kv < c.k; ++kv) {
+        sums = step(index(kv), sums);
+      }
+    } else {
+      sums = loop(k0, kEnd, 1, acc, step).getResults();
+    }
     auto storeTile = [&] {
       for (int64_t i = 0; i < tileRows; ++i) {
         ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
         SmallVector<Value> at = indices(outDims);
-        Value value = reduction.getResult(i);
+        Value value = sums[i];
         if (mask) {
           vector::MaskedStoreOp::create(b, loc, out, at, mask, value);
         } else {
@@ -677,8 +687,7 @@ private:
     auto applyEpilogue = [&] {
       for (int64_t i = 0; i < tileRows; ++i) {
         ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
-        emitEpilogue(b, loc, *epilogue, reduction.getResult(i), rowIndex(), n0,
-                     mask);
+        emitEpilogue(b, loc, *epilogue, sums[i], rowIndex(), n0, mask);
       }
     };
     if (c.k <= kBlock) {
@@ -711,6 +720,7 @@ private:
   static constexpr int64_t kMaxGroups = 8;
   static constexpr int64_t kMinParallelBatch = 4;
   static constexpr int64_t kMinTilesPerChunk = 4;
+  static constexpr int64_t kUnrolledK = 16;
   bool inParallelBatch = false;
   /// Runs of consecutive elements a vector of B's row can span.
   int64_t runsPerVector = 2;

@@ -300,3 +300,28 @@ func.func @conv_short_rows(%w: memref<16x4x3x3xf32>, %x: memref<4x9x9xf32>, %y: 
   }
   return
 }
+
+// -----
+
+// A depthwise convolution: no M dim (one row per channel, a batch loop),
+// A is the second input, K = 9 in one block: the reduction is unrolled
+// (constant offsets into the input); with k-block=2 it stays a loop.
+// AVX512-LABEL: func.func @depthwise
+// AVX512-NOT: scf.for {{.+}} iter_args
+// AVX512-COUNT-9: vector.fma
+// CHECK-LABEL: func.func @depthwise
+// CHECK: scf.for {{.+}} iter_args
+// CHECK: vector.fma
+func.func @depthwise(%x: memref<1x4x1x18x18xf32>, %w: memref<4x1x1x3x3xf32>, %y: memref<1x4x1x16x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, g, f, c, kh, kw, oh, ow) -> (n, g, c, oh + kh, ow + kw)>,
+                                   affine_map<(n, g, f, c, kh, kw, oh, ow) -> (g, f, c, kh, kw)>,
+                                   affine_map<(n, g, f, c, kh, kw, oh, ow) -> (n, g, f, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
+      ins(%x, %w : memref<1x4x1x18x18xf32>, memref<4x1x1x3x3xf32>) outs(%y : memref<1x4x1x16x16xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
