@@ -1,0 +1,197 @@
+//===- KernelBuilder.h - emits one contraction's register-tiled kernel -*- C++ -*-===//
+//
+// The loop nest infer-cpu-contraction-kernels emits for one contraction
+// (see ContractionKernels.cpp for its shape): batch loops, k-blocks,
+// panels of B's columns, MR x NR register tiles. ContractionKernels.cpp
+// defines the loops and tiles, PanelRows.cpp how a panel reads its rows of
+// B (in place, packed, gathered or as runs of consecutive elements).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INFER_TARGETS_CPU_KERNELBUILDER_H
+#define INFER_TARGETS_CPU_KERNELBUILDER_H
+
+#include "targets/cpu/ContractionMatch.h"
+#include "targets/cpu/Epilogue.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+
+namespace infer::cpu {
+
+class KernelBuilder {
+public:
+  KernelBuilder(mlir::OpBuilder &b, Contraction c, unsigned vectorBits,
+                int64_t kBlock, bool parallel, mlir::Value &shared, mlir::Value init,
+                std::optional<Epilogue> epilogue)
+      : b(b), loc(c.op.getLoc()), c(c), parallel(parallel), init(init),
+        epilogue(std::move(epilogue)),
+        lanes(std::max<int64_t>(vectorBits / 32, 4)),
+        rows(vectorBits >= 512 ? 8 : 6), kBlock(kBlock), ivs(c.numIds()),
+        shared(shared) {
+    // Two vectors of columns per panel; when C has fewer rows than a
+    // tile (and B is read in place, not packed), wider panels keep the
+    // same accumulator count: a matrix-vector product streams whole rows
+    // of B instead of two vectors of each.
+    int64_t m = c.m;
+    int64_t vectors =
+        m < rows && !c.gather ? std::min<int64_t>(2 * rows / m, 16) : 2;
+    panelWidth = vectors * lanes;
+  }
+
+  void build();
+
+private:
+  mlir::Value index(int64_t v) { return mlir::arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// The loop id indexing with dim `d`: the flattened K or N loop for a
+  /// (single) K or N dim.
+  int loopId(unsigned d);
+
+  /// `operand`, with each of its trailing `groups` of dims collapsed into
+  /// one, indexed by the group's loop id; `dims` receives the loop indexing
+  /// each dim of the view (-1: the constant 0).
+  mlir::Value operandView(mlir::OpOperand *operand, mlir::ArrayRef<std::pair<mlir::ArrayRef<unsigned>, unsigned>> groups, mlir::SmallVector<int> &dims);
+
+  /// Loop `lb..ub step` around `body(iv, iterArgs)` which returns the
+  /// values to yield.
+  mlir::scf::ForOp loop(mlir::Value lb, mlir::Value ub, int64_t step, mlir::ValueRange init, mlir::function_ref<mlir::SmallVector<mlir::Value>(mlir::Value, mlir::ValueRange)> body);
+
+  /// Indices for the current loop values.
+  mlir::SmallVector<mlir::Value> indices(mlir::ArrayRef<int> dims);
+
+  /// The trip count of loop dim `d`: static, or the size of an operand
+  /// dim it indexes.
+  mlir::Value batchBound(unsigned d);
+
+  /// The batch loop to run in parallel instead of the panels: the first
+  /// one of at least kMinParallelBatch iterations with only unit loops
+  /// outside it (a depthwise convolution's channels: one parallel region,
+  /// not one per channel).
+  std::optional<size_t> parallelBatchLevel();
+
+  void batchLoops(size_t level);
+
+  void matmul();
+
+  /// The full panels from n0 to nEnd and, if `tail`, the `tail` columns
+  /// after nEnd, one k-block at a time: the k-block of A (M x KC) stays in
+  /// L2 while every panel uses it.
+  void columns(mlir::Value n0, mlir::Value nEnd, int64_t tail, bool inParallel);
+
+  /// Rows k0..kEnd of columns n0..n0+width of C, as vectors of `length`
+  /// lanes (masked when `width` < `length`).
+  /// How a panel reads its rows of B: in place (`loadRow`), gathered at
+  /// `offsets`, or as runs (`parts`, see planRuns).
+  /// One vector of lanes of a row: runs of consecutive elements, each an
+  /// offset (for k = 0) and the lanes it fills.
+  struct Part {
+    mlir::SmallVector<mlir::Value> offsets, masks;
+  };
+  struct Rows {
+    mlir::Value n0, offsets;
+    mlir::SmallVector<Part> parts;
+    int64_t width, length;
+  };
+
+  void panel(mlir::Value n0, int64_t width, int64_t length, mlir::Value k0, mlir::Value kEnd, mlir::Value packed);
+
+  /// Row kv of B over the panel's columns.
+  mlir::Value rowOf(const Rows &source, mlir::Value kv);
+
+  /// For B whose innermost N dim is unit-stride and at least a vector long
+  /// (a stride-1 convolution): each vector of lanes covers at most two
+  /// runs of consecutive elements, the end of one output row and the start
+  /// of the next. The first is a masked load, the second an expanding load
+  /// into the lanes after it (no gather). Per part: the two runs' offsets
+  /// for k = 0 and their lane masks.
+  mlir::SmallVector<Part> planRuns(mlir::Value n0, int64_t width, int64_t length);
+
+  mlir::Value loadRuns(const Rows &source, mlir::Value kv);
+
+  /// The batch loops' part of B's offsets.
+  mlir::Value batchOffset();
+
+  /// B as one dimension (its elements at the linear offsets the
+  /// coefficients give), for a stride-1 implicit GEMM.
+  mlir::Value flatView();
+
+  /// sum(coefficient[d] * index_d) over `dims`, delinearizing `flat`
+  /// (innermost dim last): the offset of B's element for a K or N index.
+  template <typename T>
+  T linearOffset(T flat, mlir::ArrayRef<unsigned> dims,
+                 mlir::function_ref<T(int64_t)> constant) {
+    T offset = constant(0);
+    for (size_t i = dims.size(); i-- > 0;) {
+      unsigned d = dims[i];
+      T position = flat;
+      if (i > 0) {
+        position = mlir::arith::RemUIOp::create(b, loc, flat, constant(c.ranges[d]));
+        flat = mlir::arith::DivUIOp::create(b, loc, flat, constant(c.ranges[d]));
+      }
+      if (int64_t coefficient = c.coefficients[d]) {
+        offset = mlir::arith::AddIOp::create(
+            b, loc, offset,
+            mlir::arith::MulIOp::create(b, loc, position, constant(coefficient)));
+      }
+    }
+    return offset;
+  }
+
+  /// B's offsets (i32 lanes) for columns n0.. of the panel, with the
+  /// batch loops' part added.
+  mlir::Value columnOffsets(mlir::Value n0, int64_t length);
+
+  /// Row kv of the panel, gathered from B at `columns` plus kv's offset.
+  mlir::Value gatherRow(mlir::Value kv, mlir::Value columns, mlir::VectorType type, int64_t width);
+
+  /// A k-block x NR buffer for packing B: a fresh one in each parallel
+  /// iteration (each thread its own; the OpenMP conversion scopes it), or
+  /// the one function-wide buffer that every serial panel reuses (an
+  /// alloca in a loop would grow the stack on every iteration).
+  mlir::Value packBuffer(bool inParallel);
+
+  mlir::Value columnMask(int64_t width, int64_t length);
+
+  mlir::Value loadRow(mlir::Value memref, mlir::ArrayRef<int> dims, mlir::VectorType type, mlir::Value mask);
+
+  /// An MR x NR tile of C at (m0, the panel's n0) over reduction rows
+  /// k0..kEnd, reading B from `packed` (row kv - k0) when the panel was
+  /// packed, else straight from `source`.
+  void tile(mlir::Value m0, int64_t tileRows, const Rows &source, mlir::Value k0, mlir::Value kEnd, mlir::Value packed);
+
+  /// The linear index of C's current row: its leading (batch and M)
+  /// indices in C's row-major order.
+  mlir::Value rowIndex();
+
+  static constexpr int64_t kMaxGroups = 8;
+  static constexpr int64_t kMinParallelBatch = 4;
+  static constexpr int64_t kMinTilesPerChunk = 4;
+  static constexpr int64_t kUnrolledK = 16;
+  bool inParallelBatch = false;
+  /// Runs of consecutive elements a vector of B's row can span.
+  int64_t runsPerVector = 2;
+  /// The rows of C this thread computes, when threads split M.
+  mlir::Value mBegin, mEnd;
+
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+  Contraction c;
+  bool parallel;
+  /// The value C holds before the contraction when a fill was folded in.
+  mlir::Value init;
+  /// The consumer applied to the last k-block's accumulators.
+  std::optional<Epilogue> epilogue;
+  int64_t lanes, rows, kBlock, panelWidth;
+  mlir::SmallVector<mlir::Value> ivs;
+  mlir::Value lhs, rhs, out, flat;
+  mlir::SmallVector<int> lhsDims, rhsDims, outDims;
+  mlir::Value &shared;
+};
+
+} // namespace infer::cpu
+
+#endif // INFER_TARGETS_CPU_KERNELBUILDER_H

@@ -1,0 +1,212 @@
+//===- PanelRows.cpp - how a kernel's panel reads its rows of B -----------===//
+//
+// In place (B's innermost dim is N), packed into a per-thread buffer,
+// gathered at offsets linear in the loop dims, or, for stride-1 windows,
+// as runs of consecutive elements (a masked load and expanding loads).
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/cpu/KernelBuilder.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+
+namespace infer::cpu {
+
+Value KernelBuilder::rowOf(const Rows &source, Value kv) {
+  auto type = VectorType::get({source.length}, b.getF32Type());
+  ivs[c.nId()] = source.n0;
+  ivs[c.kId()] = kv;
+  if (flat) {
+    return loadRuns(source, kv);
+  }
+  if (c.gather) {
+    return gatherRow(kv, source.offsets, type, source.width);
+  }
+  return loadRow(rhs, rhsDims, type, columnMask(source.width, source.length));
+}
+
+SmallVector<KernelBuilder::Part> KernelBuilder::planRuns(Value n0, int64_t width, int64_t length) {
+  int64_t rowLength = c.ranges[c.nDims.back()];
+  auto maskType = VectorType::get({lanes}, b.getI1Type());
+  Value batch = batchOffset();
+  auto columnOffset = [&](Value column) {
+    return arith::AddIOp::create(
+        b, loc, batch,
+        linearOffset<Value>(column, c.nDims,
+                            [&](int64_t v) -> Value { return index(v); }));
+  };
+  SmallVector<Part> parts;
+  for (int64_t v = 0; v * lanes < length; ++v) {
+    int64_t valid = std::min(lanes, width - v * lanes);
+    Value start = arith::AddIOp::create(b, loc, n0, index(v * lanes));
+    // Run r fills lanes [bound_r, bound_r+1): the rest of the output row
+    // the lane at bound_r is in, or up to the last valid lane.
+    Part part;
+    Value bound = index(0);
+    Value before = vector::ConstantMaskOp::create(b, loc, maskType,
+                                                  ArrayRef<int64_t>{0});
+    for (int64_t r = 0; r < runsPerVector; ++r) {
+      Value column = arith::AddIOp::create(b, loc, start, bound);
+      Value next = arith::MinSIOp::create(
+          b, loc,
+          arith::AddIOp::create(
+              b, loc, bound,
+              arith::SubIOp::create(
+                  b, loc, index(rowLength),
+                  arith::RemUIOp::create(b, loc, column, index(rowLength)))),
+          index(valid));
+      Value upTo = vector::CreateMaskOp::create(b, loc, maskType, next);
+      part.offsets.push_back(columnOffset(
+          arith::MinSIOp::create(b, loc, column, index(c.n - 1))));
+      part.masks.push_back(arith::XOrIOp::create(b, loc, upTo, before));
+      before = upTo;
+      bound = next;
+    }
+    parts.push_back(std::move(part));
+  }
+  return parts;
+}
+
+Value KernelBuilder::loadRuns(const Rows &source, Value kv) {
+  auto type = VectorType::get({lanes}, b.getF32Type());
+  auto rowType = VectorType::get({source.length}, b.getF32Type());
+  Value row = linearOffset<Value>(
+      kv, c.kDims, [&](int64_t v) -> Value { return index(v); });
+  Value result = arith::ConstantOp::create(
+      b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
+  for (auto [v, part] : llvm::enumerate(source.parts)) {
+    // The first run starts at lane 0: a masked load; the others expand
+    // into the lanes after it.
+    Value value = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+    for (auto [r, offset] : llvm::enumerate(part.offsets)) {
+      ValueRange at{arith::AddIOp::create(b, loc, row, offset)};
+      value = r == 0 ? vector::MaskedLoadOp::create(b, loc, type, flat, at,
+                                                    part.masks[r], value)
+                           .getResult()
+                     : vector::ExpandLoadOp::create(b, loc, type, flat, at,
+                                                    part.masks[r], value)
+                           .getResult();
+    }
+    result = vector::InsertStridedSliceOp::create(
+        b, loc, value, result, ArrayRef<int64_t>{int64_t(v) * lanes},
+        ArrayRef<int64_t>{1});
+  }
+  return result;
+}
+
+Value KernelBuilder::batchOffset() {
+  Value batch = index(0);
+  for (unsigned d : c.batch) {
+    batch = arith::AddIOp::create(
+        b, loc, batch,
+        arith::MulIOp::create(b, loc, ivs[d], index(c.coefficients[d])));
+  }
+  return batch;
+}
+
+Value KernelBuilder::flatView() {
+  int64_t innermost = c.nDims.back();
+  // Up to 4 runs per vector (output rows of at least lanes / 3).
+  runsPerVector = llvm::divideCeil(lanes - 1, c.ranges[innermost]) + 1;
+  if (!c.gather || c.coefficients[innermost] != 1 || runsPerVector > 4) {
+    return {};
+  }
+  auto type = cast<MemRefType>(rhs.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset))) {
+    return {};
+  }
+  int64_t extent = 1;
+  for (auto [size, stride] : llvm::zip(type.getShape(), strides)) {
+    extent += (size - 1) * stride;
+  }
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, rhs);
+  return memref::ReinterpretCastOp::create(
+      b, loc,
+      MemRefType::get(
+          {extent}, type.getElementType(),
+          StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1})),
+      metadata.getBaseBuffer(), metadata.getOffset(),
+      ArrayRef<OpFoldResult>{b.getIndexAttr(extent)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+}
+
+Value KernelBuilder::columnOffsets(Value n0, int64_t length) {
+  auto type = VectorType::get({length}, b.getI32Type());
+  auto splat = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getI32IntegerAttr(v)));
+  };
+  Value start = arith::IndexCastOp::create(b, loc, b.getI32Type(), n0);
+  SmallVector<int32_t> lanes(length);
+  std::iota(lanes.begin(), lanes.end(), 0);
+  Value columns = arith::AddIOp::create(
+      b, loc, vector::BroadcastOp::create(b, loc, type, start),
+      arith::ConstantOp::create(
+          b, loc, type, DenseElementsAttr::get(type, ArrayRef(lanes))));
+  Value offsets = linearOffset<Value>(columns, c.nDims, splat);
+  Value batch =
+      arith::IndexCastOp::create(b, loc, b.getI32Type(), batchOffset());
+  return arith::AddIOp::create(
+      b, loc, offsets, vector::BroadcastOp::create(b, loc, type, batch));
+}
+
+Value KernelBuilder::gatherRow(Value kv, Value columns, VectorType type, int64_t width) {
+  Value row = linearOffset<Value>(
+      kv, c.kDims, [&](int64_t v) -> Value { return index(v); });
+  row = arith::IndexCastOp::create(b, loc, b.getI32Type(), row);
+  Value offsets = arith::AddIOp::create(
+      b, loc, columns,
+      vector::BroadcastOp::create(b, loc, columns.getType(), row));
+  int64_t length = type.getNumElements();
+  Value mask = vector::ConstantMaskOp::create(
+      b, loc, VectorType::get({length}, b.getI1Type()),
+      ArrayRef<int64_t>{std::min(width, length)});
+  Value zero = arith::ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+  auto rank = cast<MemRefType>(rhs.getType()).getRank();
+  SmallVector<Value> origin(rank, index(0));
+  return vector::GatherOp::create(b, loc, type, rhs, origin, offsets, mask,
+                                  zero);
+}
+
+Value KernelBuilder::packBuffer(bool inParallel) {
+  auto type = MemRefType::get({kBlock, panelWidth}, b.getF32Type());
+  if (inParallel) {
+    return memref::AllocaOp::create(b, loc, type);
+  }
+  if (!shared) {
+    OpBuilder::InsertionGuard guard(b);
+    auto func = c.op->getParentOfType<FunctionOpInterface>();
+    b.setInsertionPointToStart(&func.getFunctionBody().front());
+    shared = memref::AllocaOp::create(b, loc, type);
+  }
+  return shared;
+}
+
+Value KernelBuilder::columnMask(int64_t width, int64_t length) {
+  if (width >= length) {
+    return {};
+  }
+  return vector::ConstantMaskOp::create(
+      b, loc, VectorType::get({length}, b.getI1Type()),
+      ArrayRef<int64_t>{width});
+}
+
+Value KernelBuilder::loadRow(Value memref, ArrayRef<int> dims, VectorType type, Value mask) {
+  SmallVector<Value> at = indices(dims);
+  if (!mask) {
+    return vector::LoadOp::create(b, loc, type, memref, at);
+  }
+  Value zero = arith::ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+  return vector::MaskedLoadOp::create(b, loc, type, memref, at, mask, zero);
+}
+
+} // namespace infer::cpu
