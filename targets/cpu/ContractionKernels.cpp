@@ -423,18 +423,6 @@ Value KernelBuilder::rowIndex() {
 
 namespace {
 
-/// The buffer `value` is a reshaped view of.
-Value viewRoot(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::ReshapeOp>(
-            def)) {
-      break;
-    }
-    value = def->getOperand(0);
-  }
-  return value;
-}
-
 /// The linalg.fill of C's whole buffer that `op` accumulates onto, when
 /// nothing between the two touches that buffer: the kernel can start from
 /// the fill value and the fill can go.

@@ -70,18 +70,6 @@ void collectUsers(Value value, SmallVectorImpl<Operation *> &users) {
   }
 }
 
-/// The value whose views C is (its allocation's replacement).
-Value rootOf(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(
-            def)) {
-      break;
-    }
-    value = def->getOperand(0);
-  }
-  return value;
-}
-
 bool contiguous(Value value) {
   auto type = dyn_cast<MemRefType>(value.getType());
   return type && type.hasStaticShape() && type.getLayout().isIdentity();
@@ -134,9 +122,20 @@ Value flatten(OpBuilder &b, Location loc, Value memref) {
 
 } // namespace
 
+Value viewRoot(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(
+            def)) {
+      break;
+    }
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
 std::optional<Epilogue> matchEpilogue(linalg::LinalgOp op, int64_t rowLength) {
   Value c = op.getDpsInitOperand(0)->get();
-  Value root = rootOf(c);
+  Value root = viewRoot(c);
   Operation *next = op->getNextNode();
   while (next && isView(next)) {
     next = next->getNextNode();
@@ -176,7 +175,7 @@ std::optional<Epilogue> matchEpilogue(linalg::LinalgOp op, int64_t rowLength) {
   int cInput = -1;
   for (OpOperand *input : consumer.getDpsInputOperands()) {
     if (storageOf(input->get()).overlaps(cStorage)) {
-      if (cInput >= 0 || rootOf(input->get()) != root ||
+      if (cInput >= 0 || viewRoot(input->get()) != root ||
           !consumer.getMatchingIndexingMap(input).isIdentity() ||
           !contiguous(input->get())) {
         return std::nullopt;

@@ -1,4 +1,5 @@
-//===- KernelBuilder.h - emits one contraction's register-tiled kernel -*- C++ -*-===//
+//===- KernelBuilder.h - emits one contraction's register-tiled kernel -*- C++
+//-*-===//
 //
 // The loop nest infer-cpu-contraction-kernels emits for one contraction
 // (see ContractionKernels.cpp for its shape): batch loops, k-blocks,
@@ -25,8 +26,8 @@ namespace infer::cpu {
 class KernelBuilder {
 public:
   KernelBuilder(mlir::OpBuilder &b, Contraction c, unsigned vectorBits,
-                int64_t kBlock, bool parallel, mlir::Value &shared, mlir::Value init,
-                std::optional<Epilogue> epilogue)
+                int64_t kBlock, bool parallel, mlir::Value &shared,
+                mlir::Value init, std::optional<Epilogue> epilogue)
       : b(b), loc(c.op.getLoc()), c(c), parallel(parallel), init(init),
         epilogue(std::move(epilogue)),
         lanes(std::max<int64_t>(vectorBits / 32, 4)),
@@ -45,7 +46,9 @@ public:
   void build();
 
 private:
-  mlir::Value index(int64_t v) { return mlir::arith::ConstantIndexOp::create(b, loc, v); }
+  mlir::Value index(int64_t v) {
+    return mlir::arith::ConstantIndexOp::create(b, loc, v);
+  }
 
   /// The loop id indexing with dim `d`: the flattened K or N loop for a
   /// (single) K or N dim.
@@ -54,11 +57,18 @@ private:
   /// `operand`, with each of its trailing `groups` of dims collapsed into
   /// one, indexed by the group's loop id; `dims` receives the loop indexing
   /// each dim of the view (-1: the constant 0).
-  mlir::Value operandView(mlir::OpOperand *operand, mlir::ArrayRef<std::pair<mlir::ArrayRef<unsigned>, unsigned>> groups, mlir::SmallVector<int> &dims);
+  mlir::Value operandView(
+      mlir::OpOperand *operand,
+      mlir::ArrayRef<std::pair<mlir::ArrayRef<unsigned>, unsigned>> groups,
+      mlir::SmallVector<int> &dims);
 
   /// Loop `lb..ub step` around `body(iv, iterArgs)` which returns the
   /// values to yield.
-  mlir::scf::ForOp loop(mlir::Value lb, mlir::Value ub, int64_t step, mlir::ValueRange init, mlir::function_ref<mlir::SmallVector<mlir::Value>(mlir::Value, mlir::ValueRange)> body);
+  mlir::scf::ForOp
+  loop(mlir::Value lb, mlir::Value ub, int64_t step, mlir::ValueRange init,
+       mlir::function_ref<mlir::SmallVector<mlir::Value>(mlir::Value,
+                                                         mlir::ValueRange)>
+           body);
 
   /// Indices for the current loop values.
   mlir::SmallVector<mlir::Value> indices(mlir::ArrayRef<int> dims);
@@ -97,7 +107,8 @@ private:
     int64_t width, length;
   };
 
-  void panel(mlir::Value n0, int64_t width, int64_t length, mlir::Value k0, mlir::Value kEnd, mlir::Value packed);
+  void panel(mlir::Value n0, int64_t width, int64_t length, mlir::Value k0,
+             mlir::Value kEnd, mlir::Value packed);
 
   /// Row kv of B over the panel's columns.
   mlir::Value rowOf(const Rows &source, mlir::Value kv);
@@ -108,7 +119,8 @@ private:
   /// of the next. The first is a masked load, the second an expanding load
   /// into the lanes after it (no gather). Per part: the two runs' offsets
   /// for k = 0 and their lane masks.
-  mlir::SmallVector<Part> planRuns(mlir::Value n0, int64_t width, int64_t length);
+  mlir::SmallVector<Part> planRuns(mlir::Value n0, int64_t width,
+                                   int64_t length);
 
   mlir::Value loadRuns(const Rows &source, mlir::Value kv);
 
@@ -129,13 +141,16 @@ private:
       unsigned d = dims[i];
       T position = flat;
       if (i > 0) {
-        position = mlir::arith::RemUIOp::create(b, loc, flat, constant(c.ranges[d]));
-        flat = mlir::arith::DivUIOp::create(b, loc, flat, constant(c.ranges[d]));
+        position =
+            mlir::arith::RemUIOp::create(b, loc, flat, constant(c.ranges[d]));
+        flat =
+            mlir::arith::DivUIOp::create(b, loc, flat, constant(c.ranges[d]));
       }
       if (int64_t coefficient = c.coefficients[d]) {
         offset = mlir::arith::AddIOp::create(
             b, loc, offset,
-            mlir::arith::MulIOp::create(b, loc, position, constant(coefficient)));
+            mlir::arith::MulIOp::create(b, loc, position,
+                                        constant(coefficient)));
       }
     }
     return offset;
@@ -146,7 +161,8 @@ private:
   mlir::Value columnOffsets(mlir::Value n0, int64_t length);
 
   /// Row kv of the panel, gathered from B at `columns` plus kv's offset.
-  mlir::Value gatherRow(mlir::Value kv, mlir::Value columns, mlir::VectorType type, int64_t width);
+  mlir::Value gatherRow(mlir::Value kv, mlir::Value columns,
+                        mlir::VectorType type, int64_t width);
 
   /// A k-block x NR buffer for packing B: a fresh one in each parallel
   /// iteration (each thread its own; the OpenMP conversion scopes it), or
@@ -156,12 +172,14 @@ private:
 
   mlir::Value columnMask(int64_t width, int64_t length);
 
-  mlir::Value loadRow(mlir::Value memref, mlir::ArrayRef<int> dims, mlir::VectorType type, mlir::Value mask);
+  mlir::Value loadRow(mlir::Value memref, mlir::ArrayRef<int> dims,
+                      mlir::VectorType type, mlir::Value mask);
 
   /// An MR x NR tile of C at (m0, the panel's n0) over reduction rows
   /// k0..kEnd, reading B from `packed` (row kv - k0) when the panel was
   /// packed, else straight from `source`.
-  void tile(mlir::Value m0, int64_t tileRows, const Rows &source, mlir::Value k0, mlir::Value kEnd, mlir::Value packed);
+  void tile(mlir::Value m0, int64_t tileRows, const Rows &source,
+            mlir::Value k0, mlir::Value kEnd, mlir::Value packed);
 
   /// The linear index of C's current row: its leading (batch and M)
   /// indices in C's row-major order.

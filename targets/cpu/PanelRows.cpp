@@ -29,7 +29,8 @@ Value KernelBuilder::rowOf(const Rows &source, Value kv) {
   return loadRow(rhs, rhsDims, type, columnMask(source.width, source.length));
 }
 
-SmallVector<KernelBuilder::Part> KernelBuilder::planRuns(Value n0, int64_t width, int64_t length) {
+SmallVector<KernelBuilder::Part>
+KernelBuilder::planRuns(Value n0, int64_t width, int64_t length) {
   int64_t rowLength = c.ranges[c.nDims.back()];
   auto maskType = VectorType::get({lanes}, b.getI1Type());
   Value batch = batchOffset();
@@ -47,8 +48,8 @@ SmallVector<KernelBuilder::Part> KernelBuilder::planRuns(Value n0, int64_t width
     // the lane at bound_r is in, or up to the last valid lane.
     Part part;
     Value bound = index(0);
-    Value before = vector::ConstantMaskOp::create(b, loc, maskType,
-                                                  ArrayRef<int64_t>{0});
+    Value before =
+        vector::ConstantMaskOp::create(b, loc, maskType, ArrayRef<int64_t>{0});
     for (int64_t r = 0; r < runsPerVector; ++r) {
       Value column = arith::AddIOp::create(b, loc, start, bound);
       Value next = arith::MinSIOp::create(
@@ -60,8 +61,8 @@ SmallVector<KernelBuilder::Part> KernelBuilder::planRuns(Value n0, int64_t width
                   arith::RemUIOp::create(b, loc, column, index(rowLength)))),
           index(valid));
       Value upTo = vector::CreateMaskOp::create(b, loc, maskType, next);
-      part.offsets.push_back(columnOffset(
-          arith::MinSIOp::create(b, loc, column, index(c.n - 1))));
+      part.offsets.push_back(
+          columnOffset(arith::MinSIOp::create(b, loc, column, index(c.n - 1))));
       part.masks.push_back(arith::XOrIOp::create(b, loc, upTo, before));
       before = upTo;
       bound = next;
@@ -74,8 +75,8 @@ SmallVector<KernelBuilder::Part> KernelBuilder::planRuns(Value n0, int64_t width
 Value KernelBuilder::loadRuns(const Rows &source, Value kv) {
   auto type = VectorType::get({lanes}, b.getF32Type());
   auto rowType = VectorType::get({source.length}, b.getF32Type());
-  Value row = linearOffset<Value>(
-      kv, c.kDims, [&](int64_t v) -> Value { return index(v); });
+  Value row = linearOffset<Value>(kv, c.kDims,
+                                  [&](int64_t v) -> Value { return index(v); });
   Value result = arith::ConstantOp::create(
       b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
   for (auto [v, part] : llvm::enumerate(source.parts)) {
@@ -148,8 +149,8 @@ Value KernelBuilder::columnOffsets(Value n0, int64_t length) {
   std::iota(lanes.begin(), lanes.end(), 0);
   Value columns = arith::AddIOp::create(
       b, loc, vector::BroadcastOp::create(b, loc, type, start),
-      arith::ConstantOp::create(
-          b, loc, type, DenseElementsAttr::get(type, ArrayRef(lanes))));
+      arith::ConstantOp::create(b, loc, type,
+                                DenseElementsAttr::get(type, ArrayRef(lanes))));
   Value offsets = linearOffset<Value>(columns, c.nDims, splat);
   Value batch =
       arith::IndexCastOp::create(b, loc, b.getI32Type(), batchOffset());
@@ -157,9 +158,10 @@ Value KernelBuilder::columnOffsets(Value n0, int64_t length) {
       b, loc, offsets, vector::BroadcastOp::create(b, loc, type, batch));
 }
 
-Value KernelBuilder::gatherRow(Value kv, Value columns, VectorType type, int64_t width) {
-  Value row = linearOffset<Value>(
-      kv, c.kDims, [&](int64_t v) -> Value { return index(v); });
+Value KernelBuilder::gatherRow(Value kv, Value columns, VectorType type,
+                               int64_t width) {
+  Value row = linearOffset<Value>(kv, c.kDims,
+                                  [&](int64_t v) -> Value { return index(v); });
   row = arith::IndexCastOp::create(b, loc, b.getI32Type(), row);
   Value offsets = arith::AddIOp::create(
       b, loc, columns,
@@ -199,7 +201,8 @@ Value KernelBuilder::columnMask(int64_t width, int64_t length) {
       ArrayRef<int64_t>{width});
 }
 
-Value KernelBuilder::loadRow(Value memref, ArrayRef<int> dims, VectorType type, Value mask) {
+Value KernelBuilder::loadRow(Value memref, ArrayRef<int> dims, VectorType type,
+                             Value mask) {
   SmallVector<Value> at = indices(dims);
   if (!mask) {
     return vector::LoadOp::create(b, loc, type, memref, at);

@@ -61,7 +61,6 @@ import zipfile
 import numpy as np
 import onnx
 import onnxruntime as ort
-import openvino as ov
 from onnx import numpy_helper
 
 OCR_WHEEL = "rapidocr-onnxruntime==1.4.4"
@@ -590,6 +589,7 @@ def print_tables(rows, threads):
 
 
 def main():
+    import openvino as ov  # only the comparison itself needs it
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", default="bench-models",

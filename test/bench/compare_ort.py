@@ -32,14 +32,8 @@ import onnx
 import onnxruntime as ort
 from onnx import numpy_helper
 
-
-def ort_session(path, threads):
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import ort_session  # noqa: E402
 
 
 def ort_p50(session, feeds, warmup, iterations):
