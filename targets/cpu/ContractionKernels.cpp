@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "targets/cpu/BufferViews.h"
 #include "targets/cpu/KernelBuilder.h"
 #include "targets/cpu/Passes.h"
 
@@ -60,7 +61,7 @@ void KernelBuilder::build() {
   lhs = operandView(c.op.getDpsInputOperand(c.lhs), aGroups, lhsDims);
   out = operandView(c.op.getDpsInitOperand(0), cGroups, outDims);
   rhs = c.op.getDpsInputOperand(c.rhs)->get();
-  flat = flatView();
+  flat = runsView();
   for (AffineExpr expr :
        c.op.getMatchingIndexingMap(c.op.getDpsInputOperand(c.rhs))
            .getResults()) {

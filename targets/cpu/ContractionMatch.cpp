@@ -122,25 +122,18 @@ bool isF32Contraction(linalg::LinalgOp op) {
       });
 }
 
-/// B's coefficients per loop dim, in elements, when its indices are linear
-/// in the loop dims and every offset fits the gather's 32-bit indices.
-std::optional<SmallVector<int64_t>> gatherCoefficients(linalg::LinalgOp op,
-                                                       OpOperand *rhs) {
-  std::optional<SmallVector<int64_t>> s = strides(rhs->get());
-  auto type = cast<MemRefType>(rhs->get().getType());
-  if (!s || !type.hasStaticShape() || s->back() != 1 ||
-      type.getNumElements() >= (int64_t{1} << 31)) {
+} // namespace
+
+std::optional<SmallVector<int64_t>> linearCoefficients(linalg::LinalgOp op,
+                                                       OpOperand *operand) {
+  std::optional<SmallVector<int64_t>> s = strides(operand->get());
+  auto type = cast<MemRefType>(operand->get().getType());
+  if (!s || !type.hasStaticShape() || ShapedType::isDynamicShape(*s)) {
     return std::nullopt;
-  }
-  for (int64_t stride : *s) {
-    if (ShapedType::isDynamic(stride) || stride < 0 ||
-        stride >= (int64_t{1} << 31)) {
-      return std::nullopt;
-    }
   }
   SmallVector<int64_t> result(op.getNumLoops(), 0);
   for (auto [pos, expr] :
-       llvm::enumerate(op.getMatchingIndexingMap(rhs).getResults())) {
+       llvm::enumerate(op.getMatchingIndexingMap(operand).getResults())) {
     SmallVector<int64_t> coeffs(op.getNumLoops(), 0);
     int64_t constant = 0;
     if (!linearize(expr, 1, coeffs, constant) || constant != 0) {
@@ -148,6 +141,27 @@ std::optional<SmallVector<int64_t>> gatherCoefficients(linalg::LinalgOp op,
     }
     for (auto [d, c] : llvm::enumerate(coeffs)) {
       result[d] += c * (*s)[pos];
+    }
+  }
+  return result;
+}
+
+namespace {
+
+/// B's coefficients per loop dim, in elements, when its indices are linear
+/// in the loop dims and every offset fits the gather's 32-bit indices.
+std::optional<SmallVector<int64_t>> gatherCoefficients(linalg::LinalgOp op,
+                                                       OpOperand *rhs) {
+  std::optional<SmallVector<int64_t>> result = linearCoefficients(op, rhs);
+  std::optional<SmallVector<int64_t>> s = strides(rhs->get());
+  auto type = cast<MemRefType>(rhs->get().getType());
+  if (!result || s->back() != 1 ||
+      type.getNumElements() >= (int64_t{1} << 31)) {
+    return std::nullopt;
+  }
+  for (int64_t stride : *s) {
+    if (stride < 0 || stride >= (int64_t{1} << 31)) {
+      return std::nullopt;
     }
   }
   return result;

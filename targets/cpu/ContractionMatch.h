@@ -48,6 +48,12 @@ struct Contraction {
   unsigned numIds() const { return ranges.size() + 3; }
 };
 
+/// Elements per unit of each loop dim for `operand` of `op`: its index
+/// must be linear in the loop dims (no constant term), its memref of static
+/// shape and strides; nullopt otherwise.
+std::optional<llvm::SmallVector<int64_t>>
+linearCoefficients(mlir::linalg::LinalgOp op, mlir::OpOperand *operand);
+
 /// The contraction `op` is, or nullopt when the kernels do not take it.
 std::optional<Contraction> matchContraction(mlir::linalg::LinalgOp op);
 

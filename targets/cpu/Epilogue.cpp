@@ -1,6 +1,8 @@
 //===- Epilogue.cpp - elementwise consumers fused into a kernel's store ---===//
 
 #include "targets/cpu/Epilogue.h"
+#include "targets/cpu/BufferViews.h"
+#include "targets/cpu/ContractionMatch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -75,63 +77,7 @@ bool contiguous(Value value) {
   return type && type.hasStaticShape() && type.getLayout().isIdentity();
 }
 
-/// Elements per unit of each loop dim for `operand` (dims or constant-0
-/// results, static strides), or nullopt.
-std::optional<SmallVector<int64_t>> coefficientsOf(linalg::GenericOp op,
-                                                   OpOperand *operand) {
-  auto type = dyn_cast<MemRefType>(operand->get().getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (!type || !type.hasStaticShape() ||
-      failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamicShape(strides)) {
-    return std::nullopt;
-  }
-  SmallVector<int64_t> result(op.getNumLoops(), 0);
-  for (auto [pos, expr] :
-       llvm::enumerate(op.getMatchingIndexingMap(operand).getResults())) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      result[dim.getPosition()] += strides[pos];
-    } else if (auto c = dyn_cast<AffineConstantExpr>(expr);
-               !c || c.getValue() != 0) {
-      return std::nullopt;
-    }
-  }
-  return result;
-}
-
-/// A 1-D view of `memref`'s elements (static strides: the match checked),
-/// from its offset to its last element.
-Value flatten(OpBuilder &b, Location loc, Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset, extent = 1;
-  (void)type.getStridesAndOffset(strides, offset);
-  for (auto [size, stride] : llvm::zip(type.getShape(), strides)) {
-    extent += (size - 1) * stride;
-  }
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  auto flatType = MemRefType::get(
-      {extent}, type.getElementType(),
-      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
-  return memref::ReinterpretCastOp::create(
-      b, loc, flatType, metadata.getBaseBuffer(), metadata.getOffset(),
-      ArrayRef<OpFoldResult>{b.getIndexAttr(extent)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-}
-
 } // namespace
-
-Value viewRoot(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(
-            def)) {
-      break;
-    }
-    value = def->getOperand(0);
-  }
-  return value;
-}
 
 std::optional<Epilogue> matchEpilogue(linalg::LinalgOp op, int64_t rowLength) {
   Value c = op.getDpsInitOperand(0)->get();
@@ -223,8 +169,12 @@ std::optional<Epilogue> matchEpilogue(linalg::LinalgOp op, int64_t rowLength) {
   for (OpOperand &operand : consumer->getOpOperands()) {
     Epilogue::Operand entry;
     if (operand.getOperandNumber() != unsigned(cInput)) {
+      // Operands indexed by dims or broadcast (constant 0) only.
       std::optional<SmallVector<int64_t>> coefficients =
-          coefficientsOf(consumer, &operand);
+          consumer.getMatchingIndexingMap(&operand).isProjectedPermutation(
+              /*allowZeroInResults=*/true)
+              ? linearCoefficients(consumer, &operand)
+              : std::nullopt;
       if (!coefficients) {
         return std::nullopt;
       }
@@ -288,7 +238,7 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
       continue;
     }
     const Epilogue::Operand &operand = epilogue.operands[number];
-    Value flat = flatten(b, loc, input->get());
+    Value flat = flatView(b, loc, input->get());
     auto type = VectorType::get({length}, arg.getType());
     Value offset = offsetOf(operand);
     Value value;
@@ -329,7 +279,7 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
   Value result =
       vectorOf(cast<linalg::YieldOp>(body->getTerminator()).getOperand(0));
   OpOperand *output = op.getDpsInitOperand(0);
-  Value flat = flatten(b, loc, output->get());
+  Value flat = flatView(b, loc, output->get());
   Value offset = offsetOf(epilogue.operands[output->getOperandNumber()]);
   if (mask) {
     vector::MaskedStoreOp::create(b, loc, flat, offset, mask, result);

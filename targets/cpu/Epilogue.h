@@ -41,10 +41,6 @@ struct Epilogue {
   llvm::SmallVector<Operand> operands;
 };
 
-/// The buffer `value` is a reshaped view of (through memref.reshape,
-/// expand_shape and collapse_shape): its allocation's replacement.
-mlir::Value viewRoot(mlir::Value value);
-
 /// The consumer of contraction `op` (whose C has `rowLength` elements per
 /// row) that can run as its epilogue, or nullopt.
 std::optional<Epilogue> matchEpilogue(mlir::linalg::LinalgOp op,

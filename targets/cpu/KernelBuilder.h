@@ -128,8 +128,9 @@ private:
   mlir::Value batchOffset();
 
   /// B as one dimension (its elements at the linear offsets the
-  /// coefficients give), for a stride-1 implicit GEMM.
-  mlir::Value flatView();
+  /// coefficients give) when its panels load as runs (a stride-1 implicit
+  /// GEMM with output rows of at least lanes / 3); null otherwise.
+  mlir::Value runsView();
 
   /// sum(coefficient[d] * index_d) over `dims`, delinearizing `flat`
   /// (innermost dim last): the offset of B's element for a K or N index.

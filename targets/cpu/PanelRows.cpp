@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "targets/cpu/BufferViews.h"
 #include "targets/cpu/KernelBuilder.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -110,32 +111,14 @@ Value KernelBuilder::batchOffset() {
   return batch;
 }
 
-Value KernelBuilder::flatView() {
+Value KernelBuilder::runsView() {
   int64_t innermost = c.nDims.back();
   // Up to 4 runs per vector (output rows of at least lanes / 3).
   runsPerVector = llvm::divideCeil(lanes - 1, c.ranges[innermost]) + 1;
   if (!c.gather || c.coefficients[innermost] != 1 || runsPerVector > 4) {
     return {};
   }
-  auto type = cast<MemRefType>(rhs.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset))) {
-    return {};
-  }
-  int64_t extent = 1;
-  for (auto [size, stride] : llvm::zip(type.getShape(), strides)) {
-    extent += (size - 1) * stride;
-  }
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, rhs);
-  return memref::ReinterpretCastOp::create(
-      b, loc,
-      MemRefType::get(
-          {extent}, type.getElementType(),
-          StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1})),
-      metadata.getBaseBuffer(), metadata.getOffset(),
-      ArrayRef<OpFoldResult>{b.getIndexAttr(extent)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  return flatView(b, loc, rhs);
 }
 
 Value KernelBuilder::columnOffsets(Value n0, int64_t length) {

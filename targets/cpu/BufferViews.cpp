@@ -1,0 +1,45 @@
+//===- BufferViews.cpp - views of buffers the CPU kernels share -----------===//
+
+#include "targets/cpu/BufferViews.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+
+namespace infer::cpu {
+
+Value viewRoot(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(
+            def)) {
+      break;
+    }
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+Value flatView(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type.hasStaticShape() ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamicShape(strides)) {
+    return {};
+  }
+  int64_t extent = 1;
+  for (auto [size, stride] : llvm::zip(type.getShape(), strides)) {
+    extent += (size - 1) * stride;
+  }
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  auto flatType = MemRefType::get(
+      {extent}, type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
+  return memref::ReinterpretCastOp::create(
+      b, loc, flatType, metadata.getBaseBuffer(), metadata.getOffset(),
+      ArrayRef<OpFoldResult>{b.getIndexAttr(extent)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+}
+
+} // namespace infer::cpu
