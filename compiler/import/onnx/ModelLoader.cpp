@@ -1,12 +1,12 @@
 //===- ModelLoader.cpp - reading and validating ONNX protobufs ------------===//
 
 #include "compiler/import/onnx/ModelLoader.h"
+#include "compiler/import/onnx/IsolatedInference.h"
 #include "compiler/import/onnx/NodeChecks.h"
 
 #include "onnx/checker.h"
 #include "onnx/defs/parser.h"
 #include "onnx/defs/schema.h"
-#include "onnx/shape_inference/implementation.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -174,19 +174,12 @@ bool loadModel(const std::string &path, bool runChecker, LoadedModel &out,
     error = "'" + path + "' cannot be read: " + e.what();
     return false;
   }
-  try {
-    ShapeInferenceGuard guard(out.model);
-    onnx::ShapeInferenceOptions options(/*check_type=*/false,
-                                        /*error_mode=*/0,
-                                        /*enable_data_propagation=*/true);
-    onnx::shape_inference::InferShapes(
-        out.model, onnx::OpSchemaRegistry::Instance(), options);
-  } catch (const std::exception &e) {
-    // Types then come from the model's own annotations and the graph
-    // dialect's shape inference.
-    std::string what = e.what();
-    out.warnings.push_back("ONNX shape inference failed: " +
-                           what.substr(0, what.find('\n')));
+  // Types then come from the model's own annotations and the graph
+  // dialect's shape inference when libonnx's fails.
+  ShapeInferenceGuard guard(out.model);
+  std::string problem;
+  if (!inferShapesIsolated(out.model, problem)) {
+    out.warnings.push_back("ONNX shape inference failed: " + problem);
   }
   return true;
 }
