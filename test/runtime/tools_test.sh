@@ -116,8 +116,15 @@ header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1073741824,), }"
 header += " " * (128 - 10 - len(header) - 1) + "\n"
 open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + bytes([len(header), 0]) + header.encode())
 PY
+  # Sanitized builds map terabytes of shadow memory, so they cap single
+  # allocations instead.
+  if [ -n "${ASAN_OPTIONS+x}" ]; then
+    limited=(env "ASAN_OPTIONS=$ASAN_OPTIONS:max_allocation_size_mb=1000")
+  else
+    limited=(bash -c 'ulimit -v 1000000; exec "$@"' _)
+  fi
   expect 1 "holds 0 bytes of data, but a float32 [1073741824] array needs 4294967296" -- \
-    bash -c 'ulimit -v 1000000; exec "$@"' _ "$run" "$model" --input "a=$work/huge.npy" --input "b=$npy/b.npy"
+    "${limited[@]}" "$run" "$model" --input "a=$work/huge.npy" --input "b=$npy/b.npy"
   # A shape whose byte size overflows 64 bits.
   python3 - "$work/overflow.npy" <<'PY'
 import sys
@@ -127,6 +134,23 @@ open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + bytes([len(header), 0]) + h
 PY
   expect 1 "declares a shape too large for any memory" -- \
     "$run" "$model" --input "a=$work/overflow.npy" --input "b=$npy/b.npy"
+  # Found by infer-fuzz-tensor-file: a header key with no value after its
+  # colon (an out-of-range substr), and a TensorProto data type past the
+  # runtime's last (an invalid enum value under UBSan).
+  python3 - "$work/novalue.npy" <<'PY'
+import sys
+header = "{'descr':"
+open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + bytes([len(header), 0]) + header.encode())
+PY
+  expect 1 "is not a valid .npy file: 'descr' has no value in its header" -- \
+    "$run" "$model" --input "a=$work/novalue.npy" --input "b=$npy/b.npy"
+  python3 - "$work/dtype61.pb" <<'PY'
+import sys
+# TensorProto: dims (field 1) = 1, data_type (field 2) = 61, name "a".
+open(sys.argv[1], "wb").write(bytes([0x08, 0x01, 0x10, 61, 0x42, 0x01]) + b"a")
+PY
+  expect 1 "holds 61 data, which infer-run does not support" -- \
+    "$run" "$model" --input "a=$work/dtype61.pb" --input "b=$npy/b.npy"
   # A test-data folder with inputs but no expected outputs compares nothing:
   # an error, not a silent pass (with --save-outputs it is a way to run).
   cp -r "$add/test_data_set_0" "$work/noout" && rm "$work/noout"/output_*.pb

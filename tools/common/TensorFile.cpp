@@ -94,6 +94,11 @@ std::string headerValue(const std::string &header, const std::string &key,
         "'{}' is not a valid .npy file: no '{}' in its header", path, key));
   }
   size_t begin = header.find_first_not_of(" ", colon + 1);
+  if (begin == std::string::npos) {
+    throw ToolError(fmt::format(
+        "'{}' is not a valid .npy file: '{}' has no value in its header", path,
+        key));
+  }
   int depth = 0;
   char quote = 0;
   size_t end = begin;
@@ -342,7 +347,12 @@ NamedTensor readTensorProto(const std::string &path) {
     throw ToolError(fmt::format(
         "'{}' is a segment of a tensor, which is not supported", path));
   }
-  auto dtype = static_cast<infer_dtype_t>(proto.data_type());
+  // ONNX's numbering is the runtime's; a number past the runtime's last
+  // type is never cast to the enum (its range ends there).
+  infer_dtype_t dtype = INFER_DTYPE_INVALID;
+  if (proto.data_type() > 0 && proto.data_type() <= INFER_DTYPE_BF16) {
+    dtype = static_cast<infer_dtype_t>(proto.data_type());
+  }
   if (infer_dtype_size(dtype) == 0) {
     std::string typeName =
         onnx::TensorProto::DataType_IsValid(proto.data_type())
