@@ -14,6 +14,8 @@
 #include "passes/lowering/TensorTypes.h"
 #include <cmath>
 
+#include <limits>
+
 using namespace mlir;
 
 namespace infer::lowering {
@@ -82,11 +84,20 @@ Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
   if (auto floatType = dyn_cast<FloatType>(type)) {
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, value));
   }
-  if (type.isIndex()) {
-    return arith::ConstantIndexOp::create(b, loc, static_cast<int64_t>(value));
+  // An integer from a value no integer holds (an attribute of inf or NaN
+  // on an integer op) saturates instead of being undefined.
+  int64_t integer = 0;
+  if (value >= 9.2233720368547748e18) {
+    integer = std::numeric_limits<int64_t>::max();
+  } else if (value <= -9.2233720368547758e18) {
+    integer = std::numeric_limits<int64_t>::min();
+  } else if (value == value) {
+    integer = static_cast<int64_t>(value);
   }
-  return arith::ConstantOp::create(
-      b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+  if (type.isIndex()) {
+    return arith::ConstantIndexOp::create(b, loc, integer);
+  }
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, integer));
 }
 
 Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,

@@ -86,7 +86,9 @@ Value KernelBuilder::loadRuns(const Rows &source, Value kv) {
     Value value = arith::ConstantOp::create(
         b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
     for (auto [r, offset] : llvm::enumerate(part.offsets)) {
-      ValueRange at{arith::AddIOp::create(b, loc, row, offset)};
+      // A named Value: a ValueRange over a temporary would dangle.
+      Value address = arith::AddIOp::create(b, loc, row, offset);
+      ValueRange at{address};
       value = r == 0 ? vector::MaskedLoadOp::create(b, loc, type, flat, at,
                                                     part.masks[r], value)
                            .getResult()

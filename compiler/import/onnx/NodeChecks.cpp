@@ -11,10 +11,15 @@ namespace infer::onnx_import {
 
 namespace {
 
-/// Every value of the INT or INTS attribute `name` must be at least `min`.
+/// Sizes, strides and pads past 2^31 - 1 are in no real model; shape
+/// arithmetic with them would overflow 64 bits.
+constexpr int64_t kMaxSizeAttr = (int64_t{1} << 31) - 1;
+
+/// Every value of the INT or INTS attribute `name` must lie in [min, max].
 struct AttrRule {
   const char *name;
   int64_t min;
+  int64_t max = kMaxSizeAttr;
 };
 
 struct OpRule {
@@ -60,6 +65,8 @@ const OpRule kRules[] = {
     {"RNN", {{"hidden_size", 1}}},
     {"Split", {{"split", 0}, {"num_outputs", 1}}},
     {"TopK", {{"k", 0}}},
+    {"ReverseSequence", {{"batch_axis", 0, 1}, {"time_axis", 0, 1}}},
+    {"GatherND", {{"batch_dims", 0}}},
 };
 
 /// Ops over N x C x D1... whose libonnx shape inference indexes the spatial
@@ -123,15 +130,20 @@ bool checkNode(const onnx::NodeProto &node, int index,
         auto bad = [&](int64_t value) {
           error = "node '" + nodeName(node, index) + "' (" + node.op_type() +
                   "): attribute '" + attr.name() + "' is " +
-                  std::to_string(value) + "; it must be at least " +
-                  std::to_string(range.min);
+                  std::to_string(value) +
+                  (value < range.min
+                       ? "; it must be at least " + std::to_string(range.min)
+                       : "; it must be at most " + std::to_string(range.max));
           return false;
         };
-        if (attr.type() == onnx::AttributeProto::INT && attr.i() < range.min) {
+        auto outside = [&](int64_t value) {
+          return value < range.min || value > range.max;
+        };
+        if (attr.type() == onnx::AttributeProto::INT && outside(attr.i())) {
           return bad(attr.i());
         }
         for (int64_t value : attr.ints()) {
-          if (value < range.min) {
+          if (outside(value)) {
             return bad(value);
           }
         }

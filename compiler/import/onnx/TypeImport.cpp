@@ -247,6 +247,9 @@ bool collectBytes(const onnx::TensorProto &t, Type element, int64_t count,
       return false;
     }
     bytes.resize(count * width);
+    if (count == 0) {
+      return true; // nothing to copy (an empty field's data() may be null)
+    }
     char *out = bytes.data();
     auto put = [&](int64_t i, uint64_t value) {
       std::memcpy(out + i * width, &value, width); // little-endian host

@@ -142,6 +142,37 @@ LogicalResult ConvOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   return success();
 }
 
+LogicalResult GridSampleOp::verify() {
+  auto x = getRanked(getX());
+  auto grid = getRanked(getGrid());
+  if (x && x.getRank() < 3) {
+    return emitOpError("input must have rank >= 3, got ") << x.getRank();
+  }
+  if (!x || !grid) {
+    return success();
+  }
+  if (grid.getRank() != x.getRank()) {
+    return emitOpError("'grid' has rank ")
+           << grid.getRank() << "; it must have the input's rank "
+           << x.getRank();
+  }
+  int64_t last = grid.getShape().back();
+  if (last != kDynamic && last != x.getRank() - 2) {
+    return emitOpError("'grid' ends in ")
+           << last << " coordinates for " << x.getRank() - 2 << " spatial dims";
+  }
+  if (!x.isDynamicDim(0) && !grid.isDynamicDim(0) &&
+      x.getDimSize(0) != grid.getDimSize(0)) {
+    return emitOpError("'grid' has batch ")
+           << grid.getDimSize(0) << ", the input " << x.getDimSize(0);
+  }
+  if (auto y = getRanked(getY()); y && y.getRank() != x.getRank()) {
+    return emitOpError("result has rank ")
+           << y.getRank() << "; it must have the input's rank " << x.getRank();
+  }
+  return success();
+}
+
 LogicalResult ConvTransposeOp::verify() {
   auto x = getRanked(getX());
   if (x && x.getRank() < 3) {
@@ -153,8 +184,24 @@ LogicalResult ConvTransposeOp::verify() {
   if (!x) {
     return success();
   }
-  return verifyWindowAttrs(*this, x.getRank() - 2, getKernelShape(),
-                           getStrides(), getDilations(), getPads());
+  int64_t n = x.getRank() - 2;
+  if (auto w = getRanked(getW()); w && w.getRank() != x.getRank()) {
+    return emitOpError("'W' has rank ")
+           << w.getRank() << "; it must have the input's rank " << x.getRank();
+  }
+  if (auto shape = getOutputShape();
+      shape && static_cast<int64_t>(shape->size()) != n &&
+      static_cast<int64_t>(shape->size()) != n + 2) {
+    return emitOpError("'output_shape' has ")
+           << shape->size() << " entries for " << n << " spatial dims";
+  }
+  if (auto padding = getOutputPadding();
+      padding && static_cast<int64_t>(padding->size()) != n) {
+    return emitOpError("'output_padding' has ")
+           << padding->size() << " entries for " << n << " spatial dims";
+  }
+  return verifyWindowAttrs(*this, n, getKernelShape(), getStrides(),
+                           getDilations(), getPads());
 }
 
 LogicalResult
@@ -565,6 +612,11 @@ LogicalResult GemmOp::verify() {
   auto b = getRanked(getB());
   if ((a && a.getRank() != 2) || (b && b.getRank() != 2)) {
     return emitOpError("A and B must be matrices (rank 2)");
+  }
+  if (auto c = isNone(getC()) ? RankedTensorType() : getRanked(getC());
+      c && c.getRank() > 2) {
+    return emitOpError("C must broadcast to the result (rank <= 2), got rank ")
+           << c.getRank();
   }
   if (a && b) {
     int64_t ka = a.getDimSize(getTransA() ? 0 : 1);

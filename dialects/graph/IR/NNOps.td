@@ -111,7 +111,9 @@ def Graph_GridSampleOp : Graph_OnnxOp<"grid_sample", "GridSample",
          Graph_StrEnum<["bilinear", "nearest", "bicubic", "linear", "cubic"],
                        "linear">:$mode,
          Graph_StrEnum<["zeros", "border", "reflection"], "zeros">:$padding_mode),
-    (outs AnyTensor:$Y)>;
+    (outs AnyTensor:$Y)> {
+  let hasVerifier = 1;
+}
 
 def Graph_Col2ImOp : Graph_OnnxOp<"col2im", "Col2Im",
     "rearranges column blocks into an image",

@@ -78,3 +78,60 @@ LogicalResult QLinearConvOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
 
 #define GET_OP_CLASSES
 #include "dialects/graph/IR/QuantOps.cpp.inc"
+
+namespace {
+
+/// QuantizeLinear/DequantizeLinear: a scale (and zero point) of one element
+/// applies to the whole tensor; more elements are per-axis (rank 1, one per
+/// index of `axis`) or blocked (the input's rank).
+template <typename Op>
+LogicalResult verifyQuantParams(Op op, Value x, Value scale, Value zeroPoint) {
+  auto xType = getRanked(x);
+  auto scaleType = getRanked(scale);
+  if (!xType || !scaleType) {
+    return success();
+  }
+  auto zpType = isNone(zeroPoint) ? RankedTensorType() : getRanked(zeroPoint);
+  if (zpType && zpType.hasStaticShape() && scaleType.hasStaticShape() &&
+      zpType.getNumElements() != scaleType.getNumElements()) {
+    return op.emitOpError("the zero point has ")
+           << zpType.getNumElements() << " elements, the scale "
+           << scaleType.getNumElements();
+  }
+  if (scaleType.getRank() == 0 ||
+      (scaleType.getRank() == 1 && scaleType.getDimSize(0) == 1)) {
+    return success();
+  }
+  if (failed(verifyAxis(op, op.getAxis(), x))) {
+    return failure();
+  }
+  int64_t axis = *normalizeAxis(op.getAxis(), xType.getRank());
+  if (op.getBlockSize() != 0) {
+    if (scaleType.getRank() != xType.getRank()) {
+      return op.emitOpError("a blocked scale must have the input's rank ")
+             << xType.getRank() << ", got rank " << scaleType.getRank();
+    }
+    return success();
+  }
+  if (scaleType.getRank() != 1) {
+    return op.emitOpError("a per-axis scale must have rank 1, got rank ")
+           << scaleType.getRank();
+  }
+  if (!scaleType.isDynamicDim(0) && !xType.isDynamicDim(axis) &&
+      scaleType.getDimSize(0) != xType.getDimSize(axis)) {
+    return op.emitOpError("the scale has ")
+           << scaleType.getDimSize(0) << " elements for axis " << axis
+           << " of size " << xType.getDimSize(axis);
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult QuantizeLinearOp::verify() {
+  return verifyQuantParams(*this, getX(), getYScale(), getYZeroPoint());
+}
+
+LogicalResult DequantizeLinearOp::verify() {
+  return verifyQuantParams(*this, getX(), getXScale(), getXZeroPoint());
+}

@@ -17,6 +17,7 @@ def Graph_QuantizeLinearOp : Graph_OnnxOp<"quantize_linear", "QuantizeLinear",
          Graph_I64<0>:$output_dtype, Graph_I64<0>:$precision,
          Graph_I64<1>:$saturate),
     (outs AnyTensor:$y), 0, [Pure, Graph_SameShape]> {
+  let hasVerifier = 1;
   let description = [{
     `y = saturate(round(x / y_scale) + y_zero_point)`, per tensor (scalar
     scale), per `axis` (1-d scale) or per block of `block_size`.
@@ -33,7 +34,9 @@ def Graph_DequantizeLinearOp : Graph_OnnxOp<"dequantize_linear",
     (ins AnyTensor:$x, AnyTensor:$x_scale, Graph_TensorOrNone:$x_zero_point,
          Graph_I64<1>:$axis, Graph_I64<0>:$block_size,
          Graph_I64<0>:$output_dtype),
-    (outs AnyTensor:$y), 0, [Pure, Graph_SameShape]>;
+    (outs AnyTensor:$y), 0, [Pure, Graph_SameShape]> {
+  let hasVerifier = 1;
+}
 
 def Graph_DynamicQuantizeLinearOp : Graph_OnnxOp<"dynamic_quantize_linear",
     "DynamicQuantizeLinear", "uint8 quantization with a computed scale",

@@ -238,6 +238,10 @@ DepthToSpaceOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
     return success();
   }
   int64_t c = input.getDimSize(1);
+  if (c != kDynamic && c % mulDims(b, b) != 0) {
+    return emitOpError("channel dim ")
+           << c << " is not a multiple of 'blocksize' squared (" << b << "^2)";
+  }
   inferred.push_back(withShape(
       getOutput().getType(),
       {input.getDimSize(0), c == kDynamic ? kDynamic : c / (b * b),
@@ -253,11 +257,17 @@ SpaceToDepthOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
     inferred.push_back(getOutput().getType());
     return success();
   }
+  for (int64_t d : {input.getDimSize(2), input.getDimSize(3)}) {
+    if (d != kDynamic && d % b != 0) {
+      return emitOpError("spatial dim ")
+             << d << " is not a multiple of 'blocksize' " << b;
+    }
+  }
   auto div = [b](int64_t d) { return d == kDynamic ? kDynamic : d / b; };
-  inferred.push_back(
-      withShape(getOutput().getType(),
-                {input.getDimSize(0), mulDims(input.getDimSize(1), b * b),
-                 div(input.getDimSize(2)), div(input.getDimSize(3))}));
+  inferred.push_back(withShape(
+      getOutput().getType(),
+      {input.getDimSize(0), mulDims(input.getDimSize(1), mulDims(b, b)),
+       div(input.getDimSize(2)), div(input.getDimSize(3))}));
   return success();
 }
 

@@ -319,6 +319,140 @@ LogicalResult ConcatOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   return success();
 }
 
+LogicalResult CompressOp::verify() {
+  if (auto condition = getRanked(getCondition());
+      condition && condition.getRank() != 1) {
+    return emitOpError("'condition' must have rank 1, got rank ")
+           << condition.getRank();
+  }
+  if (auto axis = getAxis()) {
+    return verifyAxis(*this, *axis, getInput());
+  }
+  return success();
+}
+
+LogicalResult GatherElementsOp::verify() {
+  auto data = getRanked(getData());
+  auto indices = getRanked(getIndices());
+  if (data && indices && data.getRank() != indices.getRank()) {
+    return emitOpError("'indices' has rank ")
+           << indices.getRank() << "; it must have the rank of 'data', "
+           << data.getRank();
+  }
+  return verifyAxis(*this, getAxis(), getData());
+}
+
+LogicalResult SliceOp::verify() {
+  int64_t length = kDynamic;
+  for (Value v : std::initializer_list<Value>{getStarts(), getEnds(), getAxes(),
+                                              getSteps()}) {
+    auto t = isNone(v) ? RankedTensorType() : getRanked(v);
+    if (!t) {
+      continue;
+    }
+    if (t.getRank() != 1) {
+      return emitOpError("'starts', 'ends', 'axes' and 'steps' must have "
+                         "rank 1, got rank ")
+             << t.getRank();
+    }
+    if (t.isDynamicDim(0)) {
+      continue;
+    }
+    if (length != kDynamic && t.getDimSize(0) != length) {
+      return emitOpError("'starts', 'ends', 'axes' and 'steps' differ in "
+                         "length: ")
+             << length << " vs " << t.getDimSize(0);
+    }
+    length = t.getDimSize(0);
+  }
+  return success();
+}
+
+LogicalResult OneHotOp::verify() {
+  if (auto indices = getRanked(getIndices());
+      indices &&
+      (getAxis() < -indices.getRank() - 1 || getAxis() > indices.getRank())) {
+    return emitOpError("axis ")
+           << getAxis() << " is out of range for a result of rank "
+           << indices.getRank() + 1;
+  }
+  if (auto depth = getRanked(getDepth());
+      depth && (depth.getRank() > 1 ||
+                (depth.hasStaticShape() && depth.getNumElements() != 1))) {
+    return emitOpError("'depth' must hold one value");
+  }
+  if (auto values = getRanked(getValues());
+      values && (values.getRank() != 1 ||
+                 (values.hasStaticShape() && values.getNumElements() != 2))) {
+    return emitOpError("'values' must hold two values [off, on]");
+  }
+  return success();
+}
+
+LogicalResult GatherNDOp::verify() {
+  auto data = getRanked(getData());
+  auto indices = getRanked(getIndices());
+  int64_t b = getBatchDims();
+  if (indices && indices.getRank() < 1) {
+    return emitOpError("'indices' must have rank >= 1");
+  }
+  if (!data || !indices) {
+    return success();
+  }
+  if (b < 0 || b >= std::min(data.getRank(), indices.getRank())) {
+    return emitOpError("'batch_dims' ")
+           << b << " must be less than the ranks of 'data' (" << data.getRank()
+           << ") and 'indices' (" << indices.getRank() << ")";
+  }
+  int64_t last = indices.getShape().back();
+  if (last != ShapedType::kDynamic && (last < 1 || last > data.getRank() - b)) {
+    return emitOpError("index tuples of ")
+           << last << " entries for 'data' of rank " << data.getRank()
+           << " with 'batch_dims' " << b;
+  }
+  return success();
+}
+
+LogicalResult ReverseSequenceOp::verify() {
+  auto input = getRanked(getInput());
+  auto lens = getRanked(getSequenceLens());
+  int64_t batch = getBatchAxis(), time = getTimeAxis();
+  if ((batch != 0 && batch != 1) || (time != 0 && time != 1) || batch == time) {
+    return emitOpError("'batch_axis' and 'time_axis' must be 0 and 1, got ")
+           << batch << " and " << time;
+  }
+  if (input && input.getRank() < 2) {
+    return emitOpError("input must have rank >= 2, got ") << input.getRank();
+  }
+  if (lens && lens.getRank() != 1) {
+    return emitOpError("'sequence_lens' must have rank 1, got rank ")
+           << lens.getRank();
+  }
+  return success();
+}
+
+LogicalResult UniqueOp::verify() {
+  auto x = getRanked(getX());
+  if (auto axis = getAxis(); axis && failed(verifyAxis(*this, *axis, getX()))) {
+    return failure();
+  }
+  auto y = getRanked(getY());
+  if (x && y && y.getRank() != (getAxis() ? x.getRank() : 1)) {
+    return emitOpError("'Y' has rank ") << y.getRank() << "; it must have rank "
+                                        << (getAxis() ? x.getRank() : 1);
+  }
+  for (Value v : std::initializer_list<Value>{getIndices(), getInverseIndices(),
+                                              getCounts()}) {
+    if (auto t = isNone(v) ? RankedTensorType() : getRanked(v);
+        t && t.getRank() != 1) {
+      return emitOpError("'indices', 'inverse_indices' and 'counts' must have "
+                         "rank 1, got rank ")
+             << t.getRank();
+    }
+  }
+  return success();
+}
+
 LogicalResult SplitOp::verify() {
   if (auto n = getNumOutputs(); n && *n < 1) {
     return emitOpError("'num_outputs' must be at least 1, got ") << *n;

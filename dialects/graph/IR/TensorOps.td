@@ -145,6 +145,7 @@ def Graph_SliceOp : Graph_OnnxOp<"slice", "Slice",
          Graph_TensorOrNone:$axes, Graph_TensorOrNone:$steps),
     (outs AnyTensor:$output), 1> {
   let hasFolder = 1;
+  let hasVerifier = 1;
 }
 
 def Graph_GatherOp : Graph_OnnxOp<"gather", "Gather",
@@ -157,12 +158,16 @@ def Graph_GatherOp : Graph_OnnxOp<"gather", "Gather",
 def Graph_GatherElementsOp : Graph_OnnxOp<"gather_elements", "GatherElements",
     "gathers single elements along an axis",
     (ins AnyTensor:$data, AnyTensor:$indices, Graph_I64<0>:$axis),
-    (outs AnyTensor:$output), 1>;
+    (outs AnyTensor:$output), 1> {
+  let hasVerifier = 1;
+}
 
 def Graph_GatherNDOp : Graph_OnnxOp<"gather_nd", "GatherND",
     "gathers slices by N-d index tuples",
     (ins AnyTensor:$data, AnyTensor:$indices, Graph_I64<0>:$batch_dims),
-    (outs AnyTensor:$output)>;
+    (outs AnyTensor:$output)> {
+  let hasVerifier = 1;
+}
 
 def Graph_ScatterReduction : Graph_StrEnum<["none", "add", "mul", "max", "min"],
                                            "none">;
@@ -243,7 +248,9 @@ def Graph_CenterCropPadOp : Graph_OnnxOp<"center_crop_pad", "CenterCropPad",
 def Graph_OneHotOp : Graph_OnnxOp<"one_hot", "OneHot", "one-hot encoding",
     (ins AnyTensor:$indices, AnyTensor:$depth, AnyTensor:$values,
          Graph_I64<-1>:$axis),
-    (outs AnyTensor:$output)>;
+    (outs AnyTensor:$output)> {
+  let hasVerifier = 1;
+}
 
 def Graph_NonZeroOp : Graph_OnnxOp<"non_zero", "NonZero",
     "indices of the non-zero elements",
@@ -252,7 +259,9 @@ def Graph_NonZeroOp : Graph_OnnxOp<"non_zero", "NonZero",
 def Graph_CompressOp : Graph_OnnxOp<"compress", "Compress",
     "selects slices where a condition is true",
     (ins AnyTensor:$input, AnyTensor:$condition, OptionalAttr<Graph_I64Attr>:$axis),
-    (outs AnyTensor:$output)>;
+    (outs AnyTensor:$output)> {
+  let hasVerifier = 1;
+}
 
 def Graph_EyeLikeOp : Graph_OnnxOp<"eye_like", "EyeLike",
     "a 2-d identity-like matrix",
@@ -263,13 +272,17 @@ def Graph_ReverseSequenceOp : Graph_OnnxOp<"reverse_sequence",
     "ReverseSequence", "reverses variable-length prefixes",
     (ins AnyTensor:$input, AnyTensor:$sequence_lens, Graph_I64<1>:$batch_axis,
          Graph_I64<0>:$time_axis),
-    (outs AnyTensor:$Y), 0, [Pure, Graph_SameShape]>;
+    (outs AnyTensor:$Y), 0, [Pure, Graph_SameShape]> {
+  let hasVerifier = 1;
+}
 
 def Graph_UniqueOp : Graph_OnnxOp<"unique", "Unique",
     "unique elements or slices",
     (ins AnyTensor:$X, OptionalAttr<Graph_I64Attr>:$axis, Graph_I64<1>:$sorted),
     (outs AnyTensor:$Y, Graph_TensorOrNone:$indices,
-          Graph_TensorOrNone:$inverse_indices, Graph_TensorOrNone:$counts)>;
+          Graph_TensorOrNone:$inverse_indices, Graph_TensorOrNone:$counts)> {
+  let hasVerifier = 1;
+}
 
 def Graph_CumSumOp : Graph_OnnxOp<"cum_sum", "CumSum",
     "cumulative sum along an axis",

@@ -5,6 +5,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Operation.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace infer::graph {
@@ -95,7 +97,16 @@ FailureOr<SmallVector<int64_t>> parseDims(StringRef text) {
 }
 
 int64_t mulDims(int64_t a, int64_t b) {
-  return a == kDynamic || b == kDynamic ? kDynamic : a * b;
+  if (a == kDynamic || b == kDynamic) {
+    return kDynamic;
+  }
+  // A product past 64 bits saturates: no tensor can have that many
+  // elements, and the size check on every inferred type refuses it.
+  int64_t product;
+  if (__builtin_mul_overflow(a, b, &product)) {
+    return std::numeric_limits<int64_t>::max();
+  }
+  return product;
 }
 
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {

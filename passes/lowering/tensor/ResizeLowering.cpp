@@ -58,7 +58,7 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
     } else {
       axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     }
-    if (!outType.hasStaticShape()) {
+    if (!outType.hasStaticShape() || !inType.hasStaticShape()) {
       // The dynamic batch must come through unscaled.
       auto position = llvm::find(axes, 0);
       if (position != axes.end()) {
