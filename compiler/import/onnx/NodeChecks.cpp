@@ -67,6 +67,8 @@ const OpRule kRules[] = {
     {"TopK", {{"k", 0}}},
     {"ReverseSequence", {{"batch_axis", 0, 1}, {"time_axis", 0, 1}}},
     {"GatherND", {{"batch_dims", 0}}},
+    {"TfIdfVectorizer",
+     {{"min_gram_length", 1}, {"max_gram_length", 1}, {"max_skip_count", 0}}},
 };
 
 /// Ops over N x C x D1... whose libonnx shape inference indexes the spatial

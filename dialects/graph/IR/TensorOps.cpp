@@ -389,6 +389,27 @@ LogicalResult OneHotOp::verify() {
   return success();
 }
 
+LogicalResult TfIdfVectorizerOp::verify() {
+  if (getMinGramLength() < 1 || getMaxGramLength() < getMinGramLength()) {
+    return emitOpError("n-gram lengths must satisfy 1 <= min <= max, got ")
+           << getMinGramLength() << " and " << getMaxGramLength();
+  }
+  if (getMaxSkipCount() < 0) {
+    return emitOpError("'max_skip_count' must be >= 0, got ")
+           << getMaxSkipCount();
+  }
+  auto x = getRanked(getX());
+  if (x && x.getRank() != 1 && x.getRank() != 2) {
+    return emitOpError("input must have rank 1 or 2, got ") << x.getRank();
+  }
+  if (auto y = getRanked(getY()); x && y && y.getRank() != x.getRank()) {
+    return emitOpError("result has rank ")
+           << y.getRank() << "; it must have the input's rank "
+           << x.getRank();
+  }
+  return success();
+}
+
 LogicalResult GatherNDOp::verify() {
   auto data = getRanked(getData());
   auto indices = getRanked(getIndices());

@@ -358,7 +358,9 @@ def Graph_TfIdfVectorizerOp : Graph_OnnxOp<"tf_idf_vectorizer",
          DenseI64ArrayAttr:$ngram_counts, DenseI64ArrayAttr:$ngram_indexes,
          Graph_OptI64s:$pool_int64s, OptionalAttr<StrArrayAttr>:$pool_strings,
          Graph_OptF32s:$weights),
-    (outs AnyTensor:$Y)>;
+    (outs AnyTensor:$Y)> {
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Random numbers (values depend on the seed, not on ONNX)
