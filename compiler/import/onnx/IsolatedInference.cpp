@@ -90,7 +90,8 @@ void stripData(onnx::GraphProto &graph) {
 }
 
 /// Reads everything the child writes, up to the deadline.
-bool readAll(int fd, std::string &out, std::chrono::steady_clock::time_point deadline) {
+bool readAll(int fd, std::string &out,
+             std::chrono::steady_clock::time_point deadline) {
   char buffer[1 << 16];
   while (true) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -170,9 +171,9 @@ bool inferShapesIsolated(onnx::ModelProto &model, std::string &problem,
   }
   close(fds[1]);
   std::string reply;
-  bool finished = readAll(
-      fds[0], reply,
-      std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds));
+  bool finished = readAll(fds[0], reply,
+                          std::chrono::steady_clock::now() +
+                              std::chrono::seconds(timeoutSeconds));
   close(fds[0]);
   if (!finished) {
     kill(child, SIGKILL);
@@ -199,8 +200,9 @@ bool inferShapesIsolated(onnx::ModelProto &model, std::string &problem,
     return false;
   }
   onnx::ModelProto inferred;
-  if (reply[0] != kOk || !inferred.ParseFromArray(reply.data() + 1,
-                                                  static_cast<int>(reply.size() - 1))) {
+  if (reply[0] != kOk ||
+      !inferred.ParseFromArray(reply.data() + 1,
+                               static_cast<int>(reply.size() - 1))) {
     problem = "its result could not be read";
     return false;
   }

@@ -1,4 +1,5 @@
-//===- IsolatedInference.h - libonnx's shape inference in a child -*- C++ -*-===//
+//===- IsolatedInference.h - libonnx's shape inference in a child -*- C++
+//-*-===//
 //
 // libonnx's shape inference indexes dims and inputs with attribute values it
 // has not checked: a hostile model makes it crash (fuzzing found Flatten,

@@ -404,8 +404,7 @@ LogicalResult TfIdfVectorizerOp::verify() {
   }
   if (auto y = getRanked(getY()); x && y && y.getRank() != x.getRank()) {
     return emitOpError("result has rank ")
-           << y.getRank() << "; it must have the input's rank "
-           << x.getRank();
+           << y.getRank() << "; it must have the input's rank " << x.getRank();
   }
   return success();
 }
