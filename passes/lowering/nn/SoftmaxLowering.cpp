@@ -9,6 +9,7 @@
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
 #include "passes/lowering/ScalarMath.h"
+#include "passes/lowering/reduction/ArgReduce.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -48,40 +49,19 @@ struct SoftmaxLowering final : OpConversionPattern<Op> {
     int64_t axis =
         *normalizeAxis(op.getAxis(), std::max<int64_t>(type.getRank(), 1));
     if (kind == SoftmaxKind::Hardmax) {
-      Value max = buildReduction(
-          rewriter, loc, x, {axis}, true,
-          scalarConstant(rewriter, loc, t, -INFINITY),
-          [](OpBuilder &b, Location l, Value acc, Value v) {
-            return arith::MaximumFOp::create(b, l, acc, v).getResult();
-          });
       // One-hot of the first maximum along the axis.
+      Value first = buildArgReduce(rewriter, loc, x, axis, /*isMax=*/true,
+                                   /*last=*/false, /*isUnsigned=*/false);
       Value result = buildIndexed(
           rewriter, loc, type,
           [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
-            // First index j along the axis with x == max.
-            SmallVector<Value> maxIdx(out);
-            maxIdx[axis] = indexConstant(b, l, 0);
-            Value m = tensor::ExtractOp::create(b, l, max, maxIdx);
-            Value v = tensor::ExtractOp::create(b, l, x, out);
-            Value isMax =
-                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, v, m);
-            // Is any earlier element also the maximum? Scan j < out[axis].
-            Value earlier = arith::ConstantIntOp::create(b, l, 0, 1);
-            for (int64_t j = 0; j < type.getDimSize(axis); ++j) {
-              SmallVector<Value> at(out);
-              at[axis] = indexConstant(b, l, j);
-              Value e = tensor::ExtractOp::create(b, l, x, at);
-              Value eq =
-                  arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, e, m);
-              Value before =
-                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
-                                        indexConstant(b, l, j), out[axis]);
-              earlier = arith::OrIOp::create(
-                  b, l, earlier, arith::AndIOp::create(b, l, eq, before));
-            }
-            Value notEarlier = arith::XOrIOp::create(
-                b, l, earlier, arith::ConstantIntOp::create(b, l, 1, 1));
-            Value hot = arith::AndIOp::create(b, l, isMax, notEarlier);
+            SmallVector<Value> at(out);
+            at[axis] = indexConstant(b, l, 0);
+            Value best = tensor::ExtractOp::create(b, l, first, at);
+            Value i =
+                arith::IndexCastOp::create(b, l, b.getI64Type(), out[axis]);
+            Value hot =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, i, best);
             return arith::SelectOp::create(b, l, hot,
                                            scalarConstant(b, l, t, 1),
                                            scalarConstant(b, l, t, 0))

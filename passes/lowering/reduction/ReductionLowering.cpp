@@ -5,6 +5,7 @@
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
 #include "passes/lowering/ScalarMath.h"
+#include "passes/lowering/reduction/ArgReduce.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -25,19 +26,6 @@ using scalar::minOf;
 using scalar::mul;
 
 bool isF(Value v) { return isa<FloatType>(v.getType()); }
-/// The extreme value of an element type (for max/min reductions).
-Value extreme(OpBuilder &b, Location l, Type t, bool lowest, bool isUnsigned) {
-  if (isa<FloatType>(t)) {
-    return scalarConstant(b, l, t, lowest ? -INFINITY : INFINITY);
-  }
-  unsigned w = t.getIntOrFloatBitWidth();
-  APInt v = isUnsigned
-                ? (lowest ? APInt::getMinValue(w) : APInt::getMaxValue(w))
-                : (lowest ? APInt::getSignedMinValue(w)
-                          : APInt::getSignedMaxValue(w));
-  return arith::ConstantOp::create(b, l, b.getIntegerAttr(t, v));
-}
-
 /// Normalized, sorted reduction axes of a reduce op, or failure.
 FailureOr<SmallVector<int64_t>> reduceAxes(Operation *op, Value axesOperand,
                                            int64_t rank, bool noopWhenEmpty,
@@ -232,10 +220,10 @@ struct ReduceLowering final : OpConversionPattern<Op> {
     Value init;
     switch (kind) {
     case Reduce::Max:
-      init = extreme(rewriter, loc, t, true, u);
+      init = extremeValue(rewriter, loc, t, true, u);
       break;
     case Reduce::Min:
-      init = extreme(rewriter, loc, t, false, u);
+      init = extremeValue(rewriter, loc, t, false, u);
       break;
     case Reduce::Prod:
       init = scalarConstant(rewriter, loc, t, 1);
@@ -323,7 +311,6 @@ struct ArgLowering final : OpConversionPattern<Op> {
       return failure();
     }
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     Value input = adaptor.getData();
     auto inType = cast<RankedTensorType>(input.getType());
     auto outType = loweredTensorType(op.getReduced().getType());
@@ -331,63 +318,8 @@ struct ArgLowering final : OpConversionPattern<Op> {
     int64_t axis = *normalizeAxis(op.getAxis(), rank);
     bool last = op.getSelectLastIndex() != 0;
     bool u = isUnsignedTensor(op.getData().getType());
-    Type t = inType.getElementType();
-    SmallVector<int64_t> kept = reducedShape(inType.getShape(), {axis}, true);
-    auto valType = RankedTensorType::get(kept, t);
-    auto idxType = RankedTensorType::get(kept, rewriter.getI64Type());
-    SmallVector<AffineExpr> outExprs;
-    SmallVector<utils::IteratorType> iterators;
-    for (int64_t d = 0; d < rank; ++d) {
-      outExprs.push_back(d == axis ? getAffineConstantExpr(0, ctx)
-                                   : getAffineDimExpr(d, ctx));
-      iterators.push_back(d == axis ? utils::IteratorType::reduction
-                                    : utils::IteratorType::parallel);
-    }
-    AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
-    Value vals = filledTensor(rewriter, loc, valType,
-                              extreme(rewriter, loc, t, isMax, u));
-    Value idxs =
-        filledTensor(rewriter, loc, idxType,
-                     scalarConstant(rewriter, loc, rewriter.getI64Type(), 0));
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{valType, idxType}, ValueRange{input},
-        ValueRange{vals, idxs},
-        SmallVector<AffineMap>{AffineMap::getMultiDimIdentityMap(rank, ctx),
-                               outMap, outMap},
-        iterators, [&](OpBuilder &b, Location l, ValueRange a) {
-          Value x = a[0], best = a[1], bestIdx = a[2];
-          Value i = arith::IndexCastOp::create(
-              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, axis));
-          Value better;
-          if (isF(x)) {
-            auto pred = isMax ? (last ? arith::CmpFPredicate::OGE
-                                      : arith::CmpFPredicate::OGT)
-                              : (last ? arith::CmpFPredicate::OLE
-                                      : arith::CmpFPredicate::OLT);
-            better = arith::CmpFOp::create(b, l, pred, x, best);
-          } else {
-            auto pred = isMax ? (last ? (u ? arith::CmpIPredicate::uge
-                                           : arith::CmpIPredicate::sge)
-                                      : (u ? arith::CmpIPredicate::ugt
-                                           : arith::CmpIPredicate::sgt))
-                              : (last ? (u ? arith::CmpIPredicate::ule
-                                           : arith::CmpIPredicate::sle)
-                                      : (u ? arith::CmpIPredicate::ult
-                                           : arith::CmpIPredicate::slt));
-            better = arith::CmpIOp::create(b, l, pred, x, best);
-          }
-          // The first element always initialises the result.
-          Value first =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, i,
-                                    scalarConstant(b, l, b.getI64Type(), 0));
-          better = arith::OrIOp::create(b, l, better, first);
-          linalg::YieldOp::create(
-              b, l,
-              ValueRange{arith::SelectOp::create(b, l, better, x, best),
-                         arith::SelectOp::create(b, l, better, i, bestIdx)});
-        });
-    rewriter.replaceOp(op,
-                       reshapeTo(rewriter, loc, generic.getResult(1), outType));
+    Value idx = buildArgReduce(rewriter, loc, input, axis, isMax, last, u);
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, idx, outType));
     return success();
   }
 };

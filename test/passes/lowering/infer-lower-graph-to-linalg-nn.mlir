@@ -86,6 +86,26 @@ func.func @softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
 
 // -----
 
+// Hardmax: one reduction finds the first maximum's index along the axis
+// (the same whatever its size: 2^20 here), then a one-hot of it.
+// CHECK-LABEL: func.func @hardmax
+// CHECK: %[[IDX:.+]]:2 = linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction"]
+// CHECK-SAME: outs(%{{.+}}, %{{.+}} : tensor<2x1xf32>, tensor<2x1xi64>)
+// CHECK: arith.cmpf ogt
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.+}} : tensor<2x1048576xf32>)
+// CHECK: tensor.extract %[[IDX]]#1
+// CHECK: arith.cmpi eq
+// CHECK-NOT: arith.cmpf
+// CHECK: return
+func.func @hardmax(%x: tensor<2x1048576xf32>) -> tensor<2x1048576xf32> {
+  %0 = graph.hardmax %x : (tensor<2x1048576xf32>) -> tensor<2x1048576xf32>
+  return %0 : tensor<2x1048576xf32>
+}
+
+// -----
+
 // Dynamic dims a pattern cannot size at run time are reported, not
 // miscompiled (Hardmax has no generic lowering yet).
 func.func @dynamic(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
