@@ -60,7 +60,9 @@ struct DriverOptions {
                              cl::cat(inputCat)};
   cl::opt<bool> noChecker{
       "no-checker",
-      cl::desc("Skip onnx::checker (for models the checker wrongly rejects)"),
+      cl::desc("Skip onnx::checker, and go on when ONNX shape inference "
+               "refuses a node (for models they wrongly reject); the graph "
+               "dialect's verifiers still check every op"),
       cl::init(false), cl::cat(inputCat)};
 
   // The registered targets, set before `target` is constructed.

@@ -104,8 +104,9 @@ def main():
         results = []
         for future in futures:
             model, code, stderr = future.result()
-            # Exit 1 is a reported error; anything else is a crash.
-            results.append((model, code == 0, f"(exit {code}):\n{stderr.strip()[:800]}",
+            # Exit 1 is a reported error; anything else is a crash. The
+            # error comes after the warnings: keep the end.
+            results.append((model, code == 0, f"(exit {code}):\n{stderr.strip()[-1500:]}",
                             code == 1))
     passed, failed, expected, problems = classify(results, xfail)
 

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -72,19 +73,34 @@ void stripData(onnx::GraphProto &graph) {
     dup2(null, STDOUT_FILENO);
   }
   std::string reply;
-  try {
-    onnx::ShapeInferenceOptions options(/*check_type=*/false,
-                                        /*error_mode=*/0,
-                                        /*enable_data_propagation=*/true);
-    onnx::shape_inference::InferShapes(
-        model, onnx::OpSchemaRegistry::Instance(), options);
-    stripData(*model.mutable_graph());
-    reply.push_back(kOk);
-    reply += model.SerializeAsString();
-  } catch (const std::exception &e) {
-    std::string what = e.what();
-    reply.push_back(kThrew);
-    reply += what.substr(0, what.find('\n'));
+  // Strict first: an op's own inference function refusing its inputs is
+  // reported. Then, if that threw, leniently for the types.
+  std::string strictError;
+  onnx::ModelProto copy = model;
+  for (int mode : {1, 0}) {
+    try {
+      onnx::ShapeInferenceOptions options(/*check_type=*/false, mode,
+                                          /*enable_data_propagation=*/true);
+      onnx::shape_inference::InferShapes(
+          model, onnx::OpSchemaRegistry::Instance(), options);
+      stripData(*model.mutable_graph());
+      reply.push_back(kOk);
+      uint32_t length = static_cast<uint32_t>(strictError.size());
+      reply.append(reinterpret_cast<const char *>(&length), sizeof(length));
+      reply += strictError;
+      reply += model.SerializeAsString();
+      break;
+    } catch (const std::exception &e) {
+      std::string what = e.what();
+      what = what.substr(0, what.find('\n'));
+      if (mode == 0) {
+        reply.push_back(kThrew);
+        reply += what;
+      } else {
+        strictError = what;
+        model = copy;
+      }
+    }
   }
   _exit(writeAll(fd, reply.data(), reply.size()) ? 0 : 3);
 }
@@ -152,7 +168,8 @@ void mergeTypes(const onnx::GraphProto &from, onnx::GraphProto &into) {
 } // namespace
 
 bool inferShapesIsolated(onnx::ModelProto &model, std::string &problem,
-                         int timeoutSeconds) {
+                         std::string &strictError, int timeoutSeconds) {
+  strictError.clear();
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     problem = std::string("cannot create a pipe: ") + std::strerror(errno);
@@ -200,12 +217,20 @@ bool inferShapesIsolated(onnx::ModelProto &model, std::string &problem,
     return false;
   }
   onnx::ModelProto inferred;
-  if (reply[0] != kOk ||
-      !inferred.ParseFromArray(reply.data() + 1,
-                               static_cast<int>(reply.size() - 1))) {
+  uint32_t length = 0;
+  if (reply[0] != kOk || reply.size() < 1 + sizeof(length)) {
     problem = "its result could not be read";
     return false;
   }
+  std::memcpy(&length, reply.data() + 1, sizeof(length));
+  size_t start = 1 + sizeof(length) + length;
+  if (start > reply.size() ||
+      !inferred.ParseFromArray(reply.data() + start,
+                               static_cast<int>(reply.size() - start))) {
+    problem = "its result could not be read";
+    return false;
+  }
+  strictError = reply.substr(1 + sizeof(length), length);
   mergeTypes(inferred.graph(), *model.mutable_graph());
   return true;
 }

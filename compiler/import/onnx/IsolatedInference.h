@@ -23,9 +23,12 @@ namespace infer::onnx_import {
 /// Runs libonnx's shape inference (data propagation on) over `model` in a
 /// child process and merges the types it infers into `model`. Returns false
 /// with `problem` set (one line) when the inference threw, crashed or ran
-/// past `timeoutSeconds`; `model` is then unchanged.
+/// past `timeoutSeconds`; `model` is then unchanged. The inference runs
+/// strict first: `strictError` gets the first error it reports (an op's
+/// inference function refusing its inputs, or a type that contradicts the
+/// model's), and the types then come from a lenient run.
 bool inferShapesIsolated(onnx::ModelProto &model, std::string &problem,
-                         int timeoutSeconds = 120);
+                         std::string &strictError, int timeoutSeconds = 120);
 
 } // namespace infer::onnx_import
 

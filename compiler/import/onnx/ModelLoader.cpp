@@ -108,6 +108,24 @@ bool newerThanLibrary(const onnx::ModelProto &model, LoadedModel &out) {
   return newer;
 }
 
+/// Whether libonnx has the schemas of every domain and version the model
+/// imports (its inference then speaks for the model's own semantics).
+bool libraryKnowsEveryOpset(const onnx::ModelProto &model) {
+  if (model.ir_version() > maxKnownIrVersion()) {
+    return false;
+  }
+  const auto &map =
+      onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  for (const auto &opset : model.opset_import()) {
+    std::string domain = opset.domain() == "ai.onnx" ? "" : opset.domain();
+    auto it = map.find(domain);
+    if (it == map.end() || opset.version() > it->second.second) {
+      return false;
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 bool loadModel(const std::string &path, bool runChecker, LoadedModel &out,
@@ -177,9 +195,28 @@ bool loadModel(const std::string &path, bool runChecker, LoadedModel &out,
   // Types then come from the model's own annotations and the graph
   // dialect's shape inference when libonnx's fails.
   ShapeInferenceGuard guard(out.model);
-  std::string problem;
-  if (!inferShapesIsolated(out.model, problem)) {
+  std::string problem, strictError;
+  if (!inferShapesIsolated(out.model, problem, strictError)) {
     out.warnings.push_back("ONNX shape inference failed: " + problem);
+  } else if (!strictError.empty()) {
+    // An op's inference function refused its inputs (a rank, an attribute
+    // it cannot have): where the library knows every opset the model
+    // uses, the model is invalid, as ONNX Runtime also says at load time.
+    // A type that contradicts the model's declaration stays a warning: the
+    // graph dialect's inference decides, and exporters get these wrong.
+    const std::string prefix =
+        "[ShapeInferenceError] Shape inference error(s): ";
+    if (strictError.compare(0, prefix.size(), prefix) == 0) {
+      strictError.erase(0, prefix.size());
+    }
+    bool contradiction = strictError.find("existing") != std::string::npos;
+    if (runChecker && !contradiction && libraryKnowsEveryOpset(out.model)) {
+      out.inferenceError =
+          "the model failed ONNX shape inference: " + strictError +
+          " (--no-checker: go on regardless)";
+    } else {
+      out.warnings.push_back("ONNX shape inference: " + strictError);
+    }
   }
   return true;
 }

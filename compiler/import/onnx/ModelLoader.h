@@ -23,6 +23,11 @@ struct LoadedModel {
   /// Notes for the user that do not stop the import (e.g. a model newer
   /// than the linked ONNX library).
   std::vector<std::string> warnings;
+  /// An op's ONNX inference function refused its inputs, in a model whose
+  /// opsets the library knows: the model is invalid. The importer reports
+  /// it once every op is known to be importable (an op it cannot import
+  /// leaves the ops after it untyped, which this would misreport).
+  std::string inferenceError;
 };
 
 /// Reads, checks and shape-infers the model at `path`. On failure returns

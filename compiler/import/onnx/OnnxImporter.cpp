@@ -79,6 +79,10 @@ OwningOpRef<ModuleOp> importOnnxModel(MLIRContext &context, StringRef path,
   if (failed(importer.importMainGraph(*module, options.functionName))) {
     return nullptr;
   }
+  if (!loaded.inferenceError.empty()) {
+    emitError(fileLoc) << loaded.inferenceError;
+    return nullptr;
+  }
   if (failed(verify(*module))) {
     return nullptr;
   }
