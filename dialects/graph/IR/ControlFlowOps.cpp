@@ -68,6 +68,89 @@ LogicalResult LoopOp::verify() {
   if (getNumResults() < carried) {
     return emitOpError("has fewer results than loop-carried values");
   }
+  const char *names[] = {"iteration number", "condition"};
+  for (unsigned i = 0; i < 2; ++i) {
+    StringRef name = names[i];
+    auto type = dyn_cast<RankedTensorType>(body.getArgument(i).getType());
+    if (type && type.hasStaticShape() && type.getNumElements() != 1) {
+      return emitOpError("the body's ")
+             << name << " must be a single value, got " << type;
+    }
+  }
+  return success();
+}
+
+/// The axes of Scan's scan inputs or outputs: none (all 0) or one per value,
+/// each inside [-rank, rank) of its value (`extra` added to the rank: a scan
+/// output gains the scanned dim).
+static LogicalResult verifyScanAxes(ScanOp op, StringRef name,
+                                    std::optional<ArrayRef<int64_t>> axes,
+                                    ValueRange values, int64_t extra) {
+  if (!axes) {
+    return success();
+  }
+  if (axes->size() != values.size()) {
+    return op.emitOpError("'") << name << "' has " << axes->size()
+                               << " values, expected " << values.size();
+  }
+  for (auto [axis, value] : llvm::zip(*axes, values)) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type) {
+      continue;
+    }
+    int64_t rank = type.getRank() + extra;
+    if (axis < -rank || axis >= rank) {
+      return op.emitOpError("'")
+             << name << "' value " << axis
+             << " is out of range for a value of rank " << rank;
+    }
+  }
+  return success();
+}
+
+LogicalResult ScanOp::verify() {
+  int64_t operands = getInitialStateAndScanInputs().size();
+  int64_t scanInputs = getNumScanInputs();
+  if (scanInputs < 1 || scanInputs > operands) {
+    return emitOpError("'num_scan_inputs' is ")
+           << scanInputs << "; it must be in [1, " << operands
+           << "] (the operands are states, then scan inputs)";
+  }
+  int64_t states = operands - scanInputs;
+  Block &body = getBody().front();
+  if (static_cast<int64_t>(body.getNumArguments()) != operands) {
+    return emitOpError("body takes ")
+           << body.getNumArguments() << " arguments, expected " << operands
+           << " (states, then one slice of each scan input)";
+  }
+  ValueRange values = yieldedValues(getBody());
+  if (values.size() != getNumResults()) {
+    return emitOpError("body yields ")
+           << values.size() << " values, but the op has " << getNumResults()
+           << " results (final states, then scan outputs)";
+  }
+  if (static_cast<int64_t>(getNumResults()) < states) {
+    return emitOpError("has ") << getNumResults() << " results, fewer than its "
+                               << states << " states";
+  }
+  ValueRange inputs = getInitialStateAndScanInputs().drop_front(states);
+  ValueRange outputs = values.drop_front(states);
+  if (failed(verifyScanAxes(*this, "scan_input_axes", getScanInputAxes(),
+                            inputs, 0)) ||
+      failed(verifyScanAxes(*this, "scan_output_axes", getScanOutputAxes(),
+                            outputs, 1))) {
+    return failure();
+  }
+  for (auto [name, directions, count] :
+       {std::make_tuple("scan_input_directions", getScanInputDirections(),
+                        inputs.size()),
+        std::make_tuple("scan_output_directions", getScanOutputDirections(),
+                        outputs.size())}) {
+    if (directions && directions->size() != count) {
+      return emitOpError("'") << name << "' has " << directions->size()
+                              << " values, expected " << count;
+    }
+  }
   return success();
 }
 

@@ -90,6 +90,7 @@ def Graph_ScanOp : Graph_Op<"scan", "Scan", [RecursiveMemoryEffects]> {
   let results = (outs Variadic<AnyTensor>:$final_state_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results) $body";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,6 @@
 //===- NNOps.cpp - conv, pooling, normalization, matmul ops ---------------===//
 
+#include "dialects/graph/IR/ConvChecks.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
@@ -92,36 +93,51 @@ void sameShapeAs(Value like, Operation *op, SmallVectorImpl<Type> &inferred) {
 // Convolution
 //===----------------------------------------------------------------------===//
 
-LogicalResult ConvOp::verify() {
-  auto x = getRanked(getX());
-  auto w = getRanked(getW());
+LogicalResult
+infer::graph::verifyConvOperands(Operation *op, Value xValue, Value wValue,
+                                 int64_t group,
+                                 std::optional<ArrayRef<int64_t>> kernel,
+                                 std::optional<ArrayRef<int64_t>> strides,
+                                 std::optional<ArrayRef<int64_t>> dilations,
+                                 std::optional<ArrayRef<int64_t>> pads) {
+  auto x = getRanked(xValue);
+  auto w = getRanked(wValue);
   if (x && x.getRank() < 3) {
-    return emitOpError("input must have rank >= 3 (N x C x D1 ...), got ")
+    return op->emitOpError("input must have rank >= 3 (N x C x D1 ...), got ")
            << x.getRank();
   }
+  if (w && w.getRank() < 3) {
+    return op->emitOpError(
+               "weight must have rank >= 3 (M x C/group x k1 ...), got ")
+           << w.getRank();
+  }
   if (x && w && x.getRank() != w.getRank()) {
-    return emitOpError("weight rank ")
+    return op->emitOpError("weight rank ")
            << w.getRank() << " differs from input rank " << x.getRank();
   }
-  if (getGroup() < 1) {
-    return emitOpError("'group' must be positive, got ") << getGroup();
+  if (group < 1) {
+    return op->emitOpError("'group' must be positive, got ") << group;
   }
   if (x && w && !x.isDynamicDim(1) && !w.isDynamicDim(1) &&
-      x.getDimSize(1) != w.getDimSize(1) * getGroup()) {
-    return emitOpError("input has ")
+      x.getDimSize(1) != mulDims(w.getDimSize(1), group)) {
+    return op->emitOpError("input has ")
            << x.getDimSize(1) << " channels but the weight expects "
-           << w.getDimSize(1) << " x group " << getGroup();
+           << w.getDimSize(1) << " x group " << group;
   }
-  if (w && !w.isDynamicDim(0) && w.getDimSize(0) % getGroup() != 0) {
-    return emitOpError("output channels ")
-           << w.getDimSize(0) << " are not divisible by group " << getGroup();
+  if (w && !w.isDynamicDim(0) && w.getDimSize(0) % group != 0) {
+    return op->emitOpError("output channels ")
+           << w.getDimSize(0) << " are not divisible by group " << group;
   }
   int64_t spatial = x ? x.getRank() - 2 : (w ? w.getRank() - 2 : -1);
   if (spatial < 0) {
     return success();
   }
-  return verifyWindowAttrs(*this, spatial, getKernelShape(), getStrides(),
-                           getDilations(), getPads());
+  return verifyWindowAttrs(op, spatial, kernel, strides, dilations, pads);
+}
+
+LogicalResult ConvOp::verify() {
+  return verifyConvOperands(*this, getX(), getW(), getGroup(), getKernelShape(),
+                            getStrides(), getDilations(), getPads());
 }
 
 LogicalResult ConvOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
@@ -347,7 +363,87 @@ LogicalResult LayerNormalizationOp::verify() {
   if (x && x.getRank() == 0) {
     return emitOpError("X must have rank >= 1");
   }
-  return verifyAxis(*this, getAxis(), getX());
+  if (failed(verifyAxis(*this, getAxis(), getX()))) {
+    return failure();
+  }
+  if (!x) {
+    return success();
+  }
+  // Scale and B broadcast to the normalized dims X.shape[axis:].
+  int64_t axis = *normalizeAxis(getAxis(), x.getRank());
+  ArrayRef<int64_t> normalized = x.getShape().drop_front(axis);
+  for (auto [name, value] : {std::make_pair("Scale", Value(getScale())),
+                             std::make_pair("B", getB())}) {
+    auto type = getRanked(value);
+    if (!type) {
+      continue;
+    }
+    bool fits = type.getRank() <= static_cast<int64_t>(normalized.size());
+    for (int64_t i = 1; fits && i <= type.getRank(); ++i) {
+      int64_t d = type.getDimSize(type.getRank() - i);
+      int64_t n = normalized[normalized.size() - i];
+      fits = d == 1 || d == kDynamic || n == kDynamic || d == n;
+    }
+    if (!fits) {
+      return emitOpError("'")
+             << name << "' does not broadcast to the normalized dims of X "
+             << "(X.shape[" << axis << ":], rank " << normalized.size() << ")";
+    }
+  }
+  return success();
+}
+
+namespace {
+
+/// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: input N x C x
+/// d1..., target N x d1..., weight C.
+LogicalResult verifyLossOperands(Operation *op, Value input, Value target,
+                                 Value weight) {
+  auto x = getRanked(input);
+  auto t = getRanked(target);
+  if (x && x.getRank() < 2) {
+    return op->emitOpError("the input must have rank >= 2 (N x C x ...), got ")
+           << x.getRank();
+  }
+  if (x && t && t.getRank() != x.getRank() - 1) {
+    return op->emitOpError("the target must have rank ")
+           << x.getRank() - 1 << " (the input's without C), got "
+           << t.getRank();
+  }
+  if (auto w = getRanked(weight); w && w.getRank() != 1) {
+    return op->emitOpError("the weight must be 1-d (one per class), got rank ")
+           << w.getRank();
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult RoiAlignOp::verify() {
+  for (auto [name, value, rank] :
+       {std::make_tuple("X", Value(getX()), 4),
+        std::make_tuple("rois", Value(getRois()), 2),
+        std::make_tuple("batch_indices", Value(getBatchIndices()), 1),
+        std::make_tuple("Y", Value(getY()), 4)}) {
+    if (auto type = getRanked(value); type && type.getRank() != rank) {
+      return emitOpError("'") << name << "' must have rank " << rank
+                              << ", got rank " << type.getRank();
+    }
+  }
+  if (auto rois = getRanked(getRois());
+      rois && !rois.isDynamicDim(1) && rois.getDimSize(1) != 4) {
+    return emitOpError("'rois' must have 4 columns (x1, y1, x2, y2), got ")
+           << rois.getDimSize(1);
+  }
+  return success();
+}
+
+LogicalResult NegativeLogLikelihoodLossOp::verify() {
+  return verifyLossOperands(*this, getInput(), getTarget(), getWeight());
+}
+
+LogicalResult SoftmaxCrossEntropyLossOp::verify() {
+  return verifyLossOperands(*this, getScores(), getLabels(), getWeights());
 }
 
 LogicalResult

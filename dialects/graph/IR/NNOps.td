@@ -103,7 +103,9 @@ def Graph_RoiAlignOp : Graph_OnnxOp<"roi_align", "RoiAlign",
          Graph_StrEnum<["avg", "max"], "avg">:$mode,
          Graph_I64<1>:$output_height, Graph_I64<1>:$output_width,
          Graph_I64<0>:$sampling_ratio, Graph_F32<"1.0">:$spatial_scale),
-    (outs AnyTensor:$Y)>;
+    (outs AnyTensor:$Y)> {
+  let hasVerifier = 1;
+}
 
 def Graph_GridSampleOp : Graph_OnnxOp<"grid_sample", "GridSample",
     "sampling at grid locations",
@@ -342,13 +344,17 @@ def Graph_NegativeLogLikelihoodLossOp : Graph_OnnxOp<
     "negative log-likelihood loss",
     (ins AnyTensor:$input, AnyTensor:$target, Graph_TensorOrNone:$weight,
          OptionalAttr<Graph_I64Attr>:$ignore_index, Graph_LossReduction:$reduction),
-    (outs AnyTensor:$loss)>;
+    (outs AnyTensor:$loss)> {
+  let hasVerifier = 1;
+}
 
 def Graph_SoftmaxCrossEntropyLossOp : Graph_OnnxOp<
     "softmax_cross_entropy_loss", "SoftmaxCrossEntropyLoss",
     "softmax cross-entropy loss",
     (ins AnyTensor:$scores, AnyTensor:$labels, Graph_TensorOrNone:$weights,
          OptionalAttr<Graph_I64Attr>:$ignore_index, Graph_LossReduction:$reduction),
-    (outs AnyTensor:$output, Graph_TensorOrNone:$log_prob)>;
+    (outs AnyTensor:$output, Graph_TensorOrNone:$log_prob)> {
+  let hasVerifier = 1;
+}
 
 #endif // INFER_DIALECTS_GRAPH_IR_NNOPS_TD

@@ -1,5 +1,6 @@
 //===- QuantOps.cpp - quantization graph ops ------------------------------===//
 
+#include "dialects/graph/IR/ConvChecks.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
@@ -67,11 +68,21 @@ QLinearMatMulOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
 }
 
 LogicalResult ConvIntegerOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  if (failed(verifyConvOperands(*this, getX(), getW(), getGroup(),
+                                getKernelShape(), getStrides(), getDilations(),
+                                getPads()))) {
+    return failure();
+  }
   inferred.push_back(inferConv(*this, getX(), getW(), getY().getType()));
   return success();
 }
 
 LogicalResult QLinearConvOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  if (failed(verifyConvOperands(*this, getX(), getW(), getGroup(),
+                                getKernelShape(), getStrides(), getDilations(),
+                                getPads()))) {
+    return failure();
+  }
   inferred.push_back(inferConv(*this, getX(), getW(), getY().getType()));
   return success();
 }

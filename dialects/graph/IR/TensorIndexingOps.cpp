@@ -233,7 +233,11 @@ LogicalResult
 DepthToSpaceOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   auto input = getRanked(getInput());
   int64_t b = getBlocksize();
-  if (!input || input.getRank() != 4) {
+  if (input && input.getRank() != 4) {
+    return emitOpError("the input must have rank 4 (N, C, H, W), got rank ")
+           << input.getRank();
+  }
+  if (!input) {
     inferred.push_back(getOutput().getType());
     return success();
   }
@@ -253,7 +257,11 @@ LogicalResult
 SpaceToDepthOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   auto input = getRanked(getInput());
   int64_t b = getBlocksize();
-  if (!input || input.getRank() != 4) {
+  if (input && input.getRank() != 4) {
+    return emitOpError("the input must have rank 4 (N, C, H, W), got rank ")
+           << input.getRank();
+  }
+  if (!input) {
     inferred.push_back(getOutput().getType());
     return success();
   }

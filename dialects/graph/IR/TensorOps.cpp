@@ -5,25 +5,41 @@
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace infer::graph;
 
 namespace {
 
+/// The most dims a shape operand may give: far beyond any model, and small
+/// enough that a type of that rank costs nothing.
+constexpr int64_t kMaxShapeLength = 1024;
+
 /// The result type a shape operand gives: its known entries as dims (a
 /// negative one is left to the verifier), the others dynamic; a 1-d shape
 /// tensor of known length but unknown values gives a ranked result with
-/// every dimension dynamic.
-Type shapeFromShapeOperand(Value shapeOperand, Type resultType) {
+/// every dimension dynamic. Fails, with an error on `op`, when the operand
+/// is not 1-d or is longer than kMaxShapeLength.
+FailureOr<Type> shapeFromShapeOperand(Operation *op, Value shapeOperand,
+                                      Type resultType) {
+  auto ranked = getRanked(shapeOperand);
+  if (ranked && ranked.getRank() != 1) {
+    return op->emitOpError("the shape operand must be 1-d, got rank ")
+           << ranked.getRank();
+  }
+  if (ranked && ranked.getDimSize(0) > kMaxShapeLength) {
+    return op->emitOpError("the shape operand has ")
+           << ranked.getDimSize(0) << " entries; at most " << kMaxShapeLength
+           << " are supported";
+  }
   auto values = getPartialInts(shapeOperand);
   if (values && llvm::none_of(*values, [](int64_t v) {
         return v < 0 && v != kDynamic;
       })) {
     return withShape(resultType, *values);
   }
-  auto ranked = getRanked(shapeOperand);
-  if (ranked && ranked.getRank() == 1 && !ranked.isDynamicDim(0)) {
+  if (ranked && !ranked.isDynamicDim(0)) {
     return withShape(resultType,
                      SmallVector<int64_t>(ranked.getDimSize(0), kDynamic));
   }
@@ -38,7 +54,12 @@ Type shapeFromShapeOperand(Value shapeOperand, Type resultType) {
 
 LogicalResult
 ConstantOfShapeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
-  inferred.push_back(shapeFromShapeOperand(getInput(), getOutput().getType()));
+  FailureOr<Type> type =
+      shapeFromShapeOperand(*this, getInput(), getOutput().getType());
+  if (failed(type)) {
+    return failure();
+  }
+  inferred.push_back(*type);
   return success();
 }
 
@@ -76,7 +97,11 @@ LogicalResult ReshapeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   auto target = getPartialInts(getShape());
   auto data = getRanked(getData());
   if (!target) {
-    inferred.push_back(shapeFromShapeOperand(getShape(), resultType));
+    FailureOr<Type> type = shapeFromShapeOperand(*this, getShape(), resultType);
+    if (failed(type)) {
+      return failure();
+    }
+    inferred.push_back(*type);
     return success();
   }
   SmallVector<int64_t> shape;
@@ -325,8 +350,18 @@ LogicalResult CompressOp::verify() {
     return emitOpError("'condition' must have rank 1, got rank ")
            << condition.getRank();
   }
+  auto output = getRanked(getOutput());
   if (auto axis = getAxis()) {
+    auto input = getRanked(getInput());
+    if (input && output && output.getRank() != input.getRank()) {
+      return emitOpError("with an axis the result keeps the input's rank ")
+             << input.getRank() << ", got rank " << output.getRank();
+    }
     return verifyAxis(*this, *axis, getInput());
+  }
+  if (output && output.getRank() != 1) {
+    return emitOpError("without an axis the result is 1-d, got rank ")
+           << output.getRank();
   }
   return success();
 }
@@ -376,6 +411,12 @@ LogicalResult OneHotOp::verify() {
            << getAxis() << " is out of range for a result of rank "
            << indices.getRank() + 1;
   }
+  if (auto indices = getRanked(getIndices()), output = getRanked(getOutput());
+      indices && output && output.getRank() != indices.getRank() + 1) {
+    return emitOpError("result must have rank ")
+           << indices.getRank() + 1 << " (one more than 'indices'), got "
+           << output.getRank();
+  }
   if (auto depth = getRanked(getDepth());
       depth && (depth.getRank() > 1 ||
                 (depth.hasStaticShape() && depth.getNumElements() != 1))) {
@@ -385,6 +426,90 @@ LogicalResult OneHotOp::verify() {
       values && (values.getRank() != 1 ||
                  (values.hasStaticShape() && values.getNumElements() != 2))) {
     return emitOpError("'values' must hold two values [off, on]");
+  }
+  return success();
+}
+
+LogicalResult ScatterElementsOp::verify() {
+  auto data = getRanked(getData());
+  auto indices = getRanked(getIndices());
+  auto updates = getRanked(getUpdates());
+  if (data && indices && data.getRank() != indices.getRank()) {
+    return emitOpError("'indices' has rank ")
+           << indices.getRank() << "; it must have the rank of 'data', "
+           << data.getRank();
+  }
+  if (indices && updates &&
+      failed(verifyCompatibleShape(indices.getShape(), updates.getShape()))) {
+    return emitOpError("'updates' must have the shape of 'indices'");
+  }
+  return verifyAxis(*this, getAxis(), getData());
+}
+
+LogicalResult ScatterNDOp::verify() {
+  auto data = getRanked(getData());
+  auto indices = getRanked(getIndices());
+  auto updates = getRanked(getUpdates());
+  if (indices && indices.getRank() < 1) {
+    return emitOpError("'indices' must have rank >= 1");
+  }
+  if (!data || !indices || indices.isDynamicDim(indices.getRank() - 1)) {
+    return success();
+  }
+  int64_t k = indices.getDimSize(indices.getRank() - 1);
+  if (k < 1 || k > data.getRank()) {
+    return emitOpError("index tuples of ")
+           << k << " entries do not fit 'data' of rank " << data.getRank();
+  }
+  // updates: indices.shape[:-1] + data.shape[k:]
+  SmallVector<int64_t> expected(indices.getShape().drop_back());
+  llvm::append_range(expected, data.getShape().drop_front(k));
+  if (updates && failed(verifyCompatibleShape(updates.getShape(), expected))) {
+    return emitOpError("'updates' must have shape indices.shape[:-1] + "
+                       "data.shape[k:] (rank ")
+           << expected.size() << "), got rank " << updates.getRank();
+  }
+  return success();
+}
+
+LogicalResult TriluOp::verify() {
+  if (auto input = getRanked(getInput()); input && input.getRank() < 2) {
+    return emitOpError("the input must have rank >= 2, got rank ")
+           << input.getRank();
+  }
+  if (auto k = getRanked(getK());
+      k &&
+      (k.getRank() > 1 || (k.hasStaticShape() && k.getNumElements() != 1))) {
+    return emitOpError("'k' must hold one value");
+  }
+  return success();
+}
+
+LogicalResult EyeLikeOp::verify() {
+  if (auto input = getRanked(getInput()); input && input.getRank() != 2) {
+    return emitOpError("the input must have rank 2, got rank ")
+           << input.getRank();
+  }
+  return success();
+}
+
+LogicalResult STFTOp::verify() {
+  if (auto signal = getRanked(getSignal()); signal && signal.getRank() != 3) {
+    return emitOpError("'signal' must have rank 3 ([batch, length, 1 or 2]), "
+                       "got rank ")
+           << signal.getRank();
+  }
+  if (auto window = getRanked(getWindow()); window && window.getRank() != 1) {
+    return emitOpError("'window' must be 1-d, got rank ") << window.getRank();
+  }
+  for (auto [name, value] :
+       {std::make_pair("frame_step", Value(getFrameStep())),
+        std::make_pair("frame_length", getFrameLength())}) {
+    if (auto type = getRanked(value);
+        type && (type.getRank() > 1 ||
+                 (type.hasStaticShape() && type.getNumElements() != 1))) {
+      return emitOpError("'") << name << "' must hold one value";
+    }
   }
   return success();
 }

@@ -176,13 +176,17 @@ def Graph_ScatterElementsOp : Graph_OnnxOp<"scatter_elements",
     "ScatterElements", "writes updates at indices along an axis",
     (ins AnyTensor:$data, AnyTensor:$indices, AnyTensor:$updates,
          Graph_I64<0>:$axis, Graph_ScatterReduction:$reduction),
-    (outs AnyTensor:$output), 0, [Pure, Graph_SameShape]>;
+    (outs AnyTensor:$output), 0, [Pure, Graph_SameShape]> {
+  let hasVerifier = 1;
+}
 
 def Graph_ScatterNDOp : Graph_OnnxOp<"scatter_nd", "ScatterND",
     "writes updates at N-d index tuples",
     (ins AnyTensor:$data, AnyTensor:$indices, AnyTensor:$updates,
          Graph_ScatterReduction:$reduction),
-    (outs AnyTensor:$output), 0, [Pure, Graph_SameShape]>;
+    (outs AnyTensor:$output), 0, [Pure, Graph_SameShape]> {
+  let hasVerifier = 1;
+}
 
 def Graph_ExpandOp : Graph_OnnxOp<"expand", "Expand",
     "broadcasts to a shape",
@@ -228,7 +232,9 @@ def Graph_ResizeOp : Graph_OnnxOp<"resize", "Resize",
 def Graph_TriluOp : Graph_OnnxOp<"trilu", "Trilu",
     "upper or lower triangle of matrices",
     (ins AnyTensor:$input, Graph_TensorOrNone:$k, Graph_I64<1>:$upper),
-    (outs AnyTensor:$output), 0, [Pure, Graph_SameShape]>;
+    (outs AnyTensor:$output), 0, [Pure, Graph_SameShape]> {
+  let hasVerifier = 1;
+}
 
 def Graph_DepthToSpaceOp : Graph_OnnxOp<"depth_to_space", "DepthToSpace",
     "moves channel blocks into spatial blocks",
@@ -266,7 +272,9 @@ def Graph_CompressOp : Graph_OnnxOp<"compress", "Compress",
 def Graph_EyeLikeOp : Graph_OnnxOp<"eye_like", "EyeLike",
     "a 2-d identity-like matrix",
     (ins AnyTensor:$input, OptionalAttr<TypeAttr>:$dtype, Graph_I64<0>:$k),
-    (outs AnyTensor:$output), 0, [Pure, Graph_SameShape]>;
+    (outs AnyTensor:$output), 0, [Pure, Graph_SameShape]> {
+  let hasVerifier = 1;
+}
 
 def Graph_ReverseSequenceOp : Graph_OnnxOp<"reverse_sequence",
     "ReverseSequence", "reverses variable-length prefixes",
@@ -337,7 +345,9 @@ def Graph_DFTOp : Graph_OnnxOp<"dft", "DFT", "discrete Fourier transform",
 def Graph_STFTOp : Graph_OnnxOp<"stft", "STFT", "short-time Fourier transform",
     (ins AnyTensor:$signal, AnyTensor:$frame_step, Graph_TensorOrNone:$window,
          Graph_TensorOrNone:$frame_length, Graph_I64<1>:$onesided),
-    (outs AnyTensor:$output)>;
+    (outs AnyTensor:$output)> {
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Text

@@ -217,7 +217,9 @@ struct LayerNormLowering final : OpConversionPattern<LayerNormalizationOp> {
     int64_t axis = *normalizeAxis(op.getAxis(), type.getRank());
     auto axes = llvm::to_vector(llvm::seq<int64_t>(axis, type.getRank()));
     // The generic variant: dynamic dims only before the normalized ones.
-    if (!type.hasStaticShape() &&
+    // (X may be less static than a result the model declared.)
+    auto xType = cast<RankedTensorType>(adaptor.getX().getType());
+    if ((!type.hasStaticShape() || !xType.hasStaticShape()) &&
         (llvm::any_of(type.getShape().drop_front(axis),
                       ShapedType::isDynamic) ||
          !isa<NoneType>(op.getMean().getType()) ||
@@ -354,7 +356,11 @@ struct LrnLowering final : OpConversionPattern<LRNOp> {
         [&](OpBuilder &b, Location l, ArrayRef<Value> at) {
           Value sum = scalarConstant(b, l, t, 0);
           Value c = at[1];
-          for (int64_t k = -before; k <= after; ++k) {
+          // Offsets past C - 1 either way reach no channel (a hostile size
+          // would unroll 2^31 of them).
+          for (int64_t k = std::max(-before, 1 - channels),
+                       last = std::min(after, channels - 1);
+               k <= last; ++k) {
             // Channels outside [0, C) contribute nothing: read a clamped one
             // and select zero.
             Value ck = arith::AddIOp::create(b, l, c, indexConstant(b, l, k));

@@ -67,6 +67,8 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
                                    : getConstantElements(op.getScales());
         if (!constantScales ||
             !isa<FloatType>(constantScales.getElementType()) ||
+            constantScales.getNumElements() !=
+                static_cast<int64_t>(axes.size()) ||
             constantScales.getValues<APFloat>()[position - axes.begin()]
                     .convertToDouble() != 1.0) {
           return rewriter.notifyMatchFailure(

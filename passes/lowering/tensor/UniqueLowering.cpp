@@ -39,6 +39,9 @@ struct UniqueLowering final : OpConversionPattern<UniqueOp> {
   LogicalResult
   matchAndRewrite(UniqueOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
+      return failure();
+    }
     auto xType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
     if (!xType || !xType.hasStaticShape() ||
         !loweredTensorType(op.getX().getType())) {
