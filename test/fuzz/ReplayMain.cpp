@@ -36,9 +36,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 // Only the model harnesses have a structure-aware mutator.
-extern "C" __attribute__((weak)) size_t
-LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t maxSize,
-                        unsigned int seed);
+extern "C" __attribute__((weak)) size_t LLVMFuzzerCustomMutator(
+    uint8_t *data, size_t size, size_t maxSize, unsigned int seed);
 
 namespace {
 
@@ -92,8 +91,7 @@ std::vector<uint8_t> readFile(const std::string &path) {
 
 /// libFuzzer's byte-level mutator, which the model mutator falls back on:
 /// a few flips, overwrites, insertions, erasures or a truncation.
-extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size,
-                                   size_t maxSize) {
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize) {
   static const uint8_t interesting[] = {0, 1, 0x7f, 0x80, 0xff, 0x10, 0x40};
   for (size_t edits = 1 + below(4); edits > 0; --edits) {
     switch (below(size == 0 ? 1 : 5)) {
@@ -199,8 +197,8 @@ int main(int argc, char **argv) {
   // (-1: the file itself). With --keep-going a child process runs them and
   // shares its position, so that the parent can restart it past a finding.
   unsigned long perFile = mutants + 1;
-  unsigned long total = std::min<unsigned long>(inputs.size() * perFile,
-                                                maxInputs);
+  unsigned long total =
+      std::min<unsigned long>(inputs.size() * perFile, maxInputs);
   auto *position = static_cast<unsigned long *>(
       mmap(nullptr, sizeof(unsigned long), PROT_READ | PROT_WRITE,
            MAP_SHARED | MAP_ANONYMOUS, -1, 0));
@@ -216,8 +214,7 @@ int main(int argc, char **argv) {
       std::vector<uint8_t> bytes = original;
       std::string what = inputs[i];
       if (m > 0) {
-        std::seed_seq seq{static_cast<uint32_t>(seed),
-                          static_cast<uint32_t>(i),
+        std::seed_seq seq{static_cast<uint32_t>(seed), static_cast<uint32_t>(i),
                           static_cast<uint32_t>(m - 1)};
         uint32_t mutantSeed;
         seq.generate(&mutantSeed, &mutantSeed + 1);

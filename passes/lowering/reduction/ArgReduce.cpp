@@ -46,10 +46,10 @@ Value buildArgReduce(OpBuilder &b, Location loc, Value input, int64_t axis,
                                   : utils::IteratorType::parallel);
   }
   AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
-  Value vals = filledTensor(b, loc, valType,
-                            extremeValue(b, loc, t, isMax, isUnsigned));
-  Value idxs = filledTensor(b, loc, idxType,
-                            scalarConstant(b, loc, b.getI64Type(), 0));
+  Value vals =
+      filledTensor(b, loc, valType, extremeValue(b, loc, t, isMax, isUnsigned));
+  Value idxs =
+      filledTensor(b, loc, idxType, scalarConstant(b, loc, b.getI64Type(), 0));
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{valType, idxType}, ValueRange{input},
       ValueRange{vals, idxs},
@@ -61,11 +61,10 @@ Value buildArgReduce(OpBuilder &b, Location loc, Value input, int64_t axis,
             nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, axis));
         Value better;
         if (isa<FloatType>(t)) {
-          auto pred =
-              isMax ? (last ? arith::CmpFPredicate::OGE
-                            : arith::CmpFPredicate::OGT)
-                    : (last ? arith::CmpFPredicate::OLE
-                            : arith::CmpFPredicate::OLT);
+          auto pred = isMax ? (last ? arith::CmpFPredicate::OGE
+                                    : arith::CmpFPredicate::OGT)
+                            : (last ? arith::CmpFPredicate::OLE
+                                    : arith::CmpFPredicate::OLT);
           better = arith::CmpFOp::create(nb, l, pred, x, best);
         } else {
           auto pred = isMax ? (last ? (isUnsigned ? arith::CmpIPredicate::uge
