@@ -24,6 +24,23 @@ LogicalResult CastOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// ClipOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ClipOp::verify() {
+  for (auto [name, value] :
+       {std::make_pair("min", getMin()), std::make_pair("max", getMax())}) {
+    auto type = isNone(value) ? RankedTensorType() : getRanked(value);
+    if (type && (type.getRank() > 1 ||
+                 (type.hasStaticShape() && type.getNumElements() != 1))) {
+      return emitOpError("'")
+             << name << "' must be a single value, got " << type;
+    }
+  }
+  return success();
+}
+
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getOutput().getType()) {
     return getInput();

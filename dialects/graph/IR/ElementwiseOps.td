@@ -151,6 +151,7 @@ def Graph_ClipOp : Graph_Op<"clip", "Clip", [Pure, Graph_SameShapeInference]> {
   let arguments = (ins AnyTensor:$input, Graph_TensorOrNone:$min,
                    Graph_TensorOrNone:$max);
   let results = (outs AnyTensor:$output);
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

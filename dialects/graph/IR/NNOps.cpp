@@ -354,6 +354,25 @@ BatchNormalizationOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
 
 LogicalResult
 InstanceNormalizationOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  auto input = getRanked(getInput());
+  if (input && input.getRank() < 3) {
+    return emitOpError("the input must have rank >= 3 (N x C x D1 ...), got ")
+           << input.getRank();
+  }
+  for (auto [name, value] : {std::make_pair("scale", Value(getScale())),
+                             std::make_pair("B", Value(getB()))}) {
+    auto type = getRanked(value);
+    if (type && type.getRank() != 1) {
+      return emitOpError("'") << name << "' must be 1-d (one per channel), "
+                              << "got rank " << type.getRank();
+    }
+    if (type && input && !type.isDynamicDim(0) && !input.isDynamicDim(1) &&
+        type.getDimSize(0) != input.getDimSize(1)) {
+      return emitOpError("'")
+             << name << "' has " << type.getDimSize(0)
+             << " values; the input has " << input.getDimSize(1) << " channels";
+    }
+  }
   sameShapeAs(getInput(), *this, inferred);
   return success();
 }
