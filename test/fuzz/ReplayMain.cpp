@@ -13,7 +13,10 @@
 // (address space, so it fails at once instead of swapping), or an input
 // that runs past --timeout seconds. Each input is written to
 // FINDINGS/<harness>-current before it runs and removed after, so the one
-// that did it stays there; the fatal-signal handler also names it.
+// that did it stays there; the fatal-signal handler names it and the
+// signal. With --keep-going a finding is confirmed by running its input
+// alone in a new process: CI once saw one that did not repeat (see
+// docs/security.md), and a smoke must not fail at random.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,8 +51,17 @@ std::mt19937 byteRng;
 char current[512];
 
 void onFatalSignal(int sig) {
-  const char prefix[] = "\ninfer-fuzz-replay: fatal signal while running ";
+  const char *name = sig == SIGALRM   ? "SIGALRM (past --timeout)"
+                     : sig == SIGSEGV ? "SIGSEGV"
+                     : sig == SIGABRT ? "SIGABRT"
+                     : sig == SIGBUS  ? "SIGBUS"
+                     : sig == SIGFPE  ? "SIGFPE"
+                                      : "SIGILL";
+  const char prefix[] = "\ninfer-fuzz-replay: ";
+  const char middle[] = " while running ";
   (void)!write(STDERR_FILENO, prefix, sizeof(prefix) - 1);
+  (void)!write(STDERR_FILENO, name, strlen(name));
+  (void)!write(STDERR_FILENO, middle, sizeof(middle) - 1);
   (void)!write(STDERR_FILENO, current, strnlen(current, sizeof(current)));
   (void)!write(STDERR_FILENO, "\n", 1);
   std::signal(sig, SIG_DFL);
@@ -76,8 +88,11 @@ size_t below(size_t n) {
       "  --findings DIR     where the running input is kept (default: none)\n"
       "  --max-inputs N     stop after N runs in all (default: no limit)\n"
       "  --keep-going       run in a child process; after a finding, keep its\n"
-      "                     input as FINDINGS/<harness>-<file>-<mutant> and\n"
-      "                     go on with the next (exit 1 if there was one)\n",
+      "                     input as FINDINGS/<harness>-<file>-<mutant>, run\n"
+      "                     it alone in a new process, and go on with the\n"
+      "                     next; exit 1 if one failed again alone (one that\n"
+      "                     passes alone is kept as ...-unconfirmed and\n"
+      "                     reported, but does not fail the run)\n",
       argv0);
   std::exit(2);
 }
@@ -202,9 +217,9 @@ int main(int argc, char **argv) {
   auto *position = static_cast<unsigned long *>(
       mmap(nullptr, sizeof(unsigned long), PROT_READ | PROT_WRITE,
            MAP_SHARED | MAP_ANONYMOUS, -1, 0));
-  auto runFrom = [&](unsigned long start) {
+  auto runFrom = [&](unsigned long start, unsigned long end) {
     std::vector<uint8_t> original;
-    for (unsigned long k = start; k < total; ++k) {
+    for (unsigned long k = start; k < end; ++k) {
       *position = k;
       size_t i = k / perFile;
       unsigned long m = k % perFile;
@@ -240,51 +255,63 @@ int main(int argc, char **argv) {
       LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
       alarm(0);
     }
-    *position = total;
+    *position = end;
   };
-  if (!keepGoing) {
-    runFrom(0);
-  } else {
+  // Runs [start, end) in a child; true when it ended normally.
+  auto runInChild = [&](unsigned long start, unsigned long end) {
     std::fflush(nullptr);
-    unsigned long start = 0, found = 0;
-    while (start < total) {
-      pid_t child = fork();
-      if (child == 0) {
-        runFrom(start);
-        std::fflush(nullptr);
-        _exit(0);
-      }
-      int status = 0;
-      waitpid(child, &status, 0);
-      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        break;
-      }
-      ++found;
+    pid_t child = fork();
+    if (child == 0) {
+      runFrom(start, end);
+      std::fflush(nullptr);
+      _exit(0);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  };
+  unsigned long found = 0, unconfirmed = 0;
+  if (!keepGoing) {
+    runFrom(0, total);
+  } else {
+    unsigned long start = 0;
+    while (start < total && !runInChild(start, total)) {
+      // A finding counts when its input, run alone in a new process, fails
+      // again; one that does not (it needed the state the inputs before it
+      // left, or the machine's timing) is kept and reported as unconfirmed.
       unsigned long k = *position;
+      std::string kept;
       if (!keep.empty()) {
-        std::string saved = findings + "/" + harness + "-" +
-                            std::to_string(k / perFile) + "-" +
-                            std::to_string(k % perFile);
-        std::filesystem::rename(keep, saved);
-        std::fprintf(stderr, "infer-fuzz-replay: finding kept as %s\n",
-                     saved.c_str());
+        kept = findings + "/" + harness + "-" + std::to_string(k / perFile) +
+               "-" + std::to_string(k % perFile);
+        std::filesystem::rename(keep, kept);
       }
+      bool confirmed = !runInChild(k, k + 1);
+      if (confirmed) {
+        ++found;
+      } else {
+        ++unconfirmed;
+        if (!kept.empty()) {
+          std::filesystem::rename(kept, kept + "-unconfirmed");
+          kept += "-unconfirmed";
+        }
+      }
+      std::fprintf(stderr, "infer-fuzz-replay: %s kept as %s\n",
+                   confirmed ? "finding (it fails again when run alone)"
+                             : "UNCONFIRMED finding (it passes when run "
+                               "alone)",
+                   kept.empty() ? "(no --findings)" : kept.c_str());
       start = k + 1;
     }
-    if (!keep.empty()) {
-      std::filesystem::remove(keep);
-    }
-    if (found != 0) {
-      std::printf("%s: %lu inputs from %zu files, %lu findings\n",
-                  harness.c_str(), total, inputs.size(), found);
-      return 1;
-    }
   }
-  unsigned long runs = total;
   if (!keep.empty()) {
     std::filesystem::remove(keep);
   }
-  std::printf("%s: %lu inputs from %zu files, no findings\n", harness.c_str(),
-              runs, inputs.size());
-  return 0;
+  std::printf("%s: %lu inputs from %zu files, %lu findings", harness.c_str(),
+              total, inputs.size(), found);
+  if (unconfirmed != 0) {
+    std::printf(", %lu UNCONFIRMED (kept; they pass alone)", unconfirmed);
+  }
+  std::printf("\n");
+  return found == 0 ? 0 : 1;
 }
