@@ -12,6 +12,9 @@
 #   MUTANTS_SCALE multiplies every mutant count (default 1), for a longer
 #   run by hand.
 set -euo pipefail
+# The globs' order is the inputs' order, and a mutant's seed depends on its
+# file's position: byte order everywhere.
+export LC_ALL=C
 bin=$1 findings=$2 data=$3 scale=${4:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 models=("$data"/node/*/model.onnx "$data"/simple/*/model.onnx)
