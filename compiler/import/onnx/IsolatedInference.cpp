@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -61,7 +60,7 @@ void stripData(onnx::GraphProto &graph) {
   }
 }
 
-[[noreturn]] void runChild(onnx::ModelProto &model, int fd) {
+[[noreturn]] void runChild(onnx::ModelProto &model, int fd, int errorMode) {
   // A crash here is reported by the parent; no handler of the compiler's
   // (LLVM's stack dump, a sanitizer's report) should speak for it.
   for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL}) {
@@ -73,34 +72,18 @@ void stripData(onnx::GraphProto &graph) {
     dup2(null, STDOUT_FILENO);
   }
   std::string reply;
-  // Strict first: an op's own inference function refusing its inputs is
-  // reported. Then, if that threw, leniently for the types.
-  std::string strictError;
-  onnx::ModelProto copy = model;
-  for (int mode : {1, 0}) {
-    try {
-      onnx::ShapeInferenceOptions options(/*check_type=*/false, mode,
-                                          /*enable_data_propagation=*/true);
-      onnx::shape_inference::InferShapes(
-          model, onnx::OpSchemaRegistry::Instance(), options);
-      stripData(*model.mutable_graph());
-      reply.push_back(kOk);
-      uint32_t length = static_cast<uint32_t>(strictError.size());
-      reply.append(reinterpret_cast<const char *>(&length), sizeof(length));
-      reply += strictError;
-      reply += model.SerializeAsString();
-      break;
-    } catch (const std::exception &e) {
-      std::string what = e.what();
-      what = what.substr(0, what.find('\n'));
-      if (mode == 0) {
-        reply.push_back(kThrew);
-        reply += what;
-      } else {
-        strictError = what;
-        model = copy;
-      }
-    }
+  try {
+    onnx::ShapeInferenceOptions options(/*check_type=*/false, errorMode,
+                                        /*enable_data_propagation=*/true);
+    onnx::shape_inference::InferShapes(
+        model, onnx::OpSchemaRegistry::Instance(), options);
+    stripData(*model.mutable_graph());
+    reply.push_back(kOk);
+    reply += model.SerializeAsString();
+  } catch (const std::exception &e) {
+    std::string what = e.what();
+    reply.push_back(kThrew);
+    reply += what.substr(0, what.find('\n'));
   }
   _exit(writeAll(fd, reply.data(), reply.size()) ? 0 : 3);
 }
@@ -165,11 +148,11 @@ void mergeTypes(const onnx::GraphProto &from, onnx::GraphProto &into) {
   }
 }
 
-} // namespace
-
-bool inferShapesIsolated(onnx::ModelProto &model, std::string &problem,
-                         std::string &strictError, int timeoutSeconds) {
-  strictError.clear();
+/// Runs the inference in a child with `errorMode`; true with the child's
+/// reply (status byte first) unless it could not start, crashed, ran past
+/// the deadline or said nothing, which `problem` then says.
+bool runIsolated(onnx::ModelProto &model, int errorMode, int timeoutSeconds,
+                 std::string &reply, std::string &problem) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     problem = std::string("cannot create a pipe: ") + std::strerror(errno);
@@ -184,10 +167,10 @@ bool inferShapesIsolated(onnx::ModelProto &model, std::string &problem,
   }
   if (child == 0) {
     close(fds[0]);
-    runChild(model, fds[1]);
+    runChild(model, fds[1], errorMode);
   }
   close(fds[1]);
-  std::string reply;
+  reply.clear();
   bool finished = readAll(fds[0], reply,
                           std::chrono::steady_clock::now() +
                               std::chrono::seconds(timeoutSeconds));
@@ -212,25 +195,38 @@ bool inferShapesIsolated(onnx::ModelProto &model, std::string &problem,
     problem = "it failed without a result";
     return false;
   }
-  if (reply[0] == kThrew) {
-    problem = reply.substr(1);
+  return true;
+}
+
+} // namespace
+
+bool inferShapesIsolated(onnx::ModelProto &model, std::string &problem,
+                         std::string &strictError, int timeoutSeconds) {
+  strictError.clear();
+  // Strict first: an op's own inference function refusing its inputs is
+  // reported. Only if that threw, a second, lenient run for the types (the
+  // child's copy of the model is the fork's, so neither run copies it).
+  std::string reply;
+  if (!runIsolated(model, /*errorMode=*/1, timeoutSeconds, reply, problem)) {
     return false;
+  }
+  if (reply[0] == kThrew) {
+    strictError = reply.substr(1);
+    if (!runIsolated(model, /*errorMode=*/0, timeoutSeconds, reply, problem)) {
+      return false;
+    }
+    if (reply[0] == kThrew) {
+      problem = reply.substr(1);
+      return false;
+    }
   }
   onnx::ModelProto inferred;
-  uint32_t length = 0;
-  if (reply[0] != kOk || reply.size() < 1 + sizeof(length)) {
+  if (reply[0] != kOk ||
+      !inferred.ParseFromArray(reply.data() + 1,
+                               static_cast<int>(reply.size() - 1))) {
     problem = "its result could not be read";
     return false;
   }
-  std::memcpy(&length, reply.data() + 1, sizeof(length));
-  size_t start = 1 + sizeof(length) + length;
-  if (start > reply.size() ||
-      !inferred.ParseFromArray(reply.data() + start,
-                               static_cast<int>(reply.size() - start))) {
-    problem = "its result could not be read";
-    return false;
-  }
-  strictError = reply.substr(1 + sizeof(length), length);
   mergeTypes(inferred.graph(), *model.mutable_graph());
   return true;
 }
