@@ -29,16 +29,8 @@ LogicalResult CastOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ClipOp::verify() {
-  for (auto [name, value] :
-       {std::make_pair("min", getMin()), std::make_pair("max", getMax())}) {
-    auto type = isNone(value) ? RankedTensorType() : getRanked(value);
-    if (type && (type.getRank() > 1 ||
-                 (type.hasStaticShape() && type.getNumElements() != 1))) {
-      return emitOpError("'")
-             << name << "' must be a single value, got " << type;
-    }
-  }
-  return success();
+  return success(succeeded(verifySingleValue(*this, "min", getMin())) &&
+                 succeeded(verifySingleValue(*this, "max", getMax())));
 }
 
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {

@@ -9,6 +9,7 @@
 
 #include "dialects/graph/IR/Folding.h"
 #include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/IR/TensorLimits.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/IR/Builders.h"
@@ -49,6 +50,9 @@ GatherElementsOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
 }
 
 LogicalResult ExpandOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  if (failed(verifyShapeOperand(*this, getShape()))) {
+    return failure();
+  }
   auto input = getRanked(getInput());
   auto target = getPartialInts(getShape());
   if (!input || !target) {

@@ -11,6 +11,7 @@
 #define INFER_DIALECTS_GRAPH_IR_TENSORLIMITS_H
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
 
 #include <cstdint>
 
@@ -57,6 +58,31 @@ inline bool exceedsTensorLimit(mlir::Type type) {
   auto ranked = llvm::dyn_cast<mlir::RankedTensorType>(type);
   return ranked &&
          exceedsTensorLimit(ranked.getShape(), ranked.getElementType());
+}
+
+/// The most dims a shape operand (Reshape, Expand, ConstantOfShape) may
+/// give: far beyond any model, and small enough that a type of that rank
+/// costs nothing.
+constexpr int64_t kMaxShapeLength = 1024;
+
+/// Checks that `shapeOperand`, where ranked, is 1-d and no longer than
+/// kMaxShapeLength; fails with an error on `op` otherwise.
+inline mlir::LogicalResult verifyShapeOperand(mlir::Operation *op,
+                                              mlir::Value shapeOperand) {
+  auto ranked = llvm::dyn_cast<mlir::RankedTensorType>(shapeOperand.getType());
+  if (!ranked) {
+    return mlir::success();
+  }
+  if (ranked.getRank() != 1) {
+    return op->emitOpError("the shape operand must be 1-d, got rank ")
+           << ranked.getRank();
+  }
+  if (ranked.getDimSize(0) > kMaxShapeLength) {
+    return op->emitOpError("the shape operand has ")
+           << ranked.getDimSize(0) << " entries; at most " << kMaxShapeLength
+           << " are supported";
+  }
+  return mlir::success();
 }
 
 } // namespace infer::graph

@@ -2,6 +2,7 @@
 
 #include "dialects/graph/IR/Folding.h"
 #include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/IR/TensorLimits.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/IR/Builders.h"
@@ -12,10 +13,6 @@ using namespace infer::graph;
 
 namespace {
 
-/// The most dims a shape operand may give: far beyond any model, and small
-/// enough that a type of that rank costs nothing.
-constexpr int64_t kMaxShapeLength = 1024;
-
 /// The result type a shape operand gives: its known entries as dims (a
 /// negative one is left to the verifier), the others dynamic; a 1-d shape
 /// tensor of known length but unknown values gives a ranked result with
@@ -23,16 +20,10 @@ constexpr int64_t kMaxShapeLength = 1024;
 /// is not 1-d or is longer than kMaxShapeLength.
 FailureOr<Type> shapeFromShapeOperand(Operation *op, Value shapeOperand,
                                       Type resultType) {
+  if (failed(verifyShapeOperand(op, shapeOperand))) {
+    return failure();
+  }
   auto ranked = getRanked(shapeOperand);
-  if (ranked && ranked.getRank() != 1) {
-    return op->emitOpError("the shape operand must be 1-d, got rank ")
-           << ranked.getRank();
-  }
-  if (ranked && ranked.getDimSize(0) > kMaxShapeLength) {
-    return op->emitOpError("the shape operand has ")
-           << ranked.getDimSize(0) << " entries; at most " << kMaxShapeLength
-           << " are supported";
-  }
   auto values = getPartialInts(shapeOperand);
   if (values && llvm::none_of(*values, [](int64_t v) {
         return v < 0 && v != kDynamic;

@@ -88,10 +88,8 @@ LogicalResult OneHotOp::verify() {
            << indices.getRank() + 1 << " (one more than 'indices'), got "
            << output.getRank();
   }
-  if (auto depth = getRanked(getDepth());
-      depth && (depth.getRank() > 1 ||
-                (depth.hasStaticShape() && depth.getNumElements() != 1))) {
-    return emitOpError("'depth' must hold one value");
+  if (failed(verifySingleValue(*this, "depth", getDepth()))) {
+    return failure();
   }
   if (auto values = getRanked(getValues());
       values && (values.getRank() != 1 ||
@@ -148,12 +146,7 @@ LogicalResult TriluOp::verify() {
     return emitOpError("the input must have rank >= 2, got rank ")
            << input.getRank();
   }
-  if (auto k = getRanked(getK());
-      k &&
-      (k.getRank() > 1 || (k.hasStaticShape() && k.getNumElements() != 1))) {
-    return emitOpError("'k' must hold one value");
-  }
-  return success();
+  return verifySingleValue(*this, "k", getK());
 }
 
 LogicalResult EyeLikeOp::verify() {
@@ -173,16 +166,9 @@ LogicalResult STFTOp::verify() {
   if (auto window = getRanked(getWindow()); window && window.getRank() != 1) {
     return emitOpError("'window' must be 1-d, got rank ") << window.getRank();
   }
-  for (auto [name, value] :
-       {std::make_pair("frame_step", Value(getFrameStep())),
-        std::make_pair("frame_length", getFrameLength())}) {
-    if (auto type = getRanked(value);
-        type && (type.getRank() > 1 ||
-                 (type.hasStaticShape() && type.getNumElements() != 1))) {
-      return emitOpError("'") << name << "' must hold one value";
-    }
-  }
-  return success();
+  return success(
+      succeeded(verifySingleValue(*this, "frame_step", getFrameStep())) &&
+      succeeded(verifySingleValue(*this, "frame_length", getFrameLength())));
 }
 
 LogicalResult TfIdfVectorizerOp::verify() {
@@ -225,6 +211,15 @@ LogicalResult GatherNDOp::verify() {
     return emitOpError("index tuples of ")
            << last << " entries for 'data' of rank " << data.getRank()
            << " with 'batch_dims' " << b;
+  }
+  auto output = getRanked(getOutput());
+  int64_t rank = data.getRank() + indices.getRank() - last - 1 - b;
+  if (last != ShapedType::kDynamic && output && output.getRank() != rank) {
+    return emitOpError("result has rank ")
+           << output.getRank() << "; 'data' of rank " << data.getRank()
+           << " and 'indices' of rank " << indices.getRank()
+           << " with tuples of " << last << " and 'batch_dims' " << b
+           << " give rank " << rank;
   }
   return success();
 }

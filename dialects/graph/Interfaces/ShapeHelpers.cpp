@@ -126,6 +126,16 @@ LogicalResult verifyAxis(Operation *op, int64_t axis, Value input) {
   return success();
 }
 
+LogicalResult verifySingleValue(Operation *op, StringRef name, Value value) {
+  auto ranked = isNone(value) ? RankedTensorType() : getRanked(value);
+  if (ranked && (ranked.getRank() > 1 ||
+                 (ranked.hasStaticShape() && ranked.getNumElements() != 1))) {
+    return op->emitOpError("'")
+           << name << "' must hold one value, got " << ranked;
+  }
+  return success();
+}
+
 int64_t windowOutputSize(int64_t in, int64_t kernel, int64_t stride,
                          int64_t dilation, int64_t padBegin, int64_t padEnd,
                          bool ceilMode) {

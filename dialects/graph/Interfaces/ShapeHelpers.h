@@ -56,6 +56,12 @@ std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 llvm::LogicalResult verifyAxis(mlir::Operation *op, int64_t axis,
                                mlir::Value input);
 
+/// Fails on `op` with "'NAME' must hold one value, got TYPE" when `value` is
+/// ranked and cannot hold exactly one element (rank above 1, or a static
+/// element count other than 1). A none value passes.
+llvm::LogicalResult verifySingleValue(mlir::Operation *op, llvm::StringRef name,
+                                      mlir::Value value);
+
 /// Parses a shape written "D0xD1x..." (an empty string is a scalar);
 /// failure unless every dim is a non-negative integer.
 llvm::FailureOr<llvm::SmallVector<int64_t>> parseDims(llvm::StringRef text);
