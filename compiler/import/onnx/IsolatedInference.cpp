@@ -8,9 +8,13 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <new>
 #include <poll.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +24,37 @@ namespace {
 /// What the child writes: one status byte, then the inferred model ('O')
 /// or the exception's message ('E').
 constexpr char kOk = 'O', kThrew = 'E';
+
+/// The child's exit status when it ran out of its memory allowance, and
+/// that allowance: address space beyond what the compiler already maps.
+constexpr int kOutOfMemory = 4;
+constexpr unsigned long long kChildMemoryGiB = 8;
+
+/// Caps the child's address space at what it maps now plus the allowance,
+/// so that inference which allocates in proportion to a hostile dim fails
+/// with bad_alloc instead of taking the machine's memory.
+void capChildMemory() {
+  unsigned long long pages = 0;
+  if (FILE *statm = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(statm, "%llu", &pages) != 1) {
+      pages = 0;
+    }
+    std::fclose(statm);
+  }
+  if (pages == 0) {
+    return;
+  }
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0) {
+    return;
+  }
+  rlim_t cap = pages * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) +
+               (kChildMemoryGiB << 30);
+  if (limit.rlim_cur == RLIM_INFINITY || cap < limit.rlim_cur) {
+    limit.rlim_cur = cap;
+    setrlimit(RLIMIT_AS, &limit);
+  }
+}
 
 bool writeAll(int fd, const char *data, size_t size) {
   while (size > 0) {
@@ -60,7 +95,15 @@ void stripData(onnx::GraphProto &graph) {
   }
 }
 
-[[noreturn]] void runChild(onnx::ModelProto &model, int fd, int errorMode) {
+[[noreturn]] void runChild(onnx::ModelProto &model, int fd, int errorMode,
+                           pid_t parent) {
+  // The child must not outlive the compile (killed by a build's timeout,
+  // say) and go on computing on its own.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) {
+    _exit(1);
+  }
+  capChildMemory();
   // A crash here is reported by the parent; no handler of the compiler's
   // (LLVM's stack dump, a sanitizer's report) should speak for it.
   for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL}) {
@@ -80,8 +123,15 @@ void stripData(onnx::GraphProto &graph) {
     stripData(*model.mutable_graph());
     reply.push_back(kOk);
     reply += model.SerializeAsString();
+  } catch (const std::bad_alloc &) {
+    _exit(kOutOfMemory);
   } catch (const std::exception &e) {
     std::string what = e.what();
+    // libonnx reports an exception inside an op's inference as that op's
+    // error: an allocation that failed is not the model's fault.
+    if (what.find("bad_alloc") != std::string::npos) {
+      _exit(kOutOfMemory);
+    }
     reply.push_back(kThrew);
     reply += what.substr(0, what.find('\n'));
   }
@@ -158,6 +208,7 @@ bool runIsolated(onnx::ModelProto &model, int errorMode, int timeoutSeconds,
     problem = std::string("cannot create a pipe: ") + std::strerror(errno);
     return false;
   }
+  pid_t parent = getpid();
   pid_t child = fork();
   if (child < 0) {
     close(fds[0]);
@@ -167,7 +218,7 @@ bool runIsolated(onnx::ModelProto &model, int errorMode, int timeoutSeconds,
   }
   if (child == 0) {
     close(fds[0]);
-    runChild(model, fds[1], errorMode);
+    runChild(model, fds[1], errorMode, parent);
   }
   close(fds[1]);
   reply.clear();
@@ -189,6 +240,11 @@ bool runIsolated(onnx::ModelProto &model, int errorMode, int timeoutSeconds,
   if (WIFSIGNALED(status)) {
     problem = std::string("it crashed (") + strsignal(WTERMSIG(status)) +
               ") on this model";
+    return false;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kOutOfMemory) {
+    problem = "it needed more than " + std::to_string(kChildMemoryGiB) +
+              " GiB of memory and was stopped";
     return false;
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || reply.empty()) {

@@ -2,10 +2,12 @@
 
 #include "compiler/import/onnx/NodeChecks.h"
 #include "compiler/import/onnx/TypeImport.h"
+#include "dialects/graph/IR/TensorLimits.h"
 
 #include <cstring>
 #include <initializer_list>
 #include <map>
+#include <set>
 
 namespace infer::onnx_import {
 
@@ -181,15 +183,71 @@ ShapeInferenceGuard::ShapeInferenceGuard(onnx::ModelProto &model) {
   hide(*model.mutable_graph());
 }
 
+namespace {
+
+google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> &
+valueList(onnx::GraphProto &graph, int list) {
+  return list == 0   ? *graph.mutable_input()
+         : list == 1 ? *graph.mutable_output()
+                     : *graph.mutable_value_info();
+}
+
+} // namespace
+
 ShapeInferenceGuard::~ShapeInferenceGuard() {
   for (const Hidden &hidden : hidden_) {
     for (const std::string &name : hidden.outputs) {
       hidden.node->add_output(name);
     }
   }
+  // Inference replaced the lists' types with its own: find each value by
+  // name, and give the dim back its declared value.
+  for (const HiddenDim &hidden : hiddenDims_) {
+    for (auto &info : valueList(*hidden.graph, hidden.list)) {
+      if (info.name() != hidden.name || !info.type().has_tensor_type()) {
+        continue;
+      }
+      auto *shape = info.mutable_type()->mutable_tensor_type()->mutable_shape();
+      if (hidden.dim < shape->dim_size()) {
+        shape->mutable_dim(hidden.dim)->set_dim_value(hidden.value);
+      }
+    }
+  }
 }
 
 void ShapeInferenceGuard::hide(onnx::GraphProto &graph) {
+  // 1-d tensors whose length is a result's rank: longer than any model's.
+  std::set<std::string> shapeOperands;
+  for (const onnx::NodeProto &node : graph.node()) {
+    bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+    int index = node.op_type() == "ConstantOfShape" ? 0
+                : node.op_type() == "Reshape" || node.op_type() == "Expand"
+                    ? 1
+                    : -1;
+    if (defaultDomain && index >= 0 && index < node.input_size()) {
+      shapeOperands.insert(node.input(index));
+    }
+  }
+  for (int list = 0; list < 3; ++list) {
+    for (auto &info : valueList(graph, list)) {
+      if (!info.type().has_tensor_type() ||
+          !info.type().tensor_type().has_shape()) {
+        continue;
+      }
+      auto *shape = info.mutable_type()->mutable_tensor_type()->mutable_shape();
+      int64_t limit = shape->dim_size() == 1 && shapeOperands.count(info.name())
+                          ? graph::kMaxShapeLength
+                          : kMaxSizeAttr;
+      for (int d = 0; d < shape->dim_size(); ++d) {
+        auto *dim = shape->mutable_dim(d);
+        if (dim->has_dim_value() && dim->dim_value() > limit) {
+          hiddenDims_.push_back(
+              {&graph, list, info.name(), d, dim->dim_value()});
+          dim->clear_dim_value();
+        }
+      }
+    }
+  }
   for (onnx::NodeProto &node : *graph.mutable_node()) {
     bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
     if (defaultDomain && node.op_type() == "LayerNormalization") {

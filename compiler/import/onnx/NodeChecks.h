@@ -26,9 +26,15 @@ namespace infer::onnx_import {
 bool checkNodeAttributes(const onnx::GraphProto &graph, std::string &error);
 
 /// Makes `model` safe to hand to libonnx's shape inference, which indexes
-/// dims with unchecked attribute values: outputs whose inference does so
-/// (LayerNormalization's Mean and InvStdDev with a negative axis) are
-/// hidden from it while the guard lives; its destructor restores them.
+/// dims with unchecked attribute values and loops or allocates in
+/// proportion to dim values. While the guard lives:
+/// - outputs whose inference indexes out of range (LayerNormalization's
+///   Mean and InvStdDev with a negative axis) are removed;
+/// - declared dims past 2^31 - 1 read as unknown (libonnx makes a result of
+///   that rank from a 1-d shape operand of that length, and steps a SAME
+///   pad's residual through a spatial dim one stride at a time).
+/// Its destructor restores both, after the inferred types were merged in;
+/// the graph dialect's verifiers and shape inference then judge them.
 class ShapeInferenceGuard {
 public:
   explicit ShapeInferenceGuard(onnx::ModelProto &model);
@@ -40,8 +46,18 @@ private:
     onnx::NodeProto *node;
     std::vector<std::string> outputs;
   };
+  /// A declared dim made unknown: the graph, which list (0: inputs,
+  /// 1: outputs, 2: value_info), the value's name, the dim and its value.
+  struct HiddenDim {
+    onnx::GraphProto *graph;
+    int list;
+    std::string name;
+    int dim;
+    int64_t value;
+  };
   void hide(onnx::GraphProto &graph);
   std::vector<Hidden> hidden_;
+  std::vector<HiddenDim> hiddenDims_;
 };
 
 } // namespace infer::onnx_import

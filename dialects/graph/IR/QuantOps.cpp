@@ -11,15 +11,19 @@ using namespace infer::graph;
 
 namespace {
 
-/// The result type of a quantized matrix product of `a` and `b`.
-Type inferMatmul(Value a, Value b, Type resultType) {
+/// The result type of a quantized matrix product of `a` and `b`; fails, with
+/// an error on `op`, when their shapes do not multiply.
+FailureOr<Type> inferMatmul(Operation *op, Value a, Value b, Type resultType) {
   auto lhs = getRanked(a), rhs = getRanked(b);
   std::string error;
   if (!lhs || !rhs) {
     return resultType;
   }
   auto shape = matmulShape(lhs, rhs, error);
-  return shape ? withShape(resultType, *shape) : resultType;
+  if (!shape) {
+    return op->emitOpError(error) << " in " << lhs << " x " << rhs;
+  }
+  return withShape(resultType, *shape);
 }
 
 /// The result type of a quantized convolution (N x M x spatial...).
@@ -57,13 +61,21 @@ DynamicQuantizeLinearOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
 
 LogicalResult
 MatMulIntegerOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
-  inferred.push_back(inferMatmul(getA(), getB(), getY().getType()));
+  auto type = inferMatmul(*this, getA(), getB(), getY().getType());
+  if (failed(type)) {
+    return failure();
+  }
+  inferred.push_back(*type);
   return success();
 }
 
 LogicalResult
 QLinearMatMulOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
-  inferred.push_back(inferMatmul(getA(), getB(), getY().getType()));
+  auto type = inferMatmul(*this, getA(), getB(), getY().getType());
+  if (failed(type)) {
+    return failure();
+  }
+  inferred.push_back(*type);
   return success();
 }
 
