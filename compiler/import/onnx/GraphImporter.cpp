@@ -476,8 +476,10 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     return markUnsupported(node.op_type());
   }
   // The checker counts inputs and outputs, but it is skipped for models
-  // newer than libonnx; the upgrade hooks and the ops rely on the counts.
-  // A schema is only the op's at this opset when libonnx knows the opset.
+  // newer than libonnx and with --no-checker; the upgrade hooks and the ops
+  // rely on the counts. A schema is only the op's at this opset when libonnx
+  // knows the opset (later opsets make required inputs optional, as
+  // OptionalHasElement-18 did).
   bool current = schema && version <= maxKnownOpset();
   if (current && (node.input_size() < schema->min_input() ||
                   node.input_size() > schema->max_input())) {
@@ -524,6 +526,14 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
              << "attribute '" << attr.getName().getValue() << "' of "
              << node.op_type() << " (opset " << version << ") is not supported";
     }
+  }
+
+  // The kinds the op's ODS declares (a string, an integer, ...): the
+  // checker compares them with the schema's, but not when it is skipped,
+  // and the op's accessors assume them.
+  if (failed(opName->verifyInherentAttrs(attributes,
+                                         [&] { return emitError(loc); }))) {
+    return failure();
   }
 
   if (auto count = fixedOperandCount(*opName)) {

@@ -7,7 +7,9 @@
 // forked child so that a crash or a hang there costs the compile only the
 // types it would have inferred: the parent copies the inferred value types
 // back, or goes on without them, and the graph dialect's verifiers and
-// shape inference then judge the model.
+// shape inference then judge the model. The child dies with the compiler
+// (PR_SET_PDEATHSIG), and its address space is capped at the compiler's
+// plus 8 GiB.
 //
 //===----------------------------------------------------------------------===//
 

@@ -3,6 +3,7 @@
 #include "compiler/import/onnx/ModelLoader.h"
 #include "compiler/import/onnx/IsolatedInference.h"
 #include "compiler/import/onnx/NodeChecks.h"
+#include "compiler/import/onnx/TypeImport.h"
 
 #include "onnx/checker.h"
 #include "onnx/defs/parser.h"
@@ -69,6 +70,12 @@ bool newerThanImporter(const onnx::ModelProto &model, const std::string &path,
     return true;
   }
   for (const auto &opset : model.opset_import()) {
+    if (opset.version() < 1) {
+      error = "'" + path + "' imports opset " +
+              std::to_string(opset.version()) + " of domain '" +
+              printableName(opset.domain()) + "'; opset versions start at 1";
+      return true;
+    }
     if ((opset.domain().empty() || opset.domain() == "ai.onnx") &&
         opset.version() > kNewestOpset) {
       error = "'" + path + "' imports opset " +
