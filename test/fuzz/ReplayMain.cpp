@@ -86,7 +86,12 @@ size_t below(size_t n) {
       "  --timeout S        seconds one input may run (default 30)\n"
       "  --rss-limit-mb M   address-space limit (default 4096; 0: none)\n"
       "  --findings DIR     where the running input is kept (default: none)\n"
-      "  --max-inputs N     stop after N runs in all (default: no limit)\n"
+      "  --max-inputs N     stop before input N (default: no limit)\n"
+      "  --first K          start at input K (default 0); with --max-inputs\n"
+      "                     K+1, run input K alone\n"
+      "  --write-inputs DIR write each input run as DIR/<harness>-<file>-\n"
+      "                     <mutant> (mutant 0: the file itself), to read\n"
+      "                     or replay one elsewhere\n"
       "  --keep-going       run in a child process; after a finding, keep its\n"
       "                     input as FINDINGS/<harness>-<file>-<mutant>, run\n"
       "                     it alone in a new process, and go on with the\n"
@@ -140,7 +145,8 @@ extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize) {
 
 int main(int argc, char **argv) {
   unsigned long mutants = 0, seed = 1, timeout = 30, rssLimitMb = 4096;
-  unsigned long maxInputs = ~0ul;
+  unsigned long maxInputs = ~0ul, first = 0;
+  std::string writeInputs;
   bool keepGoing = false;
   std::string findings;
   std::vector<std::string> inputs;
@@ -166,6 +172,10 @@ int main(int argc, char **argv) {
       number(rssLimitMb);
     } else if (arg == "--max-inputs") {
       number(maxInputs);
+    } else if (arg == "--first") {
+      number(first);
+    } else if (arg == "--write-inputs" && i + 1 < argc) {
+      writeInputs = argv[++i];
     } else if (arg == "--keep-going") {
       keepGoing = true;
     } else if (arg == "--findings" && i + 1 < argc) {
@@ -207,6 +217,9 @@ int main(int argc, char **argv) {
     std::filesystem::create_directories(findings);
     keep = findings + "/" + harness + "-current";
   }
+  if (!writeInputs.empty()) {
+    std::filesystem::create_directories(writeInputs);
+  }
 
   // Input k is mutant k % (mutants + 1) - 1 of file k / (mutants + 1)
   // (-1: the file itself). With --keep-going a child process runs them and
@@ -246,10 +259,17 @@ int main(int argc, char **argv) {
                 std::to_string(seed) + ")";
       }
       std::snprintf(current, sizeof(current), "%s", what.c_str());
-      if (!keep.empty()) {
-        std::ofstream(keep, std::ios::binary | std::ios::trunc)
+      auto write = [&](const std::string &path) {
+        std::ofstream(path, std::ios::binary | std::ios::trunc)
             .write(reinterpret_cast<const char *>(bytes.data()),
                    static_cast<std::streamsize>(bytes.size()));
+      };
+      if (!keep.empty()) {
+        write(keep);
+      }
+      if (!writeInputs.empty()) {
+        write(writeInputs + "/" + harness + "-" + std::to_string(i) + "-" +
+              std::to_string(m));
       }
       alarm(static_cast<unsigned>(timeout));
       LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
@@ -272,9 +292,9 @@ int main(int argc, char **argv) {
   };
   unsigned long found = 0, unconfirmed = 0;
   if (!keepGoing) {
-    runFrom(0, total);
+    runFrom(first, total);
   } else {
-    unsigned long start = 0;
+    unsigned long start = first;
     while (start < total && !runInChild(start, total)) {
       // A finding counts when its input, run alone in a new process, fails
       // again; one that does not (it needed the state the inputs before it
@@ -308,7 +328,7 @@ int main(int argc, char **argv) {
     std::filesystem::remove(keep);
   }
   std::printf("%s: %lu inputs from %zu files, %lu findings", harness.c_str(),
-              total, inputs.size(), found);
+              total > first ? total - first : 0, inputs.size(), found);
   if (unconfirmed != 0) {
     std::printf(", %lu UNCONFIRMED (kept; they pass alone)", unconfirmed);
   }

@@ -77,6 +77,21 @@ LogicalResult LoopOp::verify() {
              << name << " must be a single value, got " << type;
     }
   }
+  // A scan output stacks the body's value of each iteration: one rank more.
+  for (size_t i = carried; i < getNumResults(); ++i) {
+    auto result = dyn_cast<RankedTensorType>(getResult(i).getType());
+    auto part = dyn_cast<RankedTensorType>(values[1 + i].getType());
+    if (result && (result.getRank() < 1 ||
+                   (part && result.getRank() != part.getRank() + 1))) {
+      auto diag = emitOpError("scan output #")
+                  << i - carried << " has type " << result
+                  << "; it must stack the body's values";
+      if (part) {
+        diag << " of type " << part;
+      }
+      return diag << " (one rank more)";
+    }
+  }
   return success();
 }
 

@@ -11,6 +11,25 @@ using namespace infer::graph;
 
 namespace {
 
+/// Checks that `value` (a normalization's scale, bias or statistics) is 1-d
+/// with one entry per channel (dim 1) of `input`, where both are known.
+LogicalResult verifyPerChannel(Operation *op, StringRef name, Value value,
+                               Value input) {
+  auto type = getRanked(value);
+  auto in = getRanked(input);
+  if (type && type.getRank() != 1) {
+    return op->emitOpError("'") << name << "' must be 1-d (one per channel), "
+                                << "got rank " << type.getRank();
+  }
+  if (type && in && in.getRank() >= 2 && !type.isDynamicDim(0) &&
+      !in.isDynamicDim(1) && type.getDimSize(0) != in.getDimSize(1)) {
+    return op->emitOpError("'")
+           << name << "' has " << type.getDimSize(0)
+           << " values; the input has " << in.getDimSize(1) << " channels";
+  }
+  return success();
+}
+
 /// Checks the window attributes shared by convolution and pooling against the
 /// number of spatial dimensions.
 LogicalResult verifyWindowAttrs(Operation *op, int64_t spatialRank,
@@ -342,6 +361,19 @@ GlobalLpPoolOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
 LogicalResult
 BatchNormalizationOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   auto x = getRanked(getX());
+  if (x && x.getRank() < 2) {
+    return emitOpError("X must have rank >= 2 (N x C ...), got ")
+           << x.getRank();
+  }
+  for (auto [name, value] :
+       {std::make_pair("scale", Value(getScale())),
+        std::make_pair("B", Value(getB())),
+        std::make_pair("input_mean", Value(getInputMean())),
+        std::make_pair("input_var", Value(getInputVar()))}) {
+    if (failed(verifyPerChannel(*this, name, value, getX()))) {
+      return failure();
+    }
+  }
   auto scale = getRanked(getScale());
   inferred.push_back(x ? withShape(getY().getType(), x.getShape())
                        : getY().getType());
@@ -359,19 +391,9 @@ InstanceNormalizationOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
     return emitOpError("the input must have rank >= 3 (N x C x D1 ...), got ")
            << input.getRank();
   }
-  for (auto [name, value] : {std::make_pair("scale", Value(getScale())),
-                             std::make_pair("B", Value(getB()))}) {
-    auto type = getRanked(value);
-    if (type && type.getRank() != 1) {
-      return emitOpError("'") << name << "' must be 1-d (one per channel), "
-                              << "got rank " << type.getRank();
-    }
-    if (type && input && !type.isDynamicDim(0) && !input.isDynamicDim(1) &&
-        type.getDimSize(0) != input.getDimSize(1)) {
-      return emitOpError("'")
-             << name << "' has " << type.getDimSize(0)
-             << " values; the input has " << input.getDimSize(1) << " channels";
-    }
+  if (failed(verifyPerChannel(*this, "scale", getScale(), getInput())) ||
+      failed(verifyPerChannel(*this, "B", getB(), getInput()))) {
+    return failure();
   }
   sameShapeAs(getInput(), *this, inferred);
   return success();

@@ -45,6 +45,10 @@ FailureOr<Type> shapeFromShapeOperand(Operation *op, Value shapeOperand,
 
 LogicalResult
 ConstantOfShapeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
+  if (auto value = getValueAttr(); value && value.getNumElements() != 1) {
+    return emitOpError("'value' must hold one element, got ")
+           << value.getNumElements();
+  }
   FailureOr<Type> type =
       shapeFromShapeOperand(*this, getInput(), getOutput().getType());
   if (failed(type)) {

@@ -260,7 +260,9 @@ def Graph_OneHotOp : Graph_OnnxOp<"one_hot", "OneHot", "one-hot encoding",
 
 def Graph_NonZeroOp : Graph_OnnxOp<"non_zero", "NonZero",
     "indices of the non-zero elements",
-    (ins AnyTensor:$X), (outs AnyTensor:$Y)>;
+    (ins AnyTensor:$X), (outs AnyTensor:$Y)> {
+  let hasVerifier = 1;
+}
 
 def Graph_CompressOp : Graph_OnnxOp<"compress", "Compress",
     "selects slices where a condition is true",
@@ -310,7 +312,9 @@ def Graph_NonMaxSuppressionOp : Graph_OnnxOp<"non_max_suppression",
          Graph_TensorOrNone:$max_output_boxes_per_class,
          Graph_TensorOrNone:$iou_threshold, Graph_TensorOrNone:$score_threshold,
          Graph_I64<0>:$center_point_box),
-    (outs AnyTensor:$selected_indices)>;
+    (outs AnyTensor:$selected_indices)> {
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Signal processing

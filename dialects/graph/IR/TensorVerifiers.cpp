@@ -263,3 +263,52 @@ LogicalResult UniqueOp::verify() {
   }
   return success();
 }
+
+LogicalResult NonZeroOp::verify() {
+  auto x = getRanked(getX());
+  auto y = getRanked(getY());
+  if (y && y.getRank() != 2) {
+    return emitOpError("result must have rank 2 (one row per input dim), "
+                       "got rank ")
+           << y.getRank();
+  }
+  if (x && y && !y.isDynamicDim(0) &&
+      y.getDimSize(0) != std::max<int64_t>(x.getRank(), 1)) {
+    return emitOpError("result has ")
+           << y.getDimSize(0) << " rows; the input has rank " << x.getRank();
+  }
+  return success();
+}
+
+LogicalResult NonMaxSuppressionOp::verify() {
+  auto boxes = getRanked(getBoxes());
+  auto scores = getRanked(getScores());
+  if (boxes && (boxes.getRank() != 3 ||
+                (!boxes.isDynamicDim(2) && boxes.getDimSize(2) != 4))) {
+    return emitOpError("'boxes' must be [batch, boxes, 4], got ") << boxes;
+  }
+  if (scores && scores.getRank() != 3) {
+    return emitOpError("'scores' must be [batch, classes, boxes], got ")
+           << scores;
+  }
+  if (boxes && scores) {
+    for (auto [b, s] : {std::make_pair(0, 0), std::make_pair(1, 2)}) {
+      if (!boxes.isDynamicDim(b) && !scores.isDynamicDim(s) &&
+          boxes.getDimSize(b) != scores.getDimSize(s)) {
+        return emitOpError("'boxes' ")
+               << boxes << " and 'scores' " << scores
+               << " disagree on the batch or the number of boxes";
+      }
+    }
+  }
+  if (auto y = getRanked(getSelectedIndices());
+      y && (y.getRank() != 2 || (!y.isDynamicDim(1) && y.getDimSize(1) != 3))) {
+    return emitOpError("result must be [selected, 3], got ") << y;
+  }
+  return success(
+      succeeded(verifySingleValue(*this, "max_output_boxes_per_class",
+                                  getMaxOutputBoxesPerClass())) &&
+      succeeded(verifySingleValue(*this, "iou_threshold", getIouThreshold())) &&
+      succeeded(
+          verifySingleValue(*this, "score_threshold", getScoreThreshold())));
+}

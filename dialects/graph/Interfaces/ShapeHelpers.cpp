@@ -128,8 +128,8 @@ LogicalResult verifyAxis(Operation *op, int64_t axis, Value input) {
 
 LogicalResult verifySingleValue(Operation *op, StringRef name, Value value) {
   auto ranked = isNone(value) ? RankedTensorType() : getRanked(value);
-  if (ranked && (ranked.getRank() > 1 ||
-                 (ranked.hasStaticShape() && ranked.getNumElements() != 1))) {
+  if (ranked && (ranked.getRank() > 1 || !ranked.hasStaticShape() ||
+                 ranked.getNumElements() != 1)) {
     return op->emitOpError("'")
            << name << "' must hold one value, got " << ranked;
   }

@@ -57,8 +57,8 @@ llvm::LogicalResult verifyAxis(mlir::Operation *op, int64_t axis,
                                mlir::Value input);
 
 /// Fails on `op` with "'NAME' must hold one value, got TYPE" when `value` is
-/// ranked and cannot hold exactly one element (rank above 1, or a static
-/// element count other than 1). A none value passes.
+/// ranked and not a scalar or a 1-d tensor of one element (a dynamic length
+/// fails too: the lowerings read one value). A none value passes.
 llvm::LogicalResult verifySingleValue(mlir::Operation *op, llvm::StringRef name,
                                       mlir::Value value);
 

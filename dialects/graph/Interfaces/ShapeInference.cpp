@@ -59,6 +59,20 @@ LogicalResult inferReduce(Operation *op, SmallVectorImpl<Type> &inferred) {
   }
   int64_t rank = data.getRank();
   Value axesOperand = op->getOperand(1);
+  // Axes are distinct: at most one per dim (a scalar is one axis).
+  if (auto axesType =
+          isNone(axesOperand) ? RankedTensorType() : getRanked(axesOperand)) {
+    if (axesType.getRank() > 1) {
+      return op->emitOpError("'axes' must be 1-d, got rank ")
+             << axesType.getRank();
+    }
+    if (axesType.getRank() == 1 && !axesType.isDynamicDim(0) &&
+        axesType.getDimSize(0) > std::max<int64_t>(rank, 1)) {
+      return op->emitOpError("'axes' has ")
+             << axesType.getDimSize(0) << " entries for an input of rank "
+             << rank;
+    }
+  }
   SmallVector<int64_t> axes;
   if (!isNone(axesOperand)) {
     auto constant = getConstantInts(axesOperand);

@@ -290,8 +290,12 @@ struct LoopLowering final : OpConversionPattern<LoopOp> {
     if (auto constant = constantInts(bodyCond)) {
       passesCond = constant->size() == 1 && (*constant)[0] != 0;
     }
-    int64_t length = cast<RankedTensorType>(op.getResult(numCarried).getType())
-                         .getDimSize(0);
+    auto firstScan =
+        dyn_cast<RankedTensorType>(op.getResult(numCarried).getType());
+    if (!firstScan || firstScan.getRank() < 1) {
+      return rewriter.notifyMatchFailure(op, "a scan output of unknown rank");
+    }
+    int64_t length = firstScan.getDimSize(0);
     auto cond = hasCond ? constantInts(op.getCond()) : std::nullopt;
     bool startsTrue =
         !hasCond || (cond && cond->size() == 1 && (*cond)[0] != 0);

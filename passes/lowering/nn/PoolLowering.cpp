@@ -222,8 +222,12 @@ struct PoolLowering final : OpConversionPattern<Op> {
                       }
                       return arith::MaxSIOp::create(b, l, acc, v);
                     });
+      // Y and Indices each keep the more precise of the declared and the
+      // inferred type, so either may be the dynamic one.
+      auto indicesType = dyn_cast<RankedTensorType>(op.getIndices().getType());
       if (!isa<NoneType>(op.getIndices().getType()) &&
-          !yType.hasStaticShape()) {
+          (!yType.hasStaticShape() || !indicesType ||
+           !indicesType.hasStaticShape())) {
         return rewriter.notifyMatchFailure(op, "Indices with a dynamic batch");
       }
       Value indices =
