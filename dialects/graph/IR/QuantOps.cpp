@@ -11,19 +11,23 @@ using namespace infer::graph;
 
 namespace {
 
-/// The result type of a quantized matrix product of `a` and `b`; fails, with
-/// an error on `op`, when their shapes do not multiply.
-FailureOr<Type> inferMatmul(Operation *op, Value a, Value b, Type resultType) {
+/// Infers the result type of a quantized matrix product of `a` and `b` into
+/// `inferred`; fails, with an error on `op`, when their shapes do not
+/// multiply.
+LogicalResult inferMatmul(Operation *op, Value a, Value b, Type resultType,
+                          SmallVectorImpl<Type> &inferred) {
   auto lhs = getRanked(a), rhs = getRanked(b);
   std::string error;
   if (!lhs || !rhs) {
-    return resultType;
+    inferred.push_back(resultType);
+    return success();
   }
   auto shape = matmulShape(lhs, rhs, error);
   if (!shape) {
     return op->emitOpError(error) << " in " << lhs << " x " << rhs;
   }
-  return withShape(resultType, *shape);
+  inferred.push_back(withShape(resultType, *shape));
+  return success();
 }
 
 /// The result type of a quantized convolution (N x M x spatial...).
@@ -61,22 +65,12 @@ DynamicQuantizeLinearOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
 
 LogicalResult
 MatMulIntegerOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
-  auto type = inferMatmul(*this, getA(), getB(), getY().getType());
-  if (failed(type)) {
-    return failure();
-  }
-  inferred.push_back(*type);
-  return success();
+  return inferMatmul(*this, getA(), getB(), getY().getType(), inferred);
 }
 
 LogicalResult
 QLinearMatMulOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
-  auto type = inferMatmul(*this, getA(), getB(), getY().getType());
-  if (failed(type)) {
-    return failure();
-  }
-  inferred.push_back(*type);
-  return success();
+  return inferMatmul(*this, getA(), getB(), getY().getType(), inferred);
 }
 
 LogicalResult ConvIntegerOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
