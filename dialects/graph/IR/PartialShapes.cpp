@@ -14,13 +14,21 @@
 // (a dim, or sums and products of dims), which decides such comparisons
 // without knowing the value: a dim is never -1. Booleans are 0 and 1.
 //
+// An entry computed from dynamic dims is kept as a product
+// `coefficient * root * ...` of the dims' roots (SymbolicShapes.h) while
+// the arithmetic allows (products, sums of like terms, exact division by a
+// constant): two entries with the same product are equal at run time, and
+// a Reshape's -1 can be solved against its input's dims.
+//
 //===----------------------------------------------------------------------===//
 
 #include "dialects/graph/IR/Folding.h"
 #include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/IR/SymbolicShapes.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -30,32 +38,173 @@ namespace {
 
 constexpr int kMaxDepth = 16;
 constexpr int64_t kMaxElements = 16;
+/// Roots in one product; longer products are only "non-negative".
+constexpr size_t kMaxRoots = 8;
 
-/// An unknown entry known to be >= 0 (a dim). kDynamic is any unknown.
-constexpr int64_t kNonNegative = kDynamic + 1;
+using Roots = SmallVector<DimRoot, 2>;
 
-using Partial = SmallVector<int64_t>;
+/// One entry of a shape value.
+struct Term {
+  enum Kind : uint8_t {
+    Known,       // `value`
+    Product,     // `value` (the coefficient) times the sorted `roots`
+    NonNegative, // unknown, but >= 0 (sums and products of dims)
+    Unknown,
+  };
+  Kind kind = Unknown;
+  int64_t value = 0;
+  Roots roots;
 
-bool isKnown(int64_t v) { return v != kDynamic && v != kNonNegative; }
-/// Known to be >= 0, whether or not its value is known.
-bool nonNegative(int64_t v) {
-  return v == kNonNegative || (isKnown(v) && v >= 0);
+  static Term known(int64_t v) { return {Known, v, {}}; }
+  static Term unknown() { return {Unknown, 0, {}}; }
+  static Term nonNegativeUnknown() { return {NonNegative, 0, {}}; }
+  static Term product(int64_t coefficient, Roots roots) {
+    if (coefficient == 0 || roots.empty()) {
+      return known(coefficient);
+    }
+    if (roots.size() > kMaxRoots) {
+      return coefficient > 0 ? nonNegativeUnknown() : unknown();
+    }
+    llvm::sort(roots);
+    return {Product, coefficient, std::move(roots)};
+  }
+
+  bool isKnown() const { return kind == Known; }
+  bool nonNegative() const {
+    return kind == NonNegative ||
+           ((kind == Known || kind == Product) && value >= 0);
+  }
+  /// Equal at run time (not only possibly).
+  bool sameAs(const Term &other) const {
+    return kind == other.kind && (kind == Known || kind == Product) &&
+           value == other.value && roots == other.roots;
+  }
+};
+
+using Partial = SmallVector<Term>;
+
+Term keepsSign(const Term &u, const Term &v) {
+  return u.nonNegative() && v.nonNegative() ? Term::nonNegativeUnknown()
+                                            : Term::unknown();
+}
+
+/// `u * v` for known or product terms; nullopt on overflow.
+std::optional<Term> multiply(const Term &u, const Term &v) {
+  int64_t c;
+  if (llvm::MulOverflow(u.value, v.value, c)) {
+    return std::nullopt;
+  }
+  Roots roots(u.roots);
+  roots.append(v.roots.begin(), v.roots.end());
+  return Term::product(c, std::move(roots));
+}
+
+Term mulTerms(const Term &u, const Term &v) {
+  if ((u.isKnown() && u.value == 0) || (v.isKnown() && v.value == 0)) {
+    return Term::known(0);
+  }
+  bool exact = (u.kind == Term::Known || u.kind == Term::Product) &&
+               (v.kind == Term::Known || v.kind == Term::Product);
+  if (exact) {
+    if (auto r = multiply(u, v)) {
+      return *r;
+    }
+  }
+  return keepsSign(u, v);
+}
+
+/// `u + sign * v`.
+Term addTerms(const Term &u, const Term &v, int64_t sign) {
+  if (v.isKnown() && v.value == 0) {
+    return u;
+  }
+  if (sign > 0 && u.isKnown() && u.value == 0) {
+    return v;
+  }
+  bool like = (u.kind == Term::Known && v.kind == Term::Known) ||
+              (u.kind == Term::Product && v.kind == Term::Product &&
+               u.roots == v.roots);
+  int64_t c;
+  if (like && !(sign > 0 ? llvm::AddOverflow(u.value, v.value, c)
+                         : llvm::SubOverflow(u.value, v.value, c))) {
+    return Term::product(c, u.roots);
+  }
+  return sign > 0 ? keepsSign(u, v) : Term::unknown();
+}
+
+/// Shape arithmetic divides non-negative values: only then is it exact.
+Term divTerms(const Term &u, const Term &v) {
+  if (!v.isKnown() || v.value <= 0) {
+    return Term::unknown();
+  }
+  if ((u.kind == Term::Known || u.kind == Term::Product) && u.value >= 0 &&
+      (u.kind == Term::Known || u.value % v.value == 0)) {
+    return Term::product(u.value / v.value, u.roots);
+  }
+  return u.nonNegative() ? Term::nonNegativeUnknown() : Term::unknown();
+}
+
+/// `u < v` (or <=) as 0, 1 or unknown.
+Term lessTerms(const Term &u, const Term &v, bool orEqual) {
+  if (u.isKnown() && v.isKnown()) {
+    return Term::known(orEqual ? u.value <= v.value : u.value < v.value);
+  }
+  if (u.sameAs(v)) {
+    return Term::known(orEqual);
+  }
+  // One side unknown but non-negative: decided when the other is a known
+  // value below 0 (or, for <=, at most 0).
+  if (u.nonNegative() && v.isKnown() &&
+      (orEqual ? v.value < 0 : v.value <= 0)) {
+    return Term::known(0);
+  }
+  if (u.isKnown() && v.nonNegative() &&
+      (orEqual ? u.value <= 0 : u.value < 0)) {
+    return Term::known(1);
+  }
+  return Term::unknown();
+}
+
+Term equalTerms(const Term &u, const Term &v) {
+  if (u.isKnown() && v.isKnown()) {
+    return Term::known(u.value == v.value);
+  }
+  if (u.sameAs(v)) {
+    return Term::known(1);
+  }
+  // A dim never equals a negative value.
+  if ((u.nonNegative() && v.isKnown() && v.value < 0) ||
+      (v.nonNegative() && u.isKnown() && u.value < 0)) {
+    return Term::known(0);
+  }
+  return Term::unknown();
+}
+
+Term maxMinTerms(const Term &u, const Term &v, bool isMax) {
+  if (u.isKnown() && v.isKnown()) {
+    return Term::known(isMax ? std::max(u.value, v.value)
+                             : std::min(u.value, v.value));
+  }
+  if (u.sameAs(v)) {
+    return u;
+  }
+  // max(dim, c <= 0) is the dim; min(dim, c) >= 0 for c >= 0.
+  if (isMax && ((u.nonNegative() && v.isKnown() && v.value <= 0) ||
+                (v.nonNegative() && u.isKnown() && u.value <= 0))) {
+    return u.isKnown() ? v : u;
+  }
+  return (isMax ? u.nonNegative() || v.nonNegative()
+                : u.nonNegative() && v.nonNegative())
+             ? Term::nonNegativeUnknown()
+             : Term::unknown();
 }
 
 std::optional<Partial> partial(Value value, int depth);
 
-/// How a binary op treats two entries: `known` for two known values
-/// (std::nullopt: the result is unknown), `unknown` when either is not.
-struct BinaryRule {
-  function_ref<std::optional<int64_t>(int64_t, int64_t)> known;
-  function_ref<int64_t(int64_t, int64_t)> unknown;
-};
-
-int64_t anyUnknown(int64_t, int64_t) { return kDynamic; }
-
-/// The broadcast of entries of two partial values (same length, or one of
-/// length 1).
-std::optional<Partial> binary(Value a, Value b, int depth, BinaryRule rule) {
+/// Broadcast `a` and `b` (same length, or one of length 1), entry by entry.
+std::optional<Partial>
+binary(Value a, Value b, int depth,
+       function_ref<Term(const Term &, const Term &)> rule) {
   auto x = partial(a, depth + 1), y = partial(b, depth + 1);
   if (!x || !y ||
       (x->size() != y->size() && x->size() != 1 && y->size() != 1)) {
@@ -64,69 +213,25 @@ std::optional<Partial> binary(Value a, Value b, int depth, BinaryRule rule) {
   size_t n = std::max(x->size(), y->size());
   Partial result;
   for (size_t i = 0; i < n; ++i) {
-    int64_t u = (*x)[x->size() == 1 ? 0 : i], v = (*y)[y->size() == 1 ? 0 : i];
-    if (isKnown(u) && isKnown(v)) {
-      std::optional<int64_t> r = rule.known(u, v);
-      result.push_back(r ? *r : kDynamic);
-    } else {
-      result.push_back(rule.unknown(u, v));
-    }
+    result.push_back(
+        rule((*x)[x->size() == 1 ? 0 : i], (*y)[y->size() == 1 ? 0 : i]));
   }
   return result;
 }
 
-/// Sums and products of non-negative entries stay non-negative.
-int64_t keepsSign(int64_t u, int64_t v) {
-  return nonNegative(u) && nonNegative(v) ? kNonNegative : kDynamic;
-}
-
-/// `u < v` where one side may be unknown but non-negative: decided when the
-/// other side is a known value below 0 (or, for <=, at most 0).
-int64_t lessUnknown(int64_t u, int64_t v, bool orEqual) {
-  if (nonNegative(u) && isKnown(v) && (orEqual ? v < 0 : v <= 0)) {
-    return 0;
-  }
-  if (isKnown(u) && nonNegative(v) && (orEqual ? u <= 0 : u < 0)) {
-    return 1;
-  }
-  return kDynamic;
-}
-
 std::optional<Partial> compare(Operation *op, int depth) {
   Value a = op->getOperand(0), b = op->getOperand(1);
-  auto x = partial(a, depth + 1), y = partial(b, depth + 1);
-  if (!x || !y) {
-    return std::nullopt;
-  }
   if (isa<EqualOp>(op)) {
-    return binary(
-        a, b, depth,
-        {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u == v; },
-         [](int64_t u, int64_t v) -> int64_t {
-           // A dim never equals a negative value.
-           if ((nonNegative(u) && isKnown(v) && v < 0) ||
-               (nonNegative(v) && isKnown(u) && u < 0)) {
-             return 0;
-           }
-           return kDynamic;
-         }});
+    return binary(a, b, depth, equalTerms);
   }
   // Greater and GreaterOrEqual are Less and LessOrEqual with swapped sides.
-  bool swap = isa<GreaterOp, GreaterOrEqualOp>(op);
-  bool orEqual = isa<LessOrEqualOp, GreaterOrEqualOp>(op);
-  if (swap) {
+  if (isa<GreaterOp, GreaterOrEqualOp>(op)) {
     std::swap(a, b);
   }
-  if (orEqual) {
-    return binary(
-        a, b, depth,
-        {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u <= v; },
-         [](int64_t u, int64_t v) { return lessUnknown(u, v, true); }});
-  }
-  return binary(
-      a, b, depth,
-      {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u < v; },
-       [](int64_t u, int64_t v) { return lessUnknown(u, v, false); }});
+  bool orEqual = isa<LessOrEqualOp, GreaterOrEqualOp>(op);
+  return binary(a, b, depth, [orEqual](const Term &u, const Term &v) {
+    return lessTerms(u, v, orEqual);
+  });
 }
 
 /// Where(condition, x, y) entry by entry, all three broadcast.
@@ -138,26 +243,24 @@ std::optional<Partial> where(WhereOp op, int depth) {
     return std::nullopt;
   }
   size_t n = std::max({c->size(), x->size(), y->size()});
-  auto at = [n](const Partial &p, size_t i) -> std::optional<int64_t> {
+  auto at = [n](const Partial &p, size_t i) -> const Term * {
     if (p.size() == 1) {
-      return p[0];
+      return &p[0];
     }
-    if (p.size() != n) {
-      return std::nullopt;
-    }
-    return p[i];
+    return p.size() == n ? &p[i] : nullptr;
   };
   Partial result;
   for (size_t i = 0; i < n; ++i) {
-    auto ci = at(*c, i), xi = at(*x, i), yi = at(*y, i);
+    const Term *ci = at(*c, i), *xi = at(*x, i), *yi = at(*y, i);
     if (!ci || !xi || !yi) {
       return std::nullopt;
     }
-    if (isKnown(*ci)) {
-      result.push_back(*ci ? *xi : *yi);
+    if (ci->isKnown()) {
+      result.push_back(ci->value ? *xi : *yi);
+    } else if (xi->sameAs(*yi)) {
+      result.push_back(*xi);
     } else {
-      result.push_back(nonNegative(*xi) && nonNegative(*yi) ? kNonNegative
-                                                            : kDynamic);
+      result.push_back(keepsSign(*xi, *yi));
     }
   }
   return result;
@@ -165,7 +268,8 @@ std::optional<Partial> where(WhereOp op, int depth) {
 
 std::optional<Partial> constantOfShape(ConstantOfShapeOp op, int depth) {
   auto shape = partial(op.getInput(), depth + 1);
-  if (!shape || llvm::any_of(*shape, [](int64_t v) { return !isKnown(v); })) {
+  if (!shape ||
+      llvm::any_of(*shape, [](const Term &t) { return !t.isKnown(); })) {
     return std::nullopt;
   }
   int64_t value = 0;
@@ -180,10 +284,10 @@ std::optional<Partial> constantOfShape(ConstantOfShapeOp op, int depth) {
                                                 : v.getSExtValue();
   }
   int64_t count = 1;
-  for (int64_t d : *shape) {
-    count *= d;
+  for (const Term &d : *shape) {
+    count *= d.value;
   }
-  return Partial(count, value);
+  return Partial(count, Term::known(value));
 }
 
 /// A 1-d Slice with constant starts, ends and steps.
@@ -229,6 +333,157 @@ std::optional<Partial> sliceValues(SliceOp op, int depth) {
   return result;
 }
 
+/// The size of dimension `d` of `data` as a term.
+Term dimTerm(Value data, RankedTensorType type, int64_t d) {
+  if (!type.isDynamicDim(d)) {
+    return Term::known(type.getDimSize(d));
+  }
+  return Term::product(1, {dimRoot(data, d)});
+}
+
+std::optional<Partial> shapeValues(ShapeOp shape) {
+  auto data = getRanked(shape.getData());
+  if (!data) {
+    return std::nullopt;
+  }
+  int64_t rank = data.getRank();
+  auto clampAxis = [&](int64_t a) {
+    a = a < 0 ? a + rank : a;
+    return std::clamp<int64_t>(a, 0, rank);
+  };
+  int64_t start = clampAxis(shape.getStart());
+  int64_t end = shape.getEnd() ? clampAxis(*shape.getEnd()) : rank;
+  Partial dims;
+  for (int64_t d = start; d < end; ++d) {
+    dims.push_back(dimTerm(shape.getData(), data, d));
+  }
+  return dims;
+}
+
+std::optional<Partial> sizeValue(SizeOp size) {
+  auto data = getRanked(size.getData());
+  if (!data) {
+    return Partial{Term::nonNegativeUnknown()};
+  }
+  Term count = Term::known(1);
+  for (int64_t d = 0; d < data.getRank(); ++d) {
+    count = mulTerms(count, dimTerm(size.getData(), data, d));
+  }
+  return Partial{count};
+}
+
+std::optional<Partial> gatherValues(GatherOp gather, int depth) {
+  auto data = partial(gather.getData(), depth + 1);
+  auto indices = getConstantInts(gather.getIndices());
+  if (!data || !indices || gather.getAxis() != 0) {
+    return std::nullopt;
+  }
+  Partial result;
+  int64_t n = data->size();
+  for (int64_t i : *indices) {
+    i = i < 0 ? i + n : i;
+    if (i < 0 || i >= n) {
+      return std::nullopt;
+    }
+    result.push_back((*data)[i]);
+  }
+  return result;
+}
+
+/// Ops that keep the values in order and only change the shape or the
+/// integer width; a cast to bool keeps only whether each is zero.
+std::optional<Partial> passThrough(Operation *op, RankedTensorType type,
+                                   int depth) {
+  if (!isa<IntegerType>(getElementTypeOrSelf(op->getOperand(0).getType()))) {
+    return std::nullopt;
+  }
+  auto input = partial(op->getOperand(0), depth + 1);
+  if (!input || static_cast<int64_t>(input->size()) != type.getNumElements()) {
+    return std::nullopt;
+  }
+  if (isa<CastOp>(op) && type.getElementType().isInteger(1)) {
+    for (Term &v : *input) {
+      v = v.isKnown() ? Term::known(v.value != 0) : Term::unknown();
+    }
+  }
+  return input;
+}
+
+std::optional<Partial> partialOf(Operation *op, RankedTensorType type,
+                                 int depth) {
+  if (auto shape = dyn_cast<ShapeOp>(op)) {
+    return shapeValues(shape);
+  }
+  if (auto size = dyn_cast<SizeOp>(op)) {
+    return sizeValue(size);
+  }
+  if (auto gather = dyn_cast<GatherOp>(op)) {
+    return gatherValues(gather, depth);
+  }
+  if (auto concat = dyn_cast<ConcatOp>(op)) {
+    Partial result;
+    for (Value input : concat.getInputs()) {
+      auto part = partial(input, depth + 1);
+      if (!part) {
+        return std::nullopt;
+      }
+      result.append(*part);
+    }
+    return result;
+  }
+  if (isa<UnsqueezeOp, SqueezeOp, ReshapeOp, IdentityOp, FlattenOp, CastOp>(
+          op)) {
+    return passThrough(op, type, depth);
+  }
+  if (auto slice = dyn_cast<SliceOp>(op)) {
+    return sliceValues(slice, depth);
+  }
+  if (auto fill = dyn_cast<ConstantOfShapeOp>(op)) {
+    return constantOfShape(fill, depth);
+  }
+  if (auto select = dyn_cast<WhereOp>(op)) {
+    return where(select, depth);
+  }
+  if (isa<EqualOp, LessOp, LessOrEqualOp, GreaterOp, GreaterOrEqualOp>(op)) {
+    return compare(op, depth);
+  }
+  if (isa<NotOp>(op)) {
+    auto input = partial(op->getOperand(0), depth + 1);
+    if (!input) {
+      return std::nullopt;
+    }
+    for (Term &v : *input) {
+      v = v.isKnown() ? Term::known(!v.value) : Term::unknown();
+    }
+    return input;
+  }
+  Value a = op->getNumOperands() == 2 ? op->getOperand(0) : Value();
+  Value b = op->getNumOperands() == 2 ? op->getOperand(1) : Value();
+  if (isa<AddOp>(op)) {
+    return binary(a, b, depth, [](const Term &u, const Term &v) {
+      return addTerms(u, v, 1);
+    });
+  }
+  if (isa<SubOp>(op)) {
+    return binary(a, b, depth, [](const Term &u, const Term &v) {
+      return addTerms(u, v, -1);
+    });
+  }
+  if (isa<MulOp>(op)) {
+    return binary(a, b, depth, mulTerms);
+  }
+  if (isa<DivOp>(op)) {
+    return binary(a, b, depth, divTerms);
+  }
+  if (isa<MaxOp, MinOp>(op) && a) {
+    bool isMax = isa<MaxOp>(op);
+    return binary(a, b, depth, [isMax](const Term &u, const Term &v) {
+      return maxMinTerms(u, v, isMax);
+    });
+  }
+  return std::nullopt;
+}
+
 std::optional<Partial> partial(Value value, int depth) {
   auto type = getRanked(value);
   if (depth > kMaxDepth || !type || type.getRank() > 1 ||
@@ -236,184 +491,100 @@ std::optional<Partial> partial(Value value, int depth) {
       !type.getElementType().isInteger()) {
     return std::nullopt;
   }
-  auto result = [&]() -> std::optional<Partial> {
-    if (auto ints = getConstantInts(value)) {
-      if (type.getElementType().isInteger(1)) {
-        for (int64_t &v : *ints) {
-          v = v != 0; // read sign-extended: true is -1
-        }
-      }
-      return Partial(*ints);
+  std::optional<Partial> result;
+  if (auto ints = getConstantInts(value)) {
+    bool isBool = type.getElementType().isInteger(1);
+    result.emplace();
+    for (int64_t v : *ints) {
+      // Read sign-extended, true is -1.
+      result->push_back(Term::known(isBool ? v != 0 : v));
     }
-    Operation *op = value.getDefiningOp();
-    if (!op) {
-      return std::nullopt;
-    }
-    if (auto shape = dyn_cast<ShapeOp>(op)) {
-      auto data = getRanked(shape.getData());
-      if (!data) {
-        return std::nullopt;
-      }
-      int64_t rank = data.getRank();
-      auto clampAxis = [&](int64_t a) {
-        a = a < 0 ? a + rank : a;
-        return std::clamp<int64_t>(a, 0, rank);
-      };
-      int64_t start = clampAxis(shape.getStart());
-      int64_t end = shape.getEnd() ? clampAxis(*shape.getEnd()) : rank;
-      Partial dims;
-      for (int64_t d = start; d < end; ++d) {
-        dims.push_back(data.isDynamicDim(d) ? kNonNegative
-                                            : data.getDimSize(d));
-      }
-      return dims;
-    }
-    if (isa<SizeOp>(op)) {
-      return Partial{kNonNegative};
-    }
-    if (auto gather = dyn_cast<GatherOp>(op)) {
-      auto data = partial(gather.getData(), depth + 1);
-      auto indices = getConstantInts(gather.getIndices());
-      if (!data || !indices || gather.getAxis() != 0) {
-        return std::nullopt;
-      }
-      Partial result;
-      int64_t n = data->size();
-      for (int64_t i : *indices) {
-        i = i < 0 ? i + n : i;
-        if (i < 0 || i >= n) {
-          return std::nullopt;
-        }
-        result.push_back((*data)[i]);
-      }
-      return result;
-    }
-    if (auto concat = dyn_cast<ConcatOp>(op)) {
-      Partial result;
-      for (Value input : concat.getInputs()) {
-        auto part = partial(input, depth + 1);
-        if (!part) {
-          return std::nullopt;
-        }
-        result.append(*part);
-      }
-      return result;
-    }
-    // Ops that keep the values in order and only change the shape or the
-    // integer width; a cast to bool keeps only whether each is zero.
-    if (isa<UnsqueezeOp, SqueezeOp, ReshapeOp, IdentityOp, FlattenOp, CastOp>(
-            op)) {
-      if (!isa<IntegerType>(
-              getElementTypeOrSelf(op->getOperand(0).getType()))) {
-        return std::nullopt;
-      }
-      auto input = partial(op->getOperand(0), depth + 1);
-      if (!input ||
-          static_cast<int64_t>(input->size()) != type.getNumElements()) {
-        return std::nullopt;
-      }
-      if (isa<CastOp>(op) && type.getElementType().isInteger(1)) {
-        for (int64_t &v : *input) {
-          v = isKnown(v) ? v != 0 : kDynamic;
-        }
-      }
-      return input;
-    }
-    if (auto slice = dyn_cast<SliceOp>(op)) {
-      return sliceValues(slice, depth);
-    }
-    if (auto fill = dyn_cast<ConstantOfShapeOp>(op)) {
-      return constantOfShape(fill, depth);
-    }
-    if (auto select = dyn_cast<WhereOp>(op)) {
-      return where(select, depth);
-    }
-    if (isa<EqualOp, LessOp, LessOrEqualOp, GreaterOp, GreaterOrEqualOp>(op)) {
-      return compare(op, depth);
-    }
-    if (isa<NotOp>(op)) {
-      auto input = partial(op->getOperand(0), depth + 1);
-      if (!input) {
-        return std::nullopt;
-      }
-      for (int64_t &v : *input) {
-        v = isKnown(v) ? !v : kDynamic;
-      }
-      return input;
-    }
-    if (isa<AddOp>(op)) {
-      return binary(
-          op->getOperand(0), op->getOperand(1), depth,
-          {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u + v; },
-           keepsSign});
-    }
-    if (isa<SubOp>(op)) {
-      return binary(
-          op->getOperand(0), op->getOperand(1), depth,
-          {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u - v; },
-           anyUnknown});
-    }
-    if (isa<MulOp>(op)) {
-      return binary(
-          op->getOperand(0), op->getOperand(1), depth,
-          {[](int64_t u, int64_t v) -> std::optional<int64_t> { return u * v; },
-           keepsSign});
-    }
-    if (isa<DivOp>(op)) {
-      // Shape arithmetic divides non-negative values: only then is it known.
-      return binary(op->getOperand(0), op->getOperand(1), depth,
-                    {[](int64_t u, int64_t v) -> std::optional<int64_t> {
-                       if (u < 0 || v <= 0) {
-                         return std::nullopt;
-                       }
-                       return u / v;
-                     },
-                     [](int64_t u, int64_t v) -> int64_t {
-                       return nonNegative(u) && isKnown(v) && v > 0
-                                  ? kNonNegative
-                                  : kDynamic;
-                     }});
-    }
-    if (isa<MaxOp, MinOp>(op) && op->getNumOperands() == 2) {
-      bool isMax = isa<MaxOp>(op);
-      return binary(op->getOperand(0), op->getOperand(1), depth,
-                    {[isMax](int64_t u, int64_t v) -> std::optional<int64_t> {
-                       return isMax ? std::max(u, v) : std::min(u, v);
-                     },
-                     [isMax](int64_t u, int64_t v) -> int64_t {
-                       // max(dim, c <= 0) is the dim; min(dim, c) >= 0 for c >=
-                       // 0.
-                       if (isMax &&
-                           ((nonNegative(u) && isKnown(v) && v <= 0) ||
-                            (nonNegative(v) && isKnown(u) && u <= 0))) {
-                         return isKnown(u) ? v : u;
-                       }
-                       return (isMax ? nonNegative(u) || nonNegative(v)
-                                     : nonNegative(u) && nonNegative(v))
-                                  ? kNonNegative
-                                  : kDynamic;
-                     }});
-    }
-    return std::nullopt;
-  }();
+  } else if (Operation *op = value.getDefiningOp()) {
+    result = partialOf(op, type, depth);
+  }
   if (result && static_cast<int64_t>(result->size()) != type.getNumElements()) {
     return std::nullopt;
   }
   return result;
 }
 
+/// The term of entry `entry` of `shape`, if the shape value is known.
+std::optional<Term> entryTerm(Value shape, int64_t entry) {
+  auto terms = partial(shape, 0);
+  if (!terms || entry < 0 || entry >= static_cast<int64_t>(terms->size())) {
+    return std::nullopt;
+  }
+  return (*terms)[entry];
+}
+
 } // namespace
 
 std::optional<SmallVector<int64_t>> getPartialInts(Value value) {
-  auto result = partial(value, 0);
-  if (result) {
-    for (int64_t &v : *result) {
-      if (v == kNonNegative) {
-        v = kDynamic;
-      }
-    }
+  auto terms = partial(value, 0);
+  if (!terms) {
+    return std::nullopt;
+  }
+  SmallVector<int64_t> result;
+  for (const Term &t : *terms) {
+    result.push_back(t.isKnown() ? t.value : kDynamic);
   }
   return result;
+}
+
+std::optional<DimRoot> shapeEntryRoot(Value shape, int64_t entry) {
+  auto term = entryTerm(shape, entry);
+  if (!term || term->kind != Term::Product || term->value != 1 ||
+      term->roots.size() != 1) {
+    return std::nullopt;
+  }
+  return term->roots.front();
+}
+
+bool shapeEntryIsDim(Value shape, int64_t entry, Value tensor, int64_t dim) {
+  auto type = getRanked(tensor);
+  auto term = entryTerm(shape, entry);
+  if (!type || !term || dim < 0 || dim >= type.getRank()) {
+    return false;
+  }
+  return term->sameAs(dimTerm(tensor, type, dim));
+}
+
+std::optional<int64_t> reshapeWildcardSize(Value data, Value shape,
+                                           int64_t wildcard, bool allowzero) {
+  auto type = getRanked(data);
+  auto terms = partial(shape, 0);
+  if (!type || !terms || wildcard < 0 ||
+      wildcard >= static_cast<int64_t>(terms->size())) {
+    return std::nullopt;
+  }
+  // The input's element count as a product, and the other entries' one.
+  Term in = Term::known(1), out = Term::known(1);
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    in = mulTerms(in, dimTerm(data, type, d));
+  }
+  for (auto [i, t] : llvm::enumerate(*terms)) {
+    if (static_cast<int64_t>(i) == wildcard) {
+      continue;
+    }
+    Term entry = t;
+    if (t.isKnown() && t.value == 0 && !allowzero) {
+      if (static_cast<int64_t>(i) >= type.getRank()) {
+        return std::nullopt;
+      }
+      entry = dimTerm(data, type, i);
+    }
+    if (!(entry.kind == Term::Known || entry.kind == Term::Product) ||
+        entry.value <= 0) {
+      return std::nullopt;
+    }
+    out = mulTerms(out, entry);
+  }
+  if (!(in.kind == Term::Known || in.kind == Term::Product) ||
+      !(out.kind == Term::Known || out.kind == Term::Product) ||
+      in.roots != out.roots || out.value <= 0 || in.value % out.value != 0) {
+    return std::nullopt;
+  }
+  return in.value / out.value;
 }
 
 } // namespace infer::graph

@@ -201,7 +201,9 @@ LogicalResult ResizeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
   SmallVector<int64_t> shape(x.getShape());
   bool policyStretch = getKeepAspectRatioPolicy() == "stretch";
   if (!isNone(getSizes()) && policyStretch) {
-    auto sizes = getConstantInts(getSizes());
+    // Entries computed from dynamic dims stay dynamic, the others are known
+    // (an export resizes to Concat(Shape(x)[0:2], [h, w])).
+    auto sizes = getPartialInts(getSizes());
     if (!sizes || sizes->size() != axes.size()) {
       inferred.push_back(
           withShape(resultType, SmallVector<int64_t>(rank, kDynamic)));

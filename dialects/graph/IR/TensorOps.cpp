@@ -2,6 +2,7 @@
 
 #include "dialects/graph/IR/Folding.h"
 #include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/IR/SymbolicShapes.h"
 #include "dialects/graph/IR/TensorLimits.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 
@@ -141,6 +142,13 @@ LogicalResult ReshapeOp::inferResultTypes(SmallVectorImpl<Type> &inferred) {
                << data << " to " << llvm::ArrayRef<int64_t>(*target);
       }
       shape[inferIndex] = data.getNumElements() / known;
+    }
+  } else if (inferIndex >= 0 && data) {
+    // Dynamic dims in the data that the other entries name again (the
+    // batch passed through a shape subgraph) cancel out.
+    if (auto size = reshapeWildcardSize(getData(), getShape(), inferIndex,
+                                        getAllowzero())) {
+      shape[inferIndex] = *size;
     }
   }
   inferred.push_back(withShape(resultType, shape));

@@ -326,12 +326,17 @@ struct ConvTransposeLowering final : OpConversionPattern<ConvTransposeOp> {
   LogicalResult
   matchAndRewrite(ConvTransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    // The generic variant: a dynamic batch, sized at run time.
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
+    }
+    if (!onlyBatchDynamic(op)) {
+      return rewriter.notifyMatchFailure(op,
+                                         "dynamic dims other than the batch");
     }
     auto xType = cast<RankedTensorType>(adaptor.getX().getType());
     auto wType = cast<RankedTensorType>(adaptor.getW().getType());
-    auto yType = loweredTensorType(op.getY().getType());
+    auto yType = loweredAnyShapeType(op.getY().getType());
     int64_t s = xType.getRank() - 2;
     int64_t group = op.getGroup();
     int64_t cPerGroup = xType.getDimSize(1) / group;
@@ -367,7 +372,7 @@ struct ConvTransposeLowering final : OpConversionPattern<ConvTransposeOp> {
     }
     Value x = adaptor.getX(), w = adaptor.getW();
     Value bias = isNone(op.getB()) ? Value() : adaptor.getB();
-    bool tiles = group == 1;
+    bool tiles = group == 1 && yType.hasStaticShape();
     for (int64_t i = 0; i < s; ++i) {
       tiles &= kernel[i] == strides[i] && dilations[i] == 1 &&
                padBegin[i] == 0 &&
@@ -453,7 +458,8 @@ struct ConvTransposeLowering final : OpConversionPattern<ConvTransposeOp> {
                 scf::YieldOp::create(cb, cl, taps.getResult(0));
               });
           return channels.getResult(0);
-        });
+        },
+        batchSizes(rewriter, op.getLoc(), yType, x));
     rewriter.replaceOp(op, result);
     return success();
   }

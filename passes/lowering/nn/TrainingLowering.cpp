@@ -163,16 +163,34 @@ Value uniformAt(OpBuilder &b, Location l, Value index, uint64_t seed) {
 /// is at least the ratio and then scaled by 1 / (1 - ratio). The uniform
 /// values are a fixed function of the seed attribute (0 when absent) and the
 /// element's position, so a compiled model draws the same mask on every run.
+/// Whether a Dropout may drop anything: in training mode, unless its ratio
+/// is a constant 0 (which keeps every element and scales by 1).
+bool mayDrop(DropoutOp op) {
+  if (isNone(op.getTrainingMode())) {
+    return false;
+  }
+  auto training = constantInts(op.getTrainingMode());
+  if (training && (*training)[0] == 0) {
+    return false;
+  }
+  if (isNone(op.getRatio())) {
+    return true;
+  }
+  auto ratio = getConstantElements(op.getRatio());
+  return !ratio || !isa<FloatType>(ratio.getElementType()) ||
+         ratio.getNumElements() != 1 ||
+         !(*ratio.getValues<APFloat>().begin()).isZero();
+}
+
 struct DropoutLowering final : StaticPattern<DropoutOp> {
   using StaticPattern::StaticPattern;
+  /// The identity (with an all-true mask shaped like the data) takes any
+  /// shape; drawing a mask needs static ones.
+  bool supportsDynamic(DropoutOp op) const override { return !mayDrop(op); }
   LogicalResult lower(DropoutOp op, DropoutOp::Adaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    bool maybeTraining = false;
-    if (!isNone(op.getTrainingMode())) {
-      auto training = constantInts(op.getTrainingMode());
-      maybeTraining = !training || (*training)[0] != 0;
-    }
+    bool maybeTraining = mayDrop(op);
     auto type = resultType(op.getOutput());
     bool wantMask = !isa<NoneType>(op.getMask().getType());
     if (!maybeTraining) {
@@ -181,7 +199,8 @@ struct DropoutLowering final : StaticPattern<DropoutOp> {
         auto maskType = resultType(op.getMask());
         results.push_back(filledTensor(
             rewriter, loc, maskType,
-            scalarConstant(rewriter, loc, maskType.getElementType(), 1)));
+            scalarConstant(rewriter, loc, maskType.getElementType(), 1),
+            ValueRange{adaptor.getData()}));
       } else {
         results.push_back(noneValue(rewriter, loc));
       }

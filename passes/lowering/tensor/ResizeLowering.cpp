@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/IR/SymbolicShapes.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
@@ -32,7 +33,8 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
   matchAndRewrite(ResizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     // The generic variant: a dynamic batch that the Resize keeps (a
-    // constant scale of 1 on it, or no scale there).
+    // constant scale of 1 on it, a size that is the input's own batch, or
+    // no scale there).
     if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
@@ -65,12 +67,16 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
         DenseElementsAttr constantScales =
             isNone(op.getScales()) ? nullptr
                                    : getConstantElements(op.getScales());
-        if (!constantScales ||
-            !isa<FloatType>(constantScales.getElementType()) ||
-            constantScales.getNumElements() !=
-                static_cast<int64_t>(axes.size()) ||
-            constantScales.getValues<APFloat>()[position - axes.begin()]
-                    .convertToDouble() != 1.0) {
+        int64_t slot = position - axes.begin();
+        bool unitScale =
+            constantScales && isa<FloatType>(constantScales.getElementType()) &&
+            constantScales.getNumElements() ==
+                static_cast<int64_t>(axes.size()) &&
+            constantScales.getValues<APFloat>()[slot].convertToDouble() == 1.0;
+        // Sizes computed from the input's own shape keep its batch.
+        bool sameSize = !isNone(op.getSizes()) &&
+                        shapeEntryIsDim(op.getSizes(), slot, op.getX(), 0);
+        if (!unitScale && !sameSize) {
           return rewriter.notifyMatchFailure(
               op, "a dynamic batch with a scale other than 1");
         }

@@ -165,3 +165,76 @@ func.func @slice_runtime_bounds(%table: tensor<1x128x64xf32>, %end: tensor<1xi64
   %s = graph.slice %table, %zero, %end, %axis, %none : (tensor<1x128x64xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<*xf32>
   return %s : tensor<*xf32>
 }
+
+// -----
+
+// The batch passed through a shape subgraph (PyTorch's channel shuffle):
+// the Reshape's -1 is solved because its first entry is the data's own
+// dynamic batch, traced back through the Transpose and the first Reshape.
+// CHECK-LABEL: func.func @reshape_wildcard_symbolic
+// CHECK: graph.reshape {{.+}} -> tensor<?x2x24x28x28xf32>
+// CHECK: graph.transpose {{.+}} -> tensor<?x24x2x28x28xf32>
+// CHECK: graph.reshape {{.+}} -> tensor<?x48x28x28xf32>
+func.func @reshape_wildcard_symbolic(%x: tensor<?x48x28x28xf32>) -> tensor<*xf32> {
+  %s = graph.shape %x : (tensor<?x48x28x28xf32>) -> tensor<4xi64>
+  %i0 = graph.constant dense<0> : tensor<i64>
+  %b = graph.gather %s, %i0 : (tensor<4xi64>, tensor<i64>) -> tensor<i64>
+  %a0 = graph.constant dense<0> : tensor<1xi64>
+  %b1 = graph.unsqueeze %b, %a0 : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %c2 = graph.constant dense<2> : tensor<1xi64>
+  %c24 = graph.constant dense<24> : tensor<1xi64>
+  %c28 = graph.constant dense<28> : tensor<1xi64>
+  %m1 = graph.constant dense<-1> : tensor<1xi64>
+  %t5 = graph.concat %b1, %c2, %c24, %c28, %c28 {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<5xi64>
+  %r = graph.reshape %x, %t5 : (tensor<?x48x28x28xf32>, tensor<5xi64>) -> tensor<*xf32>
+  %p = graph.transpose %r {perm = array<i64: 0, 2, 1, 3, 4>} : (tensor<*xf32>) -> tensor<*xf32>
+  %t4 = graph.concat %b1, %m1, %c28, %c28 {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4xi64>
+  %y = graph.reshape %p, %t4 : (tensor<*xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %y : tensor<*xf32>
+}
+
+// -----
+
+// Products of dims: [batch * 2, 64, -1] of a [batch, 2, 64, 1001] tensor
+// (Conv-TasNet's decoder) gives 1001; [batch, -1] of a tensor whose second
+// dim is another dynamic dim stays dynamic.
+// CHECK-LABEL: func.func @reshape_wildcard_product
+// CHECK: graph.reshape {{.+}} -> tensor<?x64x1001xf32>
+// CHECK: graph.reshape {{.+}} -> tensor<?x?xf32>
+func.func @reshape_wildcard_product(%x: tensor<?x2x64x1001xf32>, %z: tensor<?x?x3xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %s = graph.shape %x : (tensor<?x2x64x1001xf32>) -> tensor<4xi64>
+  %i0 = graph.constant dense<0> : tensor<i64>
+  %b = graph.gather %s, %i0 : (tensor<4xi64>, tensor<i64>) -> tensor<i64>
+  %two = graph.constant dense<2> : tensor<i64>
+  %b2 = graph.mul %b, %two : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %a0 = graph.constant dense<0> : tensor<1xi64>
+  %e0 = graph.unsqueeze %b2, %a0 : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %c64 = graph.constant dense<64> : tensor<1xi64>
+  %m1 = graph.constant dense<-1> : tensor<1xi64>
+  %t = graph.concat %e0, %c64, %m1 {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3xi64>
+  %y = graph.reshape %x, %t : (tensor<?x2x64x1001xf32>, tensor<3xi64>) -> tensor<*xf32>
+  %sz = graph.shape %z : (tensor<?x?x3xf32>) -> tensor<3xi64>
+  %bz = graph.gather %sz, %i0 : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %ez = graph.unsqueeze %bz, %a0 : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %tz = graph.concat %ez, %m1 {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %w = graph.reshape %z, %tz : (tensor<?x?x3xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %y, %w : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+// A Resize to Concat(Shape(x)[0:2], [20, 20]) keeps x's channels and sizes
+// the spatial dims (LR-ASPP's head with a dynamic batch).
+// CHECK-LABEL: func.func @resize_partial_sizes
+// CHECK: graph.resize {{.+}} -> tensor<?x128x20x20xf32>
+func.func @resize_partial_sizes(%x: tensor<?x128x10x10xf32>) -> tensor<*xf32> {
+  %s = graph.shape %x : (tensor<?x128x10x10xf32>) -> tensor<4xi64>
+  %zero = graph.constant dense<0> : tensor<1xi64>
+  %two = graph.constant dense<2> : tensor<1xi64>
+  %none = graph.none
+  %nc = graph.slice %s, %zero, %two, %zero, %none : (tensor<4xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<2xi64>
+  %hw = graph.constant dense<20> : tensor<2xi64>
+  %sizes = graph.concat %nc, %hw {axis = 0 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<4xi64>
+  %y = graph.resize %x, %none, %none, %sizes {mode = "linear"} : (tensor<?x128x10x10xf32>, none, none, tensor<4xi64>) -> tensor<*xf32>
+  return %y : tensor<*xf32>
+}

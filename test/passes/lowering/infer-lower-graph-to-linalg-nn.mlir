@@ -243,6 +243,36 @@ func.func @conv(%x: tensor<?x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<?x4x
 
 // -----
 
+// ConvTranspose with a dynamic batch: the output takes dim 0 of the input.
+// CHECK-LABEL: func.func @conv_transpose_dynamic_batch
+// CHECK: tensor.dim %{{.+}}, %c0 : tensor<?x4x5xf32>
+// CHECK: tensor.empty(%{{.+}}) : tensor<?x1x40xf32>
+// CHECK-NOT: graph.conv_transpose
+func.func @conv_transpose_dynamic_batch(%x: tensor<?x4x5xf32>, %w: tensor<4x1x16xf32>) -> tensor<?x1x40xf32> {
+  %none = graph.none
+  %0 = graph.conv_transpose %x, %w, %none {kernel_shape = array<i64: 16>, pads = array<i64: 8, 8>, strides = array<i64: 8>} : (tensor<?x4x5xf32>, tensor<4x1x16xf32>, none) -> tensor<?x1x40xf32>
+  return %0 : tensor<?x1x40xf32>
+}
+
+// -----
+
+// Dropout in training mode with a constant ratio of 0 keeps everything: the
+// identity, with an all-true mask sized like the data, any shape.
+// CHECK-LABEL: func.func @dropout_ratio_zero
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<?x3xf32>
+// CHECK: %[[D:.+]] = tensor.dim %[[X]], %c0
+// CHECK: tensor.empty(%[[D]]) : tensor<?x3xi1>
+// CHECK: linalg.fill
+// CHECK: return %[[X]]
+func.func @dropout_ratio_zero(%x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xi1>) {
+  %ratio = graph.constant dense<0.0> : tensor<f32>
+  %train = graph.constant dense<true> : tensor<i1>
+  %y, %m = graph.dropout %x, %ratio, %train : (tensor<?x3xf32>, tensor<f32>, tensor<i1>) -> (tensor<?x3xf32>, tensor<?x3xi1>)
+  return %y, %m : tensor<?x3xf32>, tensor<?x3xi1>
+}
+
+// -----
+
 // Window ops support a dynamic batch only.
 func.func @pool_spatial(%x: tensor<1x2x?x5xf32>) -> tensor<1x2x?x5xf32> {
   // expected-error @+1 {{failed to legalize operation 'graph.max_pool'}}

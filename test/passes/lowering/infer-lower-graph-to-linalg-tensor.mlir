@@ -283,3 +283,39 @@ func.func @unsqueeze_two_dynamic(%x: tensor<?x?xf32>) -> tensor<?x1x1x?xf32> {
   %0 = graph.unsqueeze %x, %axes : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x1x1x?xf32>
   return %0 : tensor<?x1x1x?xf32>
 }
+
+// -----
+
+// A Resize whose sizes are Concat(Shape(x)[0:2], [4, 4]) with a dynamic
+// batch: the batch entry is x's own, so the batch passes through unscaled.
+// CHECK-LABEL: func.func @resize_sizes_own_batch
+// CHECK: tensor.dim %{{.+}}, %c0 : tensor<?x1x2x2xf32>
+// CHECK-NOT: graph.resize
+func.func @resize_sizes_own_batch(%x: tensor<?x1x2x2xf32>) -> tensor<?x1x4x4xf32> {
+  %s = graph.shape %x : (tensor<?x1x2x2xf32>) -> tensor<4xi64>
+  %zero = graph.constant dense<0> : tensor<1xi64>
+  %two = graph.constant dense<2> : tensor<1xi64>
+  %none = graph.none
+  %nc = graph.slice %s, %zero, %two, %zero, %none : (tensor<4xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<2xi64>
+  %hw = graph.constant dense<4> : tensor<2xi64>
+  %sizes = graph.concat %nc, %hw {axis = 0 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<4xi64>
+  %y = graph.resize %x, %none, %none, %sizes {mode = "linear"} : (tensor<?x1x2x2xf32>, none, none, tensor<4xi64>) -> tensor<?x1x4x4xf32>
+  return %y : tensor<?x1x4x4xf32>
+}
+
+// -----
+
+// Sizes whose batch entry is another tensor's dynamic dim: the Resize may
+// resize the batch, which the generic variant does not do.
+func.func @resize_sizes_other_batch(%x: tensor<?x1x2x2xf32>, %z: tensor<?x3xf32>) -> tensor<?x1x4x4xf32> {
+  %s = graph.shape %z : (tensor<?x3xf32>) -> tensor<2xi64>
+  %zero = graph.constant dense<0> : tensor<1xi64>
+  %one = graph.constant dense<1> : tensor<1xi64>
+  %none = graph.none
+  %n = graph.slice %s, %zero, %one, %zero, %none : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<1xi64>
+  %rest = graph.constant dense<[1, 4, 4]> : tensor<3xi64>
+  %sizes = graph.concat %n, %rest {axis = 0 : i64} : (tensor<1xi64>, tensor<3xi64>) -> tensor<4xi64>
+  // expected-error @+1 {{failed to legalize operation 'graph.resize'}}
+  %y = graph.resize %x, %none, %none, %sizes {mode = "linear"} : (tensor<?x1x2x2xf32>, none, none, tensor<4xi64>) -> tensor<?x1x4x4xf32>
+  return %y : tensor<?x1x4x4xf32>
+}
