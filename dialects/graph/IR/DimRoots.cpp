@@ -96,10 +96,10 @@ std::optional<DimRoot> step(Value value, int64_t d) {
   }
   // Ops whose first result has the first operand's shape.
   if (op->hasTrait<SameShapeInference>() ||
-      (isa<BatchNormalizationOp, InstanceNormalizationOp,
-           LayerNormalizationOp, GroupNormalizationOp, RMSNormalizationOp,
-           LRNOp, MeanVarianceNormalizationOp, LpNormalizationOp, DropoutOp,
-           SoftmaxOp, LogSoftmaxOp, HardmaxOp, IdentityOp>(op) &&
+      (isa<BatchNormalizationOp, InstanceNormalizationOp, LayerNormalizationOp,
+           GroupNormalizationOp, RMSNormalizationOp, LRNOp,
+           MeanVarianceNormalizationOp, LpNormalizationOp, DropoutOp, SoftmaxOp,
+           LogSoftmaxOp, HardmaxOp, IdentityOp>(op) &&
        value == op->getResult(0))) {
     return DimRoot{op->getOperand(0), d};
   }
@@ -209,7 +209,8 @@ std::optional<DimRoot> step(Value value, int64_t d) {
     }
     // Batch dims broadcast like an elementwise op over the leading dims.
     std::optional<DimRoot> found;
-    for (auto [operand, r] : {std::pair{matmul.getA(), ra}, {matmul.getB(), rb}}) {
+    for (auto [operand, r] :
+         {std::pair{matmul.getA(), ra}, {matmul.getB(), rb}}) {
       int64_t j = d - (rank - 2 - (r - 2));
       if (j < 0 || isStaticOne(operand, j)) {
         continue;
