@@ -4,6 +4,8 @@
 #include "dialects/graph/IR/TensorLimits.h"
 #include "passes/graph/Passes.h"
 
+#include "mlir/IR/Verifier.h"
+
 using namespace mlir;
 
 namespace infer::graph {
@@ -268,8 +270,12 @@ static LogicalResult propagateOnce(func::FuncOp func, bool &changed) {
     if (!iface) {
       return WalkResult::advance();
     }
+    // A refined operand can break what the op's verifier checked on the
+    // imported types (a Transpose's `perm` against an input whose rank was
+    // unknown): inference assumes a verified op, so check it again first.
     SmallVector<Type> inferred;
-    if (failed(iface.inferResultTypes(inferred))) {
+    if (failed(mlir::verify(op, /*verifyRecursively=*/false)) ||
+        failed(iface.inferResultTypes(inferred))) {
       return WalkResult::interrupt();
     }
     if (inferred.size() != op->getNumResults()) {

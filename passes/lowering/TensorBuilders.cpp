@@ -119,7 +119,11 @@ AffineMap broadcastMap(MLIRContext *ctx, RankedTensorType inputType,
   SmallVector<AffineExpr> exprs;
   for (int64_t i = 0; i < inRank; ++i) {
     int64_t resultDim = rank - inRank + i;
-    if (inputType.getDimSize(i) == 1 && resultShape[resultDim] != 1) {
+    // An input of higher rank than the result (a one-element `min` of
+    // shape [1] clipping a scalar) has only size-1 leading dims: the op
+    // verifiers allow nothing else.
+    if (resultDim < 0 ||
+        (inputType.getDimSize(i) == 1 && resultShape[resultDim] != 1)) {
       exprs.push_back(getAffineConstantExpr(0, ctx));
     } else {
       exprs.push_back(getAffineDimExpr(resultDim, ctx));
@@ -168,7 +172,7 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
       auto inType = cast<RankedTensorType>(input.getType());
       for (int64_t p = 0; p < inType.getRank(); ++p) {
         int64_t d = p + rank - inType.getRank();
-        if (!inType.isDynamicDim(p) ||
+        if (d < 0 || !inType.isDynamicDim(p) ||
             isa<AffineConstantExpr>(maps[i].getResult(p))) {
           continue;
         }

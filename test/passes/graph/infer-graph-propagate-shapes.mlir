@@ -238,3 +238,15 @@ func.func @resize_partial_sizes(%x: tensor<?x128x10x10xf32>) -> tensor<*xf32> {
   %y = graph.resize %x, %none, %none, %sizes {mode = "linear"} : (tensor<?x128x10x10xf32>, none, none, tensor<4xi64>) -> tensor<*xf32>
   return %y : tensor<*xf32>
 }
+
+// -----
+
+// A refined operand that breaks the op's own invariants (here a `perm` of
+// three entries for an input now known to be rank 4) is an error from the
+// op's verifier, not inference run on an invalid op.
+func.func @refined_operand_breaks_verifier(%x: tensor<1x2x3x4xf32>) -> tensor<*xf32> {
+  %0 = graph.identity %x : (tensor<1x2x3x4xf32>) -> tensor<*xf32>
+  // expected-error @+1 {{'perm' has 3 entries for an input of rank 4}}
+  %1 = graph.transpose %0 {perm = array<i64: 0, 2, 1>} : (tensor<*xf32>) -> tensor<*xf32>
+  return %1 : tensor<*xf32>
+}

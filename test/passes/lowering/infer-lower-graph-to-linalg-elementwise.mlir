@@ -57,3 +57,16 @@ func.func @bias(%a: tensor<?x4xf32>, %b: tensor<4xf32>) -> tensor<?x4xf32> {
   %0 = graph.add %a, %b : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+// A one-element `min` of shape [1] clipping a scalar: the operand of higher
+// rank than the result is read at its only element.
+// CHECK-DAG: #[[SCALAR:.+]] = affine_map<() -> ()>
+// CHECK-DAG: #[[ONE:.+]] = affine_map<() -> (0)>
+// CHECK-LABEL: func.func @clip_scalar_by_vector
+// CHECK: linalg.generic {indexing_maps = [#[[SCALAR]], #[[ONE]], #[[SCALAR]], #[[SCALAR]]]
+func.func @clip_scalar_by_vector(%x: tensor<f32>, %lo: tensor<1xf32>, %hi: tensor<f32>) -> tensor<f32> {
+  %0 = graph.clip %x, %lo, %hi : (tensor<f32>, tensor<1xf32>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
