@@ -45,6 +45,22 @@ Value wrapIndex(OpBuilder &b, Location l, Value v, int64_t dim) {
       b, l, neg, arith::AddIOp::create(b, l, i, indexConstant(b, l, dim)), i);
 }
 
+Value wrapIndex(OpBuilder &b, Location l, Value v, Value dim) {
+  Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), v);
+  Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i,
+                                    indexConstant(b, l, 0));
+  return arith::SelectOp::create(b, l, neg, arith::AddIOp::create(b, l, i, dim),
+                                 i);
+}
+
+Value clampIndex(OpBuilder &b, Location l, Value i, Value dim) {
+  Value lo = arith::MaxSIOp::create(b, l, i, indexConstant(b, l, 0));
+  Value last = arith::MaxSIOp::create(
+      b, l, arith::SubIOp::create(b, l, dim, indexConstant(b, l, 1)),
+      indexConstant(b, l, 0));
+  return arith::MinSIOp::create(b, l, lo, last);
+}
+
 Value clampIndex(OpBuilder &b, Location l, Value i, int64_t dim) {
   Value lo = arith::MaxSIOp::create(b, l, i, indexConstant(b, l, 0));
   return arith::MinSIOp::create(

@@ -36,6 +36,12 @@ mlir::Value wrapIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value v,
 mlir::Value clampIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value i,
                        int64_t dim);
 
+/// The same for a run-time size `dim` (an index value).
+mlir::Value wrapIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value v,
+                      mlir::Value dim);
+mlir::Value clampIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value i,
+                       mlir::Value dim);
+
 /// Index-typed arithmetic helpers for bodies.
 mlir::Value indexConstant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 

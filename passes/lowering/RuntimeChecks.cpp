@@ -41,6 +41,17 @@ void assertAtRunTime(OpBuilder &b, Operation *op, Value flag, StringRef what) {
 
 void assertIndicesInRange(OpBuilder &b, Operation *op, Value indices,
                           ArrayRef<int64_t> bounds, bool perLastDim) {
+  assertIndicesInRange(b, op, indices, bounds, Value(), perLastDim);
+}
+
+void assertIndicesInRange(OpBuilder &b, Operation *op, Value indices,
+                          Value bound) {
+  assertIndicesInRange(b, op, indices, {}, bound, false);
+}
+
+void assertIndicesInRange(OpBuilder &b, Operation *op, Value indices,
+                          ArrayRef<int64_t> bounds, Value bound,
+                          bool perLastDim) {
   if (!checksEnabled(op)) {
     return;
   }
@@ -65,6 +76,8 @@ void assertIndicesInRange(OpBuilder &b, Operation *op, Value indices,
             n = arith::SelectOp::create(nb, l, isK,
                                         scalarConstant(nb, l, t, bounds[k]), n);
           }
+        } else if (bound) {
+          n = arith::IndexCastOp::create(nb, l, t, bound);
         } else {
           n = scalarConstant(nb, l, t, bounds[0]);
         }

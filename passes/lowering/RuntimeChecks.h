@@ -30,6 +30,15 @@ void assertIndicesInRange(mlir::OpBuilder &b, mlir::Operation *op,
                           mlir::Value indices, llvm::ArrayRef<int64_t> bounds,
                           bool perLastDim = false);
 
+/// The same check against a run-time axis size `bound` (an index value).
+void assertIndicesInRange(mlir::OpBuilder &b, mlir::Operation *op,
+                          mlir::Value indices, mlir::Value bound);
+
+/// The general form: `bound`, when set, replaces `bounds`.
+void assertIndicesInRange(mlir::OpBuilder &b, mlir::Operation *op,
+                          mlir::Value indices, llvm::ArrayRef<int64_t> bounds,
+                          mlir::Value bound, bool perLastDim);
+
 /// "node 'NAME' (OpType)" from an importer location, or the op's name.
 std::string describeNode(mlir::Operation *op);
 

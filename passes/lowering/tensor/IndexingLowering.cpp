@@ -362,10 +362,17 @@ struct GatherLowering final : StaticPattern<GatherOp> {
     int64_t r = indicesType.getRank();
     Value data = adaptor.getData(), indices = adaptor.getIndices();
     int64_t n = dataType.getDimSize(axis);
-    assertIndicesInRange(rewriter, op, indices, {n});
+    Location loc = op.getLoc();
+    // A dynamic gathered axis (a sequence) is read at run time.
+    Value dynamicN;
+    if (ShapedType::isDynamic(n)) {
+      dynamicN = tensor::DimOp::create(rewriter, loc, data, axis);
+      assertIndicesInRange(rewriter, op, indices, dynamicN);
+    } else {
+      assertIndicesInRange(rewriter, op, indices, {n});
+    }
     // Result dims: data's before the axis, the indices', data's after.
     SmallVector<OpFoldResult> sizes;
-    Location loc = op.getLoc();
     for (int64_t d = 0; d < axis; ++d) {
       sizes.push_back(dimSize(rewriter, loc, data, d));
     }
@@ -381,23 +388,38 @@ struct GatherLowering final : StaticPattern<GatherOp> {
           SmallVector<Value> in(out.begin(), out.begin() + axis);
           Value i =
               tensor::ExtractOp::create(b, l, indices, out.slice(axis, r));
-          in.push_back(clampIndex(b, l, wrapIndex(b, l, i, n), n));
+          in.push_back(dynamicN ? clampIndex(b, l, wrapIndex(b, l, i, dynamicN),
+                                             dynamicN)
+                                : clampIndex(b, l, wrapIndex(b, l, i, n), n));
           in.append(out.begin() + axis + r, out.end());
-          return tensor::ExtractOp::create(b, l, data, in);
+          if (!dynamicN) {
+            return tensor::ExtractOp::create(b, l, data, in).getResult();
+          }
+          // An empty axis has nothing to read, whatever the index: the
+          // result is 0 (a run with checks fails on the index instead).
+          Type t = resultType(op.getOutput()).getElementType();
+          Value empty = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                              dynamicN, indexConstant(b, l, 0));
+          auto guarded = scf::IfOp::create(
+              b, l, empty,
+              [&](OpBuilder &tb, Location tl) {
+                scf::YieldOp::create(tb, tl, scalarConstant(tb, tl, t, 0));
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(
+                    eb, el,
+                    tensor::ExtractOp::create(eb, el, data, in).getResult());
+              });
+          return guarded.getResult(0);
         },
         sizes);
     rewriter.replaceOp(op, result);
     return success();
   }
-  /// Dynamic dims anywhere but along the gathered axis of the data.
+  /// Dynamic dims anywhere, the gathered axis included.
   bool supportsDynamic(GatherOp op) const override {
     auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
-    if (!dataType || dataType.getRank() == 0) {
-      return false;
-    }
-    std::optional<int64_t> axis =
-        normalizeAxis(op.getAxis(), dataType.getRank());
-    return axis && !dataType.isDynamicDim(*axis);
+    return dataType && dataType.getRank() > 0;
   }
 };
 

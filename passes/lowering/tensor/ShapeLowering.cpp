@@ -178,23 +178,31 @@ struct SplitLowering final : StaticPattern<SplitOp> {
                       ConversionPatternRewriter &rewriter) const override {
     auto inType = cast<RankedTensorType>(adaptor.getInput().getType());
     int64_t axis = *normalizeAxis(op.getAxis(), inType.getRank());
+    // Dynamic dims (never the split axis) are the input's, read once.
+    SmallVector<OpFoldResult> inSizes;
+    for (int64_t d = 0; d < inType.getRank(); ++d) {
+      inSizes.push_back(dimSize(rewriter, op.getLoc(), adaptor.getInput(), d));
+    }
     SmallVector<Value> results;
     int64_t offset = 0;
     for (Value result : op.getOutputs()) {
       auto type = resultType(result);
-      if (type.getNumElements() == 0) {
+      SmallVector<OpFoldResult> sizes;
+      for (auto [d, size] : llvm::enumerate(type.getShape())) {
+        sizes.push_back(ShapedType::isDynamic(size)
+                            ? inSizes[d]
+                            : OpFoldResult(rewriter.getIndexAttr(size)));
+      }
+      if (type.getDimSize(axis) == 0) {
         // Nothing to read (a slice at the end of the axis would not verify).
-        results.push_back(emptyTensor(rewriter, op.getLoc(), type));
+        results.push_back(emptyTensor(rewriter, op.getLoc(), type, sizes));
         continue;
       }
       SmallVector<OpFoldResult> offsets(type.getRank(),
                                         rewriter.getIndexAttr(0));
       offsets[axis] = rewriter.getIndexAttr(offset);
-      SmallVector<OpFoldResult> sizes,
-          strides(type.getRank(), rewriter.getIndexAttr(1));
-      for (int64_t d : type.getShape()) {
-        sizes.push_back(rewriter.getIndexAttr(d));
-      }
+      SmallVector<OpFoldResult> strides(type.getRank(),
+                                        rewriter.getIndexAttr(1));
       results.push_back(tensor::ExtractSliceOp::create(
           rewriter, op.getLoc(), type, adaptor.getInput(), offsets, sizes,
           strides));
@@ -203,19 +211,41 @@ struct SplitLowering final : StaticPattern<SplitOp> {
     rewriter.replaceOp(op, results);
     return success();
   }
+  /// The generic variant: dynamic dims anywhere but along the split axis.
+  bool supportsDynamic(SplitOp op) const override {
+    auto inType = dyn_cast<RankedTensorType>(op.getInput().getType());
+    if (!inType || inType.getRank() == 0) {
+      return false;
+    }
+    std::optional<int64_t> axis = normalizeAxis(op.getAxis(), inType.getRank());
+    return axis && !inType.isDynamicDim(*axis) &&
+           llvm::all_of(op.getOutputs(), [&](Value v) {
+             auto t = dyn_cast<RankedTensorType>(v.getType());
+             if (!t || t.getRank() != inType.getRank() ||
+                 t.isDynamicDim(*axis)) {
+               return false;
+             }
+             // A part's dynamic dims are the input's (a slice's type
+             // follows its sizes).
+             for (int64_t d = 0; d < t.getRank(); ++d) {
+               if (t.isDynamicDim(d) != inType.isDynamicDim(d) && d != *axis) {
+                 return false;
+               }
+             }
+             return true;
+           });
+  }
 };
 
-/// Slice: starts, axes and steps are read when the model runs (constant
-/// ones fold away in LLVM), so run-time parameters work too; the result
-/// shape is static.
-/// The result length along each dim of a Slice of static `inType` whose
-/// bounds are run-time values (ONNX's clamping: [0, dim] going forward,
-/// [-1, dim - 1] going back; max(0, ceil((end - start) / step))).
+/// The result length along each dim of a Slice whose input has the sizes
+/// `dims` and whose bounds are run-time values (ONNX's clamping: [0, dim]
+/// going forward, [-1, dim - 1] going back; max(0, ceil((end - start) /
+/// step))).
 SmallVector<OpFoldResult> sliceLengths(OpBuilder &b, Location l,
-                                       RankedTensorType inType, Value starts,
+                                       ArrayRef<Value> dims, Value starts,
                                        Value ends, Value axes, Value steps,
                                        int64_t entries) {
-  int64_t rank = inType.getRank();
+  int64_t rank = dims.size();
   auto read = [&](Value tensor, int64_t j) {
     Value v = tensor::ExtractOp::create(b, l, tensor,
                                         ValueRange{indexConstant(b, l, j)});
@@ -232,11 +262,9 @@ SmallVector<OpFoldResult> sliceLengths(OpBuilder &b, Location l,
     return arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, v, lo), hi)
         .getResult();
   };
-  SmallVector<Value> lengths;
-  for (int64_t d = 0; d < rank; ++d) {
-    lengths.push_back(indexConstant(b, l, inType.getDimSize(d)));
-  }
+  SmallVector<Value> lengths(dims);
   Value zero = indexConstant(b, l, 0);
+  Value minusOne = indexConstant(b, l, -1);
   for (int64_t j = 0; j < entries; ++j) {
     Value axis = axes ? read(axes, j) : indexConstant(b, l, j);
     axis =
@@ -245,13 +273,12 @@ SmallVector<OpFoldResult> sliceLengths(OpBuilder &b, Location l,
     Value step = steps ? read(steps, j) : indexConstant(b, l, 1);
     Value forward = lt(zero, step);
     for (int64_t d = 0; d < rank; ++d) {
-      Value dim = indexConstant(b, l, inType.getDimSize(d));
+      Value dim = dims[d];
       auto wrap = [&](Value v) {
         return sel(lt(v, zero), arith::AddIOp::create(b, l, v, dim), v);
       };
-      Value lo = sel(forward, zero, indexConstant(b, l, -1));
-      Value hi =
-          sel(forward, dim, indexConstant(b, l, inType.getDimSize(d) - 1));
+      Value lo = sel(forward, zero, minusOne);
+      Value hi = sel(forward, dim, arith::AddIOp::create(b, l, dim, minusOne));
       Value start = clamp(wrap(read(starts, j)), lo, hi);
       Value end = clamp(wrap(read(ends, j)), lo, hi);
       // ceil((end - start) / step) for either sign of the step.
@@ -270,11 +297,20 @@ SmallVector<OpFoldResult> sliceLengths(OpBuilder &b, Location l,
       llvm::map_range(lengths, [](Value v) { return OpFoldResult(v); }));
 }
 
+/// Slice: starts, axes and steps are read when the model runs (constant
+/// ones fold away in LLVM), so run-time parameters work too, on data of any
+/// shape. Dynamic data sliced along static dims by constant parameters (the
+/// common case) is one `tensor.extract_slice` instead.
 struct SliceLowering final : StaticPattern<SliceOp> {
   using StaticPattern::StaticPattern;
-  /// The generic variant: constant starts, axes and positive steps, and
-  /// only static dims sliced; the other dims keep their run-time size.
   bool supportsDynamic(SliceOp op) const override {
+    auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
+    return inType && inType.getRank() > 0;
+  }
+
+  /// Constant starts, axes and positive steps, and only static dims sliced;
+  /// the other dims keep their run-time size.
+  static bool isStaticSlice(SliceOp op) {
     auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
     auto starts = constantInts(op.getStarts());
     auto axes =
@@ -285,10 +321,6 @@ struct SliceLowering final : StaticPattern<SliceOp> {
         isNone(op.getSteps())
             ? std::optional<SmallVector<int64_t>>(SmallVector<int64_t>())
             : constantInts(op.getSteps());
-    // Static data: any bounds, the result's length computed at run time.
-    if (inType && inType.hasStaticShape()) {
-      return true;
-    }
     if (!inType || !starts || !axes || !steps) {
       return false;
     }
@@ -308,7 +340,7 @@ struct SliceLowering final : StaticPattern<SliceOp> {
                       ConversionPatternRewriter &rewriter) const override {
     auto inType = cast<RankedTensorType>(adaptor.getData().getType());
     auto type = resultType(op.getOutput());
-    if (!inType.hasStaticShape()) {
+    if (!inType.hasStaticShape() && isStaticSlice(op)) {
       Location loc = op.getLoc();
       int64_t rank = inType.getRank();
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
@@ -342,9 +374,14 @@ struct SliceLowering final : StaticPattern<SliceOp> {
     Value data = adaptor.getData(), starts = adaptor.getStarts();
     Value axes = isNone(op.getAxes()) ? Value() : adaptor.getAxes();
     Value steps = isNone(op.getSteps()) ? Value() : adaptor.getSteps();
+    SmallVector<Value> dims;
+    for (int64_t d = 0; d < rank; ++d) {
+      dims.push_back(getValueOrCreateConstantIndexOp(
+          rewriter, op.getLoc(), dimSize(rewriter, op.getLoc(), data, d)));
+    }
     SmallVector<OpFoldResult> sizes;
     if (!type.hasStaticShape()) {
-      sizes = sliceLengths(rewriter, op.getLoc(), inType, starts,
+      sizes = sliceLengths(rewriter, op.getLoc(), dims, starts,
                            adaptor.getEnds(), axes, steps, entries);
     }
     Value result = buildIndexed(
@@ -373,14 +410,14 @@ struct SliceLowering final : StaticPattern<SliceOp> {
             Value step = steps ? read(steps, j) : idx(b, l, 1);
             Value positive = lt(idx(b, l, 0), step);
             for (int64_t d = 0; d < rank; ++d) {
-              int64_t dim = inType.getDimSize(d);
+              Value dim = dims[d];
               Value match = arith::CmpIOp::create(
                   b, l, arith::CmpIPredicate::eq, axis, idx(b, l, d));
-              Value st = sel(lt(start, idx(b, l, 0)),
-                             addI(b, l, start, idx(b, l, dim)), start);
+              Value st =
+                  sel(lt(start, idx(b, l, 0)), addI(b, l, start, dim), start);
               // Clamp to [0, dim] going forward, [-1, dim - 1] going back.
               Value lo = sel(positive, idx(b, l, 0), idx(b, l, -1));
-              Value hi = sel(positive, idx(b, l, dim), idx(b, l, dim - 1));
+              Value hi = sel(positive, dim, addI(b, l, dim, idx(b, l, -1)));
               st = arith::MaxSIOp::create(b, l, st, lo);
               st = arith::MinSIOp::create(b, l, st, hi);
               begin[d] = sel(match, st, begin[d]);

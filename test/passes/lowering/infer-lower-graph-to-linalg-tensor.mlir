@@ -240,6 +240,26 @@ func.func @slice_runtime_bounds(%x: tensor<5xf32>, %s: tensor<1xi64>, %e: tensor
 
 // -----
 
+// Slice of dynamic data along a dynamic dim with run-time bounds (GPT-2's
+// causal mask, cut to the sequence length): the clamping bound and the
+// result's length come from the data's run-time size.
+// CHECK-LABEL: func.func @slice_dynamic_runtime_bounds
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x?xf32>
+// CHECK: %[[D:.+]] = tensor.dim %[[X]], %c1
+// CHECK: arith.addi %[[D]], %c-1
+// CHECK: arith.ceildivsi
+// CHECK: tensor.empty(%{{.+}}) : tensor<2x?xf32>
+// CHECK: linalg.generic
+// CHECK: tensor.extract %[[X]]
+func.func @slice_dynamic_runtime_bounds(%x: tensor<2x?xf32>, %s: tensor<1xi64>, %e: tensor<1xi64>) -> tensor<2x?xf32> {
+  %none = graph.none
+  %axes = graph.constant dense<1> : tensor<1xi64>
+  %0 = graph.slice %x, %s, %e, %axes, %none : (tensor<2x?xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}
+
+// -----
+
 // Expand to a shape read at run time: each dim is the target's entry where
 // the input's is 1, else the input's, checked to broadcast.
 // CHECK-LABEL: func.func @expand_runtime
@@ -318,4 +338,40 @@ func.func @resize_sizes_other_batch(%x: tensor<?x1x2x2xf32>, %z: tensor<?x3xf32>
   // expected-error @+1 {{failed to legalize operation 'graph.resize'}}
   %y = graph.resize %x, %none, %none, %sizes {mode = "linear"} : (tensor<?x1x2x2xf32>, none, none, tensor<4xi64>) -> tensor<?x1x4x4xf32>
   return %y : tensor<?x1x4x4xf32>
+}
+
+// -----
+
+// Gather along a dynamic axis (BERT's pooler takes token 0 of a sequence of
+// any length): the bound of the range check and of the index wrap is the
+// axis' run-time size, and an empty axis reads nothing.
+// CHECK-LABEL: func.func @gather_dynamic_axis
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x8xf32>
+// CHECK: %[[N:.+]] = tensor.dim %[[X]], %c1
+// CHECK: cf.assert %{{.+}}, "'graph.gather': an index is out of range
+// CHECK: linalg.generic
+// CHECK: arith.cmpi eq, %[[N]], %c0
+// CHECK: scf.if
+// CHECK: tensor.extract %[[X]]
+func.func @gather_dynamic_axis(%x: tensor<?x?x8xf32>, %i: tensor<i64>) -> tensor<?x8xf32> {
+  %0 = graph.gather %x, %i {axis = 1 : i64} : (tensor<?x?x8xf32>, tensor<i64>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+// Split with dynamic dims other than the split axis (GPT-2's fused QKV
+// projection over a dynamic batch and sequence): each part takes those
+// sizes from the input.
+// CHECK-LABEL: func.func @split_dynamic_rows
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x192xf32>
+// CHECK-DAG: %[[B:.+]] = tensor.dim %[[X]], %c0
+// CHECK-DAG: %[[S:.+]] = tensor.dim %[[X]], %c1
+// CHECK: tensor.extract_slice %[[X]][0, 0, 0] [%[[B]], %[[S]], 64] [1, 1, 1]
+// CHECK: tensor.extract_slice %[[X]][0, 0, 64] [%[[B]], %[[S]], 64] [1, 1, 1]
+// CHECK: tensor.extract_slice %[[X]][0, 0, 128] [%[[B]], %[[S]], 64] [1, 1, 1]
+func.func @split_dynamic_rows(%x: tensor<?x?x192xf32>) -> (tensor<?x?x64xf32>, tensor<?x?x64xf32>, tensor<?x?x64xf32>) {
+  %none = graph.none
+  %0:3 = graph.split %x, %none {axis = 2 : i64, num_outputs = 3 : i64} : (tensor<?x?x192xf32>, none) -> (tensor<?x?x64xf32>, tensor<?x?x64xf32>, tensor<?x?x64xf32>)
+  return %0#0, %0#1, %0#2 : tensor<?x?x64xf32>, tensor<?x?x64xf32>, tensor<?x?x64xf32>
 }
