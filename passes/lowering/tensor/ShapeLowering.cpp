@@ -475,15 +475,17 @@ struct TileLowering final : StaticPattern<TileOp> {
 /// before it: `begin`) to the input index to read, per ONNX Pad `mode`;
 /// `inside` is and-ed with whether the position is inside the input (only
 /// the constant mode uses it).
-Value padSourceIndex(OpBuilder &b, Location l, StringRef mode, int64_t dim,
+Value padSourceIndex(OpBuilder &b, Location l, StringRef mode, Value dim,
                      Value out, Value begin, Value &inside) {
   Value i = subI(b, l, out, begin);
-  Value zero = idx(b, l, 0), last = idx(b, l, dim - 1);
+  Value zero = idx(b, l, 0), last = subI(b, l, dim, idx(b, l, 1));
   Value below = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, zero);
   Value above = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, i, last);
-  if (mode == "reflect" && dim > 1) {
-    // Reflect without repeating the edge, period 2 * (dim - 1).
-    Value period = idx(b, l, 2 * (dim - 1));
+  if (mode == "reflect") {
+    // Reflect without repeating the edge, period 2 * (dim - 1); a dim of 1
+    // (period 1) reads its only element.
+    Value period =
+        arith::MaxSIOp::create(b, l, addI(b, l, last, last), idx(b, l, 1));
     Value m = arith::RemSIOp::create(b, l, i, period);
     Value mNeg =
         arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m, zero);
@@ -494,7 +496,7 @@ Value padSourceIndex(OpBuilder &b, Location l, StringRef mode, int64_t dim,
     return arith::SelectOp::create(b, l, high, mirrored, m);
   }
   if (mode == "wrap") {
-    Value n = idx(b, l, dim);
+    Value n = dim;
     Value m = arith::RemSIOp::create(b, l, i, n);
     Value mNeg =
         arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, m, zero);
@@ -540,6 +542,46 @@ struct PadLowering final : StaticPattern<PadOp> {
     }
     StringRef mode = op.getMode();
     Value data = adaptor.getData(), padTensor = adaptor.getPads();
+    Location loc = op.getLoc();
+    // The input's sizes, and the result's: dynamic ones are the input's
+    // plus the (constant) pads.
+    SmallVector<Value> dims;
+    SmallVector<OpFoldResult> sizes;
+    // Dims whose pads are known to be 0 are read in place.
+    SmallVector<bool> unpadded(rank, true);
+    auto outType = resultType(op.getOutput());
+    for (int64_t d = 0; d < rank; ++d) {
+      dims.push_back(getValueOrCreateConstantIndexOp(
+          rewriter, loc, dimSize(rewriter, loc, data, d)));
+      int64_t before = 0, after = 0;
+      for (size_t i = 0; i < axes.size(); ++i) {
+        if (axes[i] == d && !pads) {
+          unpadded[d] = false;
+        } else if (axes[i] == d) {
+          before = (*pads)[i];
+          after = (*pads)[i + axes.size()];
+          unpadded[d] = before == 0 && after == 0;
+        }
+      }
+      if (!outType.isDynamicDim(d)) {
+        sizes.push_back(rewriter.getIndexAttr(outType.getDimSize(d)));
+        continue;
+      }
+      sizes.push_back(before + after == 0
+                          ? dims[d]
+                          : addI(rewriter, loc, dims[d],
+                                 idx(rewriter, loc, before + after)));
+      // Edge, reflect and wrap read the input's elements: an empty dim
+      // (known only now) has none to read.
+      if (!unpadded[d] && mode != "constant" && checksEnabled(op)) {
+        Value nonEmpty =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
+                                  dims[d], idx(rewriter, loc, 0));
+        assertAtRunTime(rewriter, op, nonEmpty,
+                        "dimension " + std::to_string(d) + " is empty: mode '" +
+                            mode.str() + "' has no element to pad with");
+      }
+    }
     Value padValue = adaptor.getConstantValue();
     Type element = inType.getElementType();
     Value result = buildIndexed(
@@ -553,8 +595,8 @@ struct PadLowering final : StaticPattern<PadOp> {
             slot[axes[i]] = i;
           }
           for (int64_t d = 0; d < rank; ++d) {
-            if (inType.isDynamicDim(d)) {
-              in.push_back(out[d]); // a dynamic batch is never padded
+            if (unpadded[d]) {
+              in.push_back(out[d]);
               continue;
             }
             Value start;
@@ -567,8 +609,8 @@ struct PadLowering final : StaticPattern<PadOp> {
                   b, l, padTensor, ValueRange{idx(b, l, slot[d])});
               start = arith::IndexCastOp::create(b, l, b.getIndexType(), p);
             }
-            in.push_back(padSourceIndex(b, l, mode, inType.getDimSize(d),
-                                        out[d], start, inside));
+            in.push_back(
+                padSourceIndex(b, l, mode, dims[d], out[d], start, inside));
           }
           Value v = tensor::ExtractOp::create(b, l, data, in);
           if (mode != "constant") {
@@ -584,20 +626,16 @@ struct PadLowering final : StaticPattern<PadOp> {
           }
           return arith::SelectOp::create(b, l, inside, v, fill).getResult();
         },
-        batchSizes(rewriter, op.getLoc(), resultType(op.getOutput()), data));
+        sizes);
     rewriter.replaceOp(op, result);
     return success();
   }
-  /// A dynamic batch with constant pads that leave it alone.
+  /// Dynamic dims anywhere, with constant pads and axes (the result's
+  /// sizes follow from them).
   bool supportsDynamic(PadOp op) const override {
-    auto pads = constantInts(op.getPads());
     auto type = dyn_cast<RankedTensorType>(op.getData().getType());
-    if (!pads || !type || !onlyBatchDynamic(op) || !isNone(op.getAxes())) {
-      return false;
-    }
-    int64_t rank = type.getRank();
-    return static_cast<int64_t>(pads->size()) == 2 * rank && (*pads)[0] == 0 &&
-           (*pads)[rank] == 0;
+    return type && constantInts(op.getPads()) &&
+           (isNone(op.getAxes()) || constantInts(op.getAxes()));
   }
 };
 
@@ -651,8 +689,26 @@ struct BlockRearrangeLowering final : StaticPattern<Op> {
       crd = op.getMode() == "CRD";
     }
     Value input = adaptor.getInput();
+    // Dynamic result dims: the batch, and the spatial dims scaled by the
+    // block size.
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < 4; ++d) {
+      if (!type.isDynamicDim(d)) {
+        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+        continue;
+      }
+      Value in = getValueOrCreateConstantIndexOp(
+          rewriter, loc, dimSize(rewriter, loc, input, d));
+      Value block = idx(rewriter, loc, bs);
+      sizes.push_back(
+          d < 2 ? in
+          : toSpace
+              ? mulI(rewriter, loc, in, block)
+              : arith::DivUIOp::create(rewriter, loc, in, block).getResult());
+    }
     Value result = buildIndexed(
-        rewriter, op.getLoc(), type,
+        rewriter, loc, type,
         [&](OpBuilder &b, Location l, ArrayRef<Value> o) {
           Value bsV = idx(b, l, bs);
           SmallVector<Value> in(4);
@@ -678,9 +734,18 @@ struct BlockRearrangeLowering final : StaticPattern<Op> {
             in[3] = addI(b, l, mulI(b, l, o[3], bsV), bw);
           }
           return tensor::ExtractOp::create(b, l, input, in);
-        });
+        },
+        sizes);
     rewriter.replaceOp(op, result);
     return success();
+  }
+  /// Dynamic batch and spatial dims; the channels are static.
+  bool supportsDynamic(Op op) const override {
+    auto inType = dyn_cast<RankedTensorType>(op.getInput().getType());
+    auto outType = dyn_cast<RankedTensorType>(op.getOutput().getType());
+    return inType && outType && inType.getRank() == 4 &&
+           outType.getRank() == 4 && !inType.isDynamicDim(1) &&
+           !outType.isDynamicDim(1);
   }
 };
 

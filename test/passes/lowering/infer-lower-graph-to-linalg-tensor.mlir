@@ -375,3 +375,58 @@ func.func @split_dynamic_rows(%x: tensor<?x?x192xf32>) -> (tensor<?x?x64xf32>, t
   %0:3 = graph.split %x, %none {axis = 2 : i64, num_outputs = 3 : i64} : (tensor<?x?x192xf32>, none) -> (tensor<?x?x64xf32>, tensor<?x?x64xf32>, tensor<?x?x64xf32>)
   return %0#0, %0#1, %0#2 : tensor<?x?x64xf32>, tensor<?x?x64xf32>, tensor<?x?x64xf32>
 }
+
+// -----
+
+// Pad of a dynamic time axis with constant pads (a causal TCN's left
+// padding over a sequence of any length): the result's length is the
+// input's plus the pads, and unpadded dims are read in place.
+// CHECK-LABEL: func.func @pad_dynamic_time
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<?x8x?xf32>
+// CHECK-DAG: %[[B:.+]] = tensor.dim %[[X]], %c0
+// CHECK-DAG: %[[T:.+]] = tensor.dim %[[X]], %c2
+// CHECK: %[[N:.+]] = arith.addi %[[T]], %c4
+// CHECK: tensor.empty(%[[B]], %[[N]]) : tensor<?x8x?xf32>
+// CHECK: linalg.generic
+// CHECK: arith.subi %{{.+}}, %c4
+// CHECK: tensor.extract %[[X]]
+// CHECK: arith.select
+func.func @pad_dynamic_time(%x: tensor<?x8x?xf32>) -> tensor<?x8x?xf32> {
+  %pads = graph.constant dense<[0, 0, 4, 0, 0, 0]> : tensor<6xi64>
+  %none = graph.none
+  %0 = graph.pad %x, %pads, %none, %none : (tensor<?x8x?xf32>, tensor<6xi64>, none, none) -> tensor<?x8x?xf32>
+  return %0 : tensor<?x8x?xf32>
+}
+
+// -----
+
+// Edge padding of a dynamic dim reads its last element, so an empty dim is
+// refused at run time instead of read out of bounds.
+// CHECK-LABEL: func.func @pad_edge_dynamic
+// CHECK: %[[D:.+]] = tensor.dim %{{.+}}, %c1
+// CHECK: %[[NE:.+]] = arith.cmpi sgt, %[[D]], %c0
+// CHECK: cf.assert %[[NE]], "node 'pad' (Pad): dimension 1 is empty: mode 'edge' has no element to pad with"
+func.func @pad_edge_dynamic(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  %pads = graph.constant dense<[0, 1, 0, 1]> : tensor<4xi64>
+  %none = graph.none
+  %0 = graph.pad %x, %pads, %none, %none {mode = "edge"} : (tensor<2x?xf32>, tensor<4xi64>, none, none) -> tensor<2x?xf32> loc(#pad)
+  return %0 : tensor<2x?xf32>
+}
+#pad = loc("pad"("Pad"))
+
+// -----
+
+// DepthToSpace over a dynamic batch and spatial dims (ESPCN's pixel
+// shuffle on images of any size): the spatial sizes scale by the block.
+// CHECK-LABEL: func.func @depth_to_space_dynamic
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<?x9x?x?xf32>
+// CHECK-DAG: %[[B:.+]] = tensor.dim %[[X]], %c0
+// CHECK-DAG: %[[H:.+]] = tensor.dim %[[X]], %c2
+// CHECK-DAG: %[[W:.+]] = tensor.dim %[[X]], %c3
+// CHECK-DAG: %[[H3:.+]] = arith.muli %[[H]], %c3
+// CHECK-DAG: %[[W3:.+]] = arith.muli %[[W]], %c3
+// CHECK: tensor.empty(%[[B]], %[[H3]], %[[W3]]) : tensor<?x1x?x?xf32>
+func.func @depth_to_space_dynamic(%x: tensor<?x9x?x?xf32>) -> tensor<?x1x?x?xf32> {
+  %0 = graph.depth_to_space %x {blocksize = 3 : i64, mode = "CRD"} : (tensor<?x9x?x?xf32>) -> tensor<?x1x?x?xf32>
+  return %0 : tensor<?x1x?x?xf32>
+}
