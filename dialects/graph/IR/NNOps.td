@@ -262,7 +262,7 @@ def Graph_GemmOp : Graph_OnnxOp<"gemm", "Gemm",
 def Graph_EinsumOp : Graph_OnnxOp<"einsum", "Einsum",
     "Einstein summation",
     (ins Variadic<AnyTensor>:$Inputs, StrAttr:$equation),
-    (outs AnyTensor:$Output)>;
+    (outs AnyTensor:$Output), 1>;
 
 def Graph_DetOp : Graph_OnnxOp<"det", "Det", "determinant of square matrices",
     (ins AnyTensor:$X), (outs AnyTensor:$Y)>;

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/graph/IR/Einsum.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
@@ -158,68 +159,19 @@ struct EinsumLowering final : OpConversionPattern<EinsumOp> {
     if (failed(checkStaticTensors(op, rewriter))) {
       return failure();
     }
-    std::string equation;
-    for (char c : op.getEquation()) {
-      if (c != ' ') {
-        equation.push_back(c);
-      }
-    }
-    auto arrow = equation.find("->");
-    std::string lhs = equation.substr(0, arrow);
-    SmallVector<std::string> terms;
-    for (StringRef term : llvm::split(lhs, ',')) {
-      terms.push_back(term.str());
-    }
     ValueRange inputs = adaptor.getInputs();
-    if (terms.size() != inputs.size()) {
-      return rewriter.notifyMatchFailure(op, "term count");
+    SmallVector<int64_t> ranks;
+    for (Value input : inputs) {
+      ranks.push_back(cast<RankedTensorType>(input.getType()).getRank());
     }
-    // "..." stands for the same trailing-aligned broadcast dimensions in
-    // every term: spell them with letters the equation does not use.
-    int64_t ellipsisRank = 0;
-    SmallVector<int64_t> termEllipsis;
-    for (auto [term, input] : llvm::zip(terms, inputs)) {
-      int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
-      size_t dots = term.find("...");
-      int64_t named = static_cast<int64_t>(term.size()) -
-                      (dots == std::string::npos ? 0 : 3);
-      int64_t e = dots == std::string::npos ? 0 : rank - named;
-      if (e < 0 || (dots == std::string::npos && named != rank)) {
-        return rewriter.notifyMatchFailure(
-            op, "term does not match its operand's rank");
-      }
-      termEllipsis.push_back(e);
-      ellipsisRank = std::max(ellipsisRank, e);
+    std::string why;
+    FailureOr<EinsumEquation> parsed =
+        parseEinsum(op.getEquation(), ranks, why);
+    if (failed(parsed)) {
+      return rewriter.notifyMatchFailure(op, why);
     }
-    std::string spare;
-    for (char c = 'A';
-         c <= 'Z' && static_cast<int64_t>(spare.size()) < ellipsisRank; ++c) {
-      if (equation.find(c) == std::string::npos) {
-        spare.push_back(c);
-      }
-    }
-    auto expand = [&](std::string term, int64_t e) {
-      size_t dots = term.find("...");
-      if (dots != std::string::npos) {
-        term.replace(dots, 3, spare.substr(spare.size() - e));
-      }
-      return term;
-    };
-    for (auto [term, e] : llvm::zip(terms, termEllipsis)) {
-      term = expand(term, e);
-    }
-    std::string out;
-    if (arrow != std::string::npos) {
-      out = expand(equation.substr(arrow + 2), ellipsisRank);
-    } else { // Implicit: the broadcast letters, then letters appearing once,
-             // sorted.
-      out = spare;
-      for (char c = 'A'; c <= 'z'; ++c) {
-        if (llvm::isAlpha(c) && std::count(lhs.begin(), lhs.end(), c) == 1) {
-          out.push_back(c);
-        }
-      }
-    }
+    const SmallVector<std::string> &terms = parsed->terms;
+    const std::string &out = parsed->output;
     std::string letters = out;
     for (const std::string &term : terms) {
       for (char c : term) {

@@ -250,3 +250,26 @@ func.func @refined_operand_breaks_verifier(%x: tensor<1x2x3x4xf32>) -> tensor<*x
   %1 = graph.transpose %0 {perm = array<i64: 0, 2, 1>} : (tensor<*xf32>) -> tensor<*xf32>
   return %1 : tensor<*xf32>
 }
+
+// -----
+
+// Einsum's result follows from its equation (spaces and capital letters as
+// torchvision's MaxViT writes them; an ellipsis; an implicit output).
+// CHECK-LABEL: func.func @einsum_shapes
+// CHECK: graph.einsum {{.+}} -> tensor<1x64x2x49x49xf32>
+// CHECK: graph.einsum {{.+}} -> tensor<?x3x5xf32>
+// CHECK: graph.einsum {{.+}} -> tensor<3x5x?xf32>
+func.func @einsum_shapes(%q: tensor<1x64x2x49x32xf32>, %k: tensor<1x64x2x49x32xf32>, %a: tensor<?x3x4xf32>, %b: tensor<4x5xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %0 = graph.einsum %q, %k {equation = "B G H I D, B G H J D -> B G H I J"} : (tensor<1x64x2x49x32xf32>, tensor<1x64x2x49x32xf32>) -> tensor<*xf32>
+  %1 = graph.einsum %a, %b {equation = "...ij,jk->...ik"} : (tensor<?x3x4xf32>, tensor<4x5xf32>) -> tensor<*xf32>
+  %2 = graph.einsum %b, %a {equation = "jk,nij"} : (tensor<4x5xf32>, tensor<?x3x4xf32>) -> tensor<*xf32>
+  return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+func.func @einsum_bad_term(%a: tensor<3x4xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{term 'ijk' does not match its operand's rank 2}}
+  %0 = graph.einsum %a {equation = "ijk->i"} : (tensor<3x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
