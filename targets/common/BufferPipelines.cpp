@@ -75,14 +75,17 @@ void buildLoopsToLLVMPipeline(OpPassManager &pm, bool barePointers,
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
+  // Math first: a libm function on a vector (erf in a GELU fused into a
+  // vectorized epilogue) is called once per lane, through vector.extract
+  // and vector.insert that the vector lowering below must still see.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertVectorToLLVMPass());
   // The generic variant allocates through the runtime (DynamicEntry.cpp
   // defines the generic functions the allocations call).
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
   memrefOptions.useGenericFunctions = genericAllocations;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   ConvertFuncToLLVMPassOptions funcOptions;

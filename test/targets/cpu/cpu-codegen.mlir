@@ -24,3 +24,21 @@ func.func @mm_main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64
   %0 = graph.mat_mul %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+
+// -----
+
+// erf fused into a convolution's vectorized epilogue (GELU after a Conv) is
+// a libm call per lane: the lanes are taken apart before the vector
+// lowering runs, so no vector op is left for LLVM translation.
+// RUN: infer-opt %s --split-input-file --infer-lower-graph-to-linalg --fuse --cpu-codegen="parallel=none vector-bits=256" | FileCheck %s --check-prefix=ERF
+// ERF-LABEL: llvm.func @gelu_main
+// ERF-NOT: vector.
+// ERF: llvm.extractelement
+// ERF-NEXT: llvm.call @erff
+// ERF-NOT: vector.
+func.func @gelu_main(%x: tensor<1x16x8x8xf32>, %w: tensor<32x16x1x1xf32>) -> tensor<1x32x8x8xf32> {
+  %none = graph.none
+  %0 = graph.conv %x, %w, %none : (tensor<1x16x8x8xf32>, tensor<32x16x1x1xf32>, none) -> tensor<1x32x8x8xf32>
+  %1 = graph.erf %0 : (tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  return %1 : tensor<1x32x8x8xf32>
+}
