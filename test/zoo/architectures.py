@@ -58,6 +58,29 @@ def _tv_video(name, **kwargs):
     return build
 
 
+def _tv_detection(name, size, **kwargs):
+    """A detector's backbone and head, without the resizing transform and
+    the box decoding + NMS that follow (their outputs are sorted lists)."""
+    def build():
+        import torchvision
+        torch.manual_seed(SEED)
+        model = getattr(torchvision.models.detection, name)(
+            weights=None, weights_backbone=None, **kwargs)
+
+        class Heads(nn.Module):
+            def __init__(self, inner):
+                super().__init__()
+                self.backbone = inner.backbone
+                self.head = inner.head
+
+            def forward(self, x):
+                features = list(self.backbone(x).values())
+                out = self.head(features)
+                return tuple(out[k] for k in sorted(out))
+        return Heads(model), {"x": _image(size)}, {"x": {0: "batch"}}
+    return build
+
+
 class Encoder(nn.Module):
     """A transformer encoder over token ids, with a padding mask."""
 
@@ -246,12 +269,22 @@ ARCHITECTURES = {
     "mnasnet0_5": _tv("mnasnet0_5"),
     "vit_b_16": _tv("vit_b_16"),
     "swin_t": _tv("swin_t", size=224),
+    "maxvit_t": _tv("maxvit_t", size=224),
+    # Detection heads (torchvision).
+    "ssdlite320_mobilenet_v3_large": _tv_detection(
+        "ssdlite320_mobilenet_v3_large", 320, num_classes=10),
+    "retinanet_resnet50_fpn": _tv_detection("retinanet_resnet50_fpn", 128,
+                                            num_classes=10),
+    "fcos_resnet50_fpn": _tv_detection("fcos_resnet50_fpn", 128, num_classes=10),
     # Segmentation (torchvision).
     "fcn_resnet50": _tv_seg("fcn_resnet50", size=128),
     "deeplabv3_mobilenet_v3_large": _tv_seg("deeplabv3_mobilenet_v3_large", size=160),
     "lraspp_mobilenet_v3_large": _tv_seg("lraspp_mobilenet_v3_large", size=160),
+    "deeplabv3_resnet50": _tv_seg("deeplabv3_resnet50", size=128),
     # Video (torchvision).
     "r3d_18": _tv_video("r3d_18"),
+    "mc3_18": _tv_video("mc3_18"),
+    "r2plus1d_18": _tv_video("r2plus1d_18"),
     # Sequence models written here.
     "transformer_encoder": _encoder(),
     "transformer_encoder_prenorm": _encoder(norm_first=True),
@@ -268,3 +301,14 @@ ARCHITECTURES = {
     "wav2vec2_small": _wav2vec2,
     "conformer": _conformer,
 }
+
+# Models written for the zoo (written.py).
+from written import WRITTEN  # noqa: E402
+
+ARCHITECTURES.update(WRITTEN)
+
+# timm and transformers models built from configs (hub.py; its builders
+# import those packages, which .venv-torch has).
+from hub import HUB  # noqa: E402
+
+ARCHITECTURES.update(HUB)

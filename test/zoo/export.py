@@ -31,7 +31,7 @@ def first_line(error):
 def export_one(name, out, opsets):
     folder = os.path.join(out, name)
     os.makedirs(folder, exist_ok=True)
-    record = {"errors": {}}
+    record = {"errors": {}, "opsets": opsets}
     try:
         model, inputs, axes = ARCHITECTURES[name]()
     except Exception as error:  # noqa: BLE001 - any build failure is recorded
@@ -81,7 +81,10 @@ def main():
     for name in names:
         marker = os.path.join(args.out, name, "export.json")
         if os.path.exists(marker):
-            continue
+            with open(marker) as f:
+                done = json.load(f)
+            if "inputs" not in done or set(opsets) <= set(done.get("opsets", [])):
+                continue
         try:
             record = export_one(name, args.out, opsets)
         except Exception as error:  # noqa: BLE001

@@ -5,8 +5,9 @@ and compared with ONNX Runtime on the same inputs.
 For each architecture (test/zoo/architectures.py), opset and kind (static:
 shapes fixed by the exporter; dynamic: batch and sequence axes symbolic,
 compiled to the generic variant), this script
-  1. exports the model with Debian's PyTorch (export.py, cached by the hash
-     of the zoo's scripts under --cache, never in the checkout),
+  1. exports the model with Debian's PyTorch (export.py run by .venv-torch's
+     Python, which adds transformers and timm; cached under --cache by the
+     hash of the scripts that define it, never in the checkout),
   2. runs it in ONNX Runtime on the exported inputs,
   3. compiles it with infer-compile and runs it with infer-run against
      ONNX Runtime's outputs (rtol 1e-3, atol 1e-4 of the largest expected
@@ -19,7 +20,8 @@ Usage:
              [--only NAME,...] [--opsets 13,17] [--kinds static,dynamic]
              [--budget SECONDS] [--report docs/zoo.md [--append]] [--require-pass]
 --budget stops starting new models after that many seconds (the rest are
-listed as not run); --require-pass exits 1 unless every model run passed.
+listed as not run); --require-pass exits 1 unless every model run was
+exported, compiled and matched.
 """
 import argparse
 import hashlib
@@ -36,12 +38,29 @@ import onnxruntime as ort
 from onnx import numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TORCH_PYTHON = "/usr/bin/python3"
+ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
-def scripts_hash():
+def torch_python():
+    """The Python that exports: $INFER_ZOO_PYTHON, else the checkout's
+    .venv-torch (Debian's torch plus transformers and timm, made by
+    .ci/setup-venv), else Debian's python3 (the hub models then record a
+    build error)."""
+    for candidate in (os.environ.get("INFER_ZOO_PYTHON", ""),
+                      os.path.join(ROOT, ".venv-torch", "bin", "python")):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return "/usr/bin/python3"
+
+
+TORCH_PYTHON = torch_python()
+
+
+def scripts_hash(module):
+    """The cache key of the architectures defined in `module`: the export
+    script, the shared builders and that module."""
     digest = hashlib.sha256()
-    for name in ("architectures.py", "export.py"):
+    for name in sorted({"export.py", "architectures.py", module + ".py"}):
         with open(os.path.join(HERE, name), "rb") as f:
             digest.update(f.read())
     return digest.hexdigest()[:16]
@@ -55,16 +74,31 @@ def first_line(text):
     return "(no message)"
 
 
-def export(args, names):
-    cache = os.path.join(args.cache, scripts_hash())
-    missing = [n for n in names if not os.path.exists(os.path.join(cache, n, "export.json"))]
-    if missing:
-        proc = subprocess.run([TORCH_PYTHON, os.path.join(HERE, "export.py"), "--out", cache,
-                               "--only", ",".join(missing), "--opsets", args.opsets],
-                              capture_output=True, text=True, timeout=3600)
-        if proc.returncode != 0:
-            sys.exit(f"export.py failed:\n{proc.stdout}{proc.stderr}")
-    return cache
+def export(args, modules):
+    """Exports what the cache lacks; returns {name: its cache folder}."""
+    folders = {}
+    for module, names in sorted(modules.items()):
+        cache = os.path.join(args.cache, scripts_hash(module))
+        missing = [n for n in names if not exported(os.path.join(cache, n), args.opsets)]
+        if missing:
+            proc = subprocess.run([TORCH_PYTHON, os.path.join(HERE, "export.py"), "--out",
+                                   cache, "--only", ",".join(missing), "--opsets",
+                                   args.opsets], capture_output=True, text=True, timeout=7200)
+            if proc.returncode != 0:
+                sys.exit(f"export.py failed:\n{proc.stdout}{proc.stderr}")
+        folders.update({n: os.path.join(cache, n) for n in names})
+    return folders
+
+
+def exported(folder, opsets):
+    """Whether `folder` holds an export at every opset in `opsets`."""
+    try:
+        with open(os.path.join(folder, "export.json")) as f:
+            record = json.load(f)
+    except OSError:
+        return False
+    wanted = {int(o) for o in opsets.split(",")}
+    return "inputs" not in record or wanted <= set(record.get("opsets", []))
 
 
 def run_one(args, folder, record, opset, kind, work):
@@ -175,23 +209,29 @@ def main():
         sys.exit("the zoo needs Debian's python3-torch, python3-torchvision and "
                  "python3-torchaudio (.ci/install-deps installs them)")
     sys.path.insert(0, HERE)
-    names = [n for n in args.only.split(",") if n]
-    if not names:
-        proc = subprocess.run([TORCH_PYTHON, "-c",
-                               "import sys; sys.path.insert(0, sys.argv[1]); "
-                               "from architectures import ARCHITECTURES; "
-                               "print(','.join(ARCHITECTURES))", HERE],
-                              capture_output=True, text=True, check=True)
-        names = proc.stdout.strip().split(",")
+    proc = subprocess.run([TORCH_PYTHON, "-c",
+                           "import sys, json; sys.path.insert(0, sys.argv[1]); "
+                           "from architectures import ARCHITECTURES; "
+                           "print(json.dumps({n: b.__module__ for n, b in "
+                           "ARCHITECTURES.items()}))", HERE],
+                          capture_output=True, text=True, check=True)
+    module_of = json.loads(proc.stdout)
+    names = [n for n in args.only.split(",") if n] or list(module_of)
+    unknown = [n for n in names if n not in module_of]
+    if unknown:
+        sys.exit(f"unknown architectures: {', '.join(unknown)}")
+    modules = {}
+    for name in names:
+        modules.setdefault(module_of[name], []).append(name)
     opsets = [int(o) for o in args.opsets.split(",")]
     kinds = args.kinds.split(",")
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     start = time.monotonic()
-    cache = export(args, names)
+    folders = export(args, modules)
     rows = []
     for name in names:
-        folder = os.path.join(cache, name)
+        folder = folders[name]
         with open(os.path.join(folder, "export.json")) as f:
             record = json.load(f)
         for opset in opsets:
@@ -223,20 +263,23 @@ def main():
     summary = "; ".join(f"{kind}: {p} of {n} compiled and matched ONNX Runtime"
                         for kind, (p, n) in counts.items())
     header = (f"{exported} architectures, opsets {','.join(map(str, opsets))}. {summary} "
-              f"(export failures are not counted; they are PyTorch 1.13's).")
+              f"(export failures are not counted: they are the exporter's).")
     table = markdown(rows, opsets, kinds, header)
     print(table)
     if args.report:
         with open(args.report, "w") as f:
             f.write("# The model zoo\n\nGenerated by `test/zoo/run_zoo.py` (see its "
-                    "`--help`); do not edit by hand. CPU target, PyTorch 1.13 exports with "
-                    "random weights, compared with ONNX Runtime on the same inputs.\n\n")
+                    "`--help`); do not edit by hand. CPU target, PyTorch 1.13 exports (TorchScript "
+                    "exporter) with random weights, compared with ONNX Runtime on the same inputs.\n\n")
             f.write(table)
         with open(os.path.splitext(args.report)[0] + ".json", "w") as f:
             json.dump(rows, f, indent=1)
     failed = sum(n - p for p, n in counts.values())
-    print(f"{sum(p for p, _ in counts.values())} passed, {failed} failed")
-    if args.require_pass and failed:
+    unexported = sum(r["status"] == "export" for r in rows)
+    print(f"{sum(p for p, _ in counts.values())} passed, {failed} failed, "
+          f"{unexported} not exported")
+    # A sample that could not be exported checked nothing: that fails too.
+    if args.require_pass and (failed or unexported):
         sys.exit(1)
 
 
