@@ -12,9 +12,8 @@ using namespace mlir;
 
 namespace infer::graph {
 
-FailureOr<EinsumEquation> parseEinsum(StringRef equation,
-                                      ArrayRef<int64_t> ranks,
-                                      std::string &why) {
+FailureOr<EinsumEquation>
+parseEinsum(StringRef equation, ArrayRef<int64_t> ranks, std::string &why) {
   std::string text;
   for (char c : equation) {
     if (c != ' ') {
@@ -57,9 +56,8 @@ FailureOr<EinsumEquation> parseEinsum(StringRef equation,
     ellipsisRank = std::max(ellipsisRank, e);
   }
   std::string spare;
-  for (char c = 'A'; c <= 'z' && static_cast<int64_t>(spare.size()) <
-                                     ellipsisRank;
-       ++c) {
+  for (char c = 'A';
+       c <= 'z' && static_cast<int64_t>(spare.size()) < ellipsisRank; ++c) {
     if (llvm::isAlpha(c) && text.find(c) == std::string::npos) {
       spare.push_back(c);
     }
