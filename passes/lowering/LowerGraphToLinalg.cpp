@@ -58,6 +58,7 @@ struct LowerGraphToLinalgPass final
     populateSamplingLoweringPatterns(converter, patterns);
     populateTrainingLoweringPatterns(converter, patterns);
     populateShapeLoweringPatterns(converter, patterns);
+    populateRearrangeLoweringPatterns(converter, patterns);
     populateRuntimeShapeLoweringPatterns(converter, patterns);
     populateGeneratorLoweringPatterns(converter, patterns);
     populateIndexingLoweringPatterns(converter, patterns);

@@ -57,6 +57,9 @@ void populateTrainingLoweringPatterns(const mlir::TypeConverter &converter,
 // tensor/
 void populateShapeLoweringPatterns(const mlir::TypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
+/// Pad, DepthToSpace/SpaceToDepth, ReverseSequence.
+void populateRearrangeLoweringPatterns(const mlir::TypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
 void populateRuntimeShapeLoweringPatterns(const mlir::TypeConverter &converter,
                                           mlir::RewritePatternSet &patterns);
 void populateGeneratorLoweringPatterns(const mlir::TypeConverter &converter,
