@@ -79,4 +79,87 @@ ValueRange forLoop(
       .getResults();
 }
 
+OpFoldResult SizeMath::constant(int64_t v) { return b.getIndexAttr(v); }
+
+Value SizeMath::value(OpFoldResult v) {
+  return getValueOrCreateConstantIndexOp(b, loc, v);
+}
+
+OpFoldResult SizeMath::fold(OpFoldResult x, OpFoldResult y,
+                            function_ref<int64_t(int64_t, int64_t)> eval,
+                            function_ref<Value(Value, Value)> build) {
+  std::optional<int64_t> cx = getConstantIntValue(x),
+                         cy = getConstantIntValue(y);
+  if (cx && cy) {
+    return constant(eval(*cx, *cy));
+  }
+  return build(value(x), value(y));
+}
+
+OpFoldResult SizeMath::add(OpFoldResult x, OpFoldResult y) {
+  if (isConstantIntValue(x, 0) || isConstantIntValue(y, 0)) {
+    return isConstantIntValue(x, 0) ? y : x;
+  }
+  return fold(
+      x, y, [](int64_t p, int64_t q) { return p + q; },
+      [&](Value p, Value q) { return arith::AddIOp::create(b, loc, p, q); });
+}
+
+OpFoldResult SizeMath::sub(OpFoldResult x, OpFoldResult y) {
+  return fold(
+      x, y, [](int64_t p, int64_t q) { return p - q; },
+      [&](Value p, Value q) { return arith::SubIOp::create(b, loc, p, q); });
+}
+
+OpFoldResult SizeMath::mul(OpFoldResult x, OpFoldResult y) {
+  if (isConstantIntValue(x, 1) || isConstantIntValue(y, 1)) {
+    return isConstantIntValue(x, 1) ? y : x;
+  }
+  return fold(
+      x, y, [](int64_t p, int64_t q) { return p * q; },
+      [&](Value p, Value q) { return arith::MulIOp::create(b, loc, p, q); });
+}
+
+OpFoldResult SizeMath::mul(OpFoldResult x, int64_t y) {
+  return mul(x, constant(y));
+}
+
+OpFoldResult SizeMath::floorDiv(OpFoldResult x, int64_t y) {
+  return fold(
+      x, constant(y),
+      [](int64_t p, int64_t q) { return llvm::divideFloorSigned(p, q); },
+      [&](Value p, Value q) {
+        return arith::FloorDivSIOp::create(b, loc, p, q);
+      });
+}
+
+OpFoldResult SizeMath::ceilDiv(OpFoldResult x, int64_t y) {
+  return fold(
+      x, constant(y),
+      [](int64_t p, int64_t q) { return llvm::divideCeilSigned(p, q); },
+      [&](Value p, Value q) {
+        return arith::CeilDivSIOp::create(b, loc, p, q);
+      });
+}
+
+OpFoldResult SizeMath::max(OpFoldResult x, OpFoldResult y) {
+  return fold(
+      x, y, [](int64_t p, int64_t q) { return std::max(p, q); },
+      [&](Value p, Value q) { return arith::MaxSIOp::create(b, loc, p, q); });
+}
+
+OpFoldResult SizeMath::decrementIf(OpFoldResult x, arith::CmpIPredicate pred,
+                                   OpFoldResult lhs, OpFoldResult rhs) {
+  std::optional<int64_t> cl = getConstantIntValue(lhs),
+                         cr = getConstantIntValue(rhs);
+  if (cl && cr) {
+    bool holds = arith::applyCmpPredicate(pred, APInt(64, *cl, true),
+                                          APInt(64, *cr, true));
+    return holds ? sub(x, constant(1)) : x;
+  }
+  Value cond = arith::CmpIOp::create(b, loc, pred, value(lhs), value(rhs));
+  Value less = value(sub(x, constant(1)));
+  return arith::SelectOp::create(b, loc, cond, less, value(x)).getResult();
+}
+
 } // namespace infer::lowering

@@ -50,6 +50,7 @@ struct LowerGraphToLinalgPass final
     populateElementwiseLoweringPatterns(converter, patterns);
     populateMatMulLoweringPatterns(converter, patterns);
     populateConvLoweringPatterns(converter, patterns);
+    populateConvTransposeLoweringPatterns(converter, patterns);
     populatePoolLoweringPatterns(converter, patterns);
     populateNormalizationLoweringPatterns(converter, patterns);
     populateSoftmaxLoweringPatterns(converter, patterns);

@@ -39,6 +39,8 @@ void populateMatMulLoweringPatterns(const mlir::TypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateConvLoweringPatterns(const mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateConvTransposeLoweringPatterns(const mlir::TypeConverter &converter,
+                                           mlir::RewritePatternSet &patterns);
 void populatePoolLoweringPatterns(const mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateNormalizationLoweringPatterns(const mlir::TypeConverter &converter,

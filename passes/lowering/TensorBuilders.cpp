@@ -444,4 +444,46 @@ Value buildReduction(
   return generic.getResult(0);
 }
 
+RankedTensorType typeOfSizes(ArrayRef<OpFoldResult> sizes, Type element) {
+  SmallVector<int64_t> shape;
+  for (OpFoldResult size : sizes) {
+    shape.push_back(getConstantIntValue(size).value_or(ShapedType::kDynamic));
+  }
+  return RankedTensorType::get(shape, element);
+}
+
+Value castTo(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
+  if (value.getType() == type) {
+    return value;
+  }
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
+SmallVector<OpFoldResult> sizesOf(OpBuilder &b, Location loc, Value value) {
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < cast<RankedTensorType>(value.getType()).getRank();
+       ++d) {
+    sizes.push_back(dimSize(b, loc, value, d));
+  }
+  return sizes;
+}
+
+Value reshapeToSizes(OpBuilder &b, Location loc, Value value,
+                     ArrayRef<OpFoldResult> sizes) {
+  Type element = cast<RankedTensorType>(value.getType()).getElementType();
+  RankedTensorType type = typeOfSizes(sizes, element);
+  if (type.hasStaticShape()) {
+    return reshapeTo(b, loc, value, type);
+  }
+  SmallVector<Value> dims;
+  SizeMath m(b, loc);
+  for (OpFoldResult size : sizes) {
+    dims.push_back(
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), m.value(size)));
+  }
+  Value shape = tensor::FromElementsOp::create(
+      b, loc, RankedTensorType::get({type.getRank()}, b.getI64Type()), dims);
+  return tensor::ReshapeOp::create(b, loc, type, value, shape);
+}
+
 } // namespace infer::lowering

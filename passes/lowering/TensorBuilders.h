@@ -102,6 +102,25 @@ reshapeDimSources(mlir::RankedTensorType from, mlir::RankedTensorType to);
 mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       mlir::RankedTensorType type);
 
+/// The tensor type whose dims are `sizes`: static where a size is a
+/// constant, dynamic where it is a run-time value.
+mlir::RankedTensorType typeOfSizes(llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                                   mlir::Type element);
+
+/// Reshapes `value` (of the same element count) to `sizes`.
+mlir::Value reshapeToSizes(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value value,
+                           llvm::ArrayRef<mlir::OpFoldResult> sizes);
+
+/// `value` cast to `type`, the declared result type, which may know more
+/// or fewer sizes than the lowering computed.
+mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                   mlir::RankedTensorType type);
+
+/// The sizes of every dim of `value`.
+llvm::SmallVector<mlir::OpFoldResult>
+sizesOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
+
 /// A `linalg.generic` with no inputs: `body` computes each element of
 /// `resultType` from its indices (used by gathers and data movement ops,
 /// which read their sources with `tensor.extract`). `sizes` (one per dim)

@@ -36,7 +36,7 @@ enum class PoolKind { Max, Average, Lp };
 /// A pooling window reduction over `x` (N x C x spatial), padded with
 /// `padValue`; `combine(acc, element)`.
 Value buildPool(
-    OpBuilder &b, Location loc, Value x, RankedTensorType yType,
+    OpBuilder &b, Location loc, Value x, ArrayRef<OpFoldResult> outSpatial,
     ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
     ArrayRef<int64_t> dilations, Value init,
     function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
@@ -51,15 +51,19 @@ Value buildPool(
     kExprs.push_back(d(2 + i));
     oExprs.push_back(d(2 + s + i));
   }
-  Type element = yType.getElementType();
+  Type element = cast<RankedTensorType>(x.getType()).getElementType();
   Value window = tensor::EmptyOp::create(b, loc, kernel, element);
+  SmallVector<OpFoldResult> sizes = {dimSize(b, loc, x, 0),
+                                     dimSize(b, loc, x, 1)};
+  llvm::append_range(sizes, outSpatial);
+  RankedTensorType yType = typeOfSizes(sizes, element);
   SmallVector<AffineMap> maps = {AffineMap::get(dims, 0, xExprs, ctx),
                                  AffineMap::get(dims, 0, kExprs, ctx),
                                  AffineMap::get(dims, 0, oExprs, ctx)};
   SmallVector<IteratorType> iterators(2, IteratorType::parallel);
   iterators.append(s, IteratorType::reduction);
   iterators.append(s, IteratorType::parallel);
-  Value acc = filledTensor(b, loc, yType, init, batchSizes(b, loc, yType, x));
+  Value acc = filledTensor(b, loc, yType, init, sizes);
   return linalg::GenericOp::create(
              b, loc, TypeRange{yType}, ValueRange{x, window}, ValueRange{acc},
              maps, iterators,
@@ -174,6 +178,15 @@ Value maxPoolIndices(OpBuilder &b, Location loc, Value x, RankedTensorType type,
       });
 }
 
+/// The leading pads of a window over a static input.
+SmallVector<int64_t> staticBegin(const WindowSizes &ws) {
+  SmallVector<int64_t> begin;
+  for (OpFoldResult b : ws.begin) {
+    begin.push_back(getConstantIntValue(b).value_or(0));
+  }
+  return begin;
+}
+
 template <typename Op, PoolKind kind>
 struct PoolLowering final : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
@@ -183,10 +196,6 @@ struct PoolLowering final : OpConversionPattern<Op> {
     if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
-    if (!onlyBatchDynamic(op)) {
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims other than the batch");
-    }
     Location loc = op.getLoc();
     auto xType = cast<RankedTensorType>(adaptor.getX().getType());
     auto yType = loweredAnyShapeType(op.getY().getType());
@@ -195,12 +204,11 @@ struct PoolLowering final : OpConversionPattern<Op> {
     ArrayRef<int64_t> kernel = op.getKernelShape();
     SmallVector<int64_t> strides = orOnes(op.getStrides(), s);
     SmallVector<int64_t> dilations = orOnes(op.getDilations(), s);
-    SmallVector<int64_t> begin, end;
-    windowPads(xType.getShape().drop_front(2), kernel, strides, dilations,
-               op.getPads(), op.getAutoPad(), begin, end);
-    SmallVector<int64_t> outSpatial(yType.getShape().drop_front(2));
+    WindowSizes ws = windowSizes(rewriter, loc, adaptor.getX(), yType, kernel,
+                                 strides, dilations, op.getPads(),
+                                 op.getAutoPad(), op.getCeilMode() != 0);
     auto pad = [&](Value v, Value padValue) {
-      return padSpatial(rewriter, loc, v, begin, end, outSpatial, kernel,
+      return padSpatial(rewriter, loc, v, ws.begin, ws.end, ws.out, kernel,
                         strides, dilations, padValue);
     };
     if constexpr (kind == PoolKind::Max) {
@@ -214,7 +222,7 @@ struct PoolLowering final : OpConversionPattern<Op> {
                                      element.getIntOrFloatBitWidth())))
                     .getResult();
       Value y =
-          buildPool(rewriter, loc, pad(adaptor.getX(), lowest), yType, kernel,
+          buildPool(rewriter, loc, pad(adaptor.getX(), lowest), ws.out, kernel,
                     strides, dilations, lowest,
                     [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
                       if (isa<FloatType>(v.getType())) {
@@ -226,7 +234,7 @@ struct PoolLowering final : OpConversionPattern<Op> {
       // inferred type, so either may be the dynamic one.
       auto indicesType = dyn_cast<RankedTensorType>(op.getIndices().getType());
       if (!isa<NoneType>(op.getIndices().getType()) &&
-          (!yType.hasStaticShape() || !indicesType ||
+          (!yType.hasStaticShape() || !xType.hasStaticShape() || !indicesType ||
            !indicesType.hasStaticShape())) {
         return rewriter.notifyMatchFailure(op, "Indices with a dynamic batch");
       }
@@ -235,9 +243,9 @@ struct PoolLowering final : OpConversionPattern<Op> {
               ? noneValue(rewriter, loc)
               : maxPoolIndices(rewriter, loc, adaptor.getX(),
                                loweredTensorType(op.getIndices().getType()),
-                               kernel, strides, dilations, begin,
+                               kernel, strides, dilations, staticBegin(ws),
                                op.getStorageOrder() != 0);
-      rewriter.replaceOp(op, {y, indices});
+      rewriter.replaceOp(op, {castTo(rewriter, loc, y, yType), indices});
       return success();
     } else {
       Value zero = scalarConstant(rewriter, loc, element, 0);
@@ -246,7 +254,7 @@ struct PoolLowering final : OpConversionPattern<Op> {
         p = op.getP();
       }
       Value sum = buildPool(
-          rewriter, loc, pad(adaptor.getX(), zero), yType, kernel, strides,
+          rewriter, loc, pad(adaptor.getX(), zero), ws.out, kernel, strides,
           dilations, zero, [p](OpBuilder &b, Location l, Value acc, Value v) {
             if (p != 1) {
               Value a = math::AbsFOp::create(b, l, v);
@@ -257,13 +265,13 @@ struct PoolLowering final : OpConversionPattern<Op> {
           });
       if constexpr (kind == PoolKind::Lp) {
         rewriter.replaceOp(
-            op, buildElementwise(rewriter, loc, yType, {sum},
-                                 [p](OpBuilder &b, Location l, ValueRange a) {
-                                   return math::PowFOp::create(
-                                       b, l, a[0],
-                                       scalarConstant(b, l, a[0].getType(),
-                                                      1.0 / p));
-                                 }));
+            op, buildElementwise(
+                    rewriter, loc, yType, {castTo(rewriter, loc, sum, yType)},
+                    [p](OpBuilder &b, Location l, ValueRange a) {
+                      return math::PowFOp::create(
+                          b, l, a[0],
+                          scalarConstant(b, l, a[0].getType(), 1.0 / p));
+                    }));
         return success();
       } else {
         // Divisors: window elements inside the input (and inside the pads
@@ -272,23 +280,23 @@ struct PoolLowering final : OpConversionPattern<Op> {
                                   scalarConstant(rewriter, loc, element, 1),
                                   ValueRange{adaptor.getX()});
         Value padOnes = padSpatial(
-            rewriter, loc, ones, begin, end,
-            SmallVector<int64_t>(xType.getShape().drop_front(2)), kernel,
+            rewriter, loc, ones, ws.begin, ws.end, ws.in, kernel,
             SmallVector<int64_t>(s, 1), SmallVector<int64_t>(s, 1),
             op.getCountIncludePad() ? scalarConstant(rewriter, loc, element, 1)
                                     : zero);
-        padOnes = padSpatial(rewriter, loc, padOnes, SmallVector<int64_t>(s, 0),
-                             SmallVector<int64_t>(s, 0), outSpatial, kernel,
+        SmallVector<OpFoldResult> none(s, rewriter.getIndexAttr(0));
+        padOnes = padSpatial(rewriter, loc, padOnes, none, none, ws.out, kernel,
                              strides, dilations, zero);
-        Value count =
-            buildPool(rewriter, loc, padOnes, yType, kernel, strides, dilations,
-                      zero, [](OpBuilder &b, Location l, Value acc, Value v) {
-                        return add(b, l, acc, v);
-                      });
+        Value count = buildPool(rewriter, loc, padOnes, ws.out, kernel, strides,
+                                dilations, zero,
+                                [](OpBuilder &b, Location l, Value acc,
+                                   Value v) { return add(b, l, acc, v); });
         rewriter.replaceOp(
             op,
             buildElementwise(
-                rewriter, loc, yType, {sum, count},
+                rewriter, loc, yType,
+                {castTo(rewriter, loc, sum, yType),
+                 castTo(rewriter, loc, count, yType)},
                 [](OpBuilder &b, Location l, ValueRange a) {
                   return arith::DivFOp::create(b, l, a[0], a[1]).getResult();
                 }));
@@ -307,19 +315,25 @@ struct GlobalPoolLowering final : OpConversionPattern<Op> {
     if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
-    if (!onlyBatchDynamic(op)) {
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims other than the batch");
-    }
     Location loc = op.getLoc();
     Value x = adaptor.getX();
     auto type = cast<RankedTensorType>(x.getType());
     Type t = type.getElementType();
     auto axes = llvm::to_vector(llvm::seq<int64_t>(2, type.getRank()));
-    int64_t count = 1;
+    SizeMath m(rewriter, loc);
+    OpFoldResult count = m.constant(1);
     for (int64_t a : axes) {
-      count *= type.getDimSize(a);
+      count = m.mul(count, dimSize(rewriter, loc, x, a));
     }
+    // The mean's divisor: a constant, or the run-time element count.
+    Value divisor =
+        getConstantIntValue(count)
+            ? scalarConstant(rewriter, loc, t, *getConstantIntValue(count))
+            : arith::UIToFPOp::create(
+                  rewriter, loc, t,
+                  arith::IndexCastUIOp::create(
+                      rewriter, loc, rewriter.getI64Type(), m.value(count)))
+                  .getResult();
     double p = 2;
     if constexpr (kind == PoolKind::Lp) {
       p = op.getP();
@@ -346,8 +360,7 @@ struct GlobalPoolLowering final : OpConversionPattern<Op> {
               return math::PowFOp::create(b, l, a[0],
                                           scalarConstant(b, l, t, 1.0 / p));
             }
-            return arith::DivFOp::create(b, l, a[0],
-                                         scalarConstant(b, l, t, count));
+            return arith::DivFOp::create(b, l, a[0], divisor);
           });
     }
     rewriter.replaceOp(op, r);

@@ -16,73 +16,101 @@ using namespace mlir;
 
 namespace infer::lowering {
 
-/// Begin/end padding per spatial dimension from pads or auto_pad.
-void windowPads(ArrayRef<int64_t> inSpatial, ArrayRef<int64_t> kernel,
-                ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
-                std::optional<ArrayRef<int64_t>> pads, StringRef autoPad,
-                SmallVectorImpl<int64_t> &begin,
-                SmallVectorImpl<int64_t> &end) {
-  int64_t n = inSpatial.size();
-  for (int64_t i = 0; i < n; ++i) {
-    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-      int64_t out = (inSpatial[i] + strides[i] - 1) / strides[i];
-      int64_t total = std::max<int64_t>((out - 1) * strides[i] +
-                                            (kernel[i] - 1) * dilations[i] + 1 -
-                                            inSpatial[i],
-                                        0);
-      int64_t small = total / 2;
-      begin.push_back(autoPad == "SAME_UPPER" ? small : total - small);
-      end.push_back(autoPad == "SAME_UPPER" ? total - small : small);
-    } else if (autoPad == "NOTSET" && pads) {
-      begin.push_back((*pads)[i]);
-      end.push_back((*pads)[i + n]);
-    } else {
-      begin.push_back(0);
-      end.push_back(0);
-    }
-  }
-}
-
 SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> values,
                             int64_t n) {
   return values ? SmallVector<int64_t>(*values) : SmallVector<int64_t>(n, 1);
 }
 
-/// Pads the spatial dims (2..) of `input` so every window of the output is
-/// in bounds: `begin` before, and after whatever `end` and the output size
-/// need.
+WindowSizes windowSizes(OpBuilder &b, Location loc, Value input,
+                        RankedTensorType resultType, ArrayRef<int64_t> kernel,
+                        ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                        std::optional<ArrayRef<int64_t>> pads,
+                        StringRef autoPad, bool ceilMode) {
+  SizeMath m(b, loc);
+  int64_t n = kernel.size();
+  bool same = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
+  WindowSizes w;
+  for (int64_t i = 0; i < n; ++i) {
+    OpFoldResult in = dimSize(b, loc, input, i + 2);
+    int64_t effective = (kernel[i] - 1) * dilations[i] + 1;
+    OpFoldResult begin = m.constant(0), end = m.constant(0), out;
+    if (same) {
+      out = m.ceilDiv(in, strides[i]);
+      OpFoldResult total =
+          m.max(m.sub(m.add(m.mul(m.sub(out, m.constant(1)), strides[i]),
+                            m.constant(effective)),
+                      in),
+                m.constant(0));
+      OpFoldResult small = m.floorDiv(total, 2);
+      begin = autoPad == "SAME_UPPER" ? small : m.sub(total, small);
+      end = autoPad == "SAME_UPPER" ? m.sub(total, small) : small;
+    } else {
+      if (autoPad == "NOTSET" && pads) {
+        begin = m.constant((*pads)[i]);
+        end = m.constant((*pads)[i + n]);
+      }
+      OpFoldResult span =
+          m.sub(m.add(m.add(in, begin), end), m.constant(effective));
+      out = m.add(ceilMode ? m.ceilDiv(span, strides[i])
+                           : m.floorDiv(span, strides[i]),
+                  m.constant(1));
+      if (ceilMode) {
+        out = m.decrementIf(out, arith::CmpIPredicate::sge,
+                            m.mul(m.sub(out, m.constant(1)), strides[i]),
+                            m.add(in, begin));
+      }
+      out = m.max(out, m.constant(0));
+    }
+    if (!resultType.isDynamicDim(i + 2)) {
+      out = m.constant(resultType.getDimSize(i + 2));
+    }
+    w.in.push_back(in);
+    w.begin.push_back(begin);
+    w.end.push_back(end);
+    w.out.push_back(out);
+  }
+  return w;
+}
+
 Value padSpatial(OpBuilder &b, Location loc, Value input,
-                 ArrayRef<int64_t> begin, ArrayRef<int64_t> end,
-                 ArrayRef<int64_t> outSpatial, ArrayRef<int64_t> kernel,
+                 ArrayRef<OpFoldResult> begin, ArrayRef<OpFoldResult> end,
+                 ArrayRef<OpFoldResult> out, ArrayRef<int64_t> kernel,
                  ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
                  Value padValue) {
+  SizeMath m(b, loc);
   auto type = cast<RankedTensorType>(input.getType());
   int64_t n = kernel.size();
-  SmallVector<int64_t> low(type.getRank(), 0), high(type.getRank(), 0);
+  SmallVector<OpFoldResult> low(type.getRank(), m.constant(0)),
+      high(type.getRank(), m.constant(0));
   bool any = false;
   for (int64_t i = 0; i < n; ++i) {
-    int64_t in = type.getDimSize(i + 2);
-    int64_t needed =
-        (outSpatial[i] - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1;
+    OpFoldResult in = dimSize(b, loc, input, i + 2);
+    // The last window ends at (out - 1) * stride + effective size.
+    OpFoldResult needed = m.add(m.mul(m.sub(out[i], m.constant(1)), strides[i]),
+                                m.constant((kernel[i] - 1) * dilations[i] + 1));
     low[i + 2] = begin[i];
-    high[i + 2] = std::max<int64_t>(needed - in - begin[i], end[i]);
-    any |= low[i + 2] || high[i + 2];
+    high[i + 2] = m.max(m.sub(m.sub(needed, in), begin[i]), end[i]);
+    any |= getConstantIntValue(low[i + 2]) != 0 ||
+           getConstantIntValue(high[i + 2]) != 0;
   }
   if (!any) {
     return input;
   }
-  SmallVector<int64_t> shape(type.getShape());
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    shape[d] += low[d] + high[d];
+  SmallVector<OpFoldResult> sizes = sizesOf(b, loc, input);
+  for (int64_t d = 2; d < type.getRank(); ++d) {
+    sizes[d] = m.add(m.add(sizes[d], low[d]), high[d]);
   }
-  auto padded = RankedTensorType::get(shape, type.getElementType());
-  SmallVector<OpFoldResult> lowOfr, highOfr;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    lowOfr.push_back(b.getIndexAttr(low[d]));
-    highOfr.push_back(b.getIndexAttr(high[d]));
-  }
-  return tensor::PadOp::create(b, loc, padded, input, lowOfr, highOfr,
-                               padValue);
+  return tensor::PadOp::create(b, loc,
+                               typeOfSizes(sizes, type.getElementType()), input,
+                               low, high, padValue);
+}
+
+bool staticChannels(Value x, Value w, Type result) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  auto yType = dyn_cast<RankedTensorType>(result);
+  return xType.getRank() >= 3 && !xType.isDynamicDim(1) &&
+         wType.hasStaticShape() && (!yType || !yType.isDynamicDim(1));
 }
 
 } // namespace infer::lowering

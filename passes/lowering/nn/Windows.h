@@ -10,6 +10,8 @@
 #define INFER_PASSES_LOWERING_NN_WINDOWS_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -17,28 +19,45 @@
 
 namespace infer::lowering {
 
-/// Begin/end padding per spatial dimension from pads or auto_pad.
-void windowPads(llvm::ArrayRef<int64_t> inSpatial,
-                llvm::ArrayRef<int64_t> kernel, llvm::ArrayRef<int64_t> strides,
-                llvm::ArrayRef<int64_t> dilations,
-                std::optional<llvm::ArrayRef<int64_t>> pads,
-                llvm::StringRef autoPad, llvm::SmallVectorImpl<int64_t> &begin,
-                llvm::SmallVectorImpl<int64_t> &end);
-
 /// `values`, or `n` ones when absent (strides, dilations).
 llvm::SmallVector<int64_t> orOnes(std::optional<llvm::ArrayRef<int64_t>> values,
                                   int64_t n);
 
-/// Pads the spatial dims (2..) of `input` so every window of the output is
-/// in bounds: `begin` before, and after whatever `end` and the output size
-/// need.
+/// A windowed op's geometry along each spatial dim: the input size, the
+/// padding before and after, and the output size. Each is a constant where
+/// the shapes are static and an index value computed at run time where not.
+struct WindowSizes {
+  llvm::SmallVector<mlir::OpFoldResult> in, begin, end, out;
+};
+
+/// The geometry of a window over `input` (N x C x spatial) producing a
+/// result of `resultType`: pads from `pads` or `autoPad`, output sizes
+/// from the result type where static, else computed as ONNX does (floor,
+/// or ceil with the last window starting inside the input or its leading
+/// padding; never below 0).
+WindowSizes windowSizes(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value input, mlir::RankedTensorType resultType,
+                        llvm::ArrayRef<int64_t> kernel,
+                        llvm::ArrayRef<int64_t> strides,
+                        llvm::ArrayRef<int64_t> dilations,
+                        std::optional<llvm::ArrayRef<int64_t>> pads,
+                        llvm::StringRef autoPad, bool ceilMode);
+
+/// Pads the spatial dims (2..) of `input` so every window of an output of
+/// `out` positions is in bounds: `begin` before, and after whatever `end`
+/// and the output size need.
 mlir::Value padSpatial(mlir::OpBuilder &b, mlir::Location loc,
-                       mlir::Value input, llvm::ArrayRef<int64_t> begin,
-                       llvm::ArrayRef<int64_t> end,
-                       llvm::ArrayRef<int64_t> outSpatial,
+                       mlir::Value input,
+                       llvm::ArrayRef<mlir::OpFoldResult> begin,
+                       llvm::ArrayRef<mlir::OpFoldResult> end,
+                       llvm::ArrayRef<mlir::OpFoldResult> out,
                        llvm::ArrayRef<int64_t> kernel,
                        llvm::ArrayRef<int64_t> strides,
                        llvm::ArrayRef<int64_t> dilations, mlir::Value padValue);
+
+/// Whether a convolution's channel counts and weights are static (its batch
+/// and spatial dims may be dynamic).
+bool staticChannels(mlir::Value x, mlir::Value w, mlir::Type result);
 
 } // namespace infer::lowering
 

@@ -17,7 +17,7 @@ using namespace mlir;
 namespace infer::lowering {
 
 /// `f` (f32) as an index clamped to [0, size - 1].
-Value clampedIndex(OpBuilder &b, Location l, Value f, int64_t size) {
+Value clampedIndex(OpBuilder &b, Location l, Value f, Value size) {
   Value i = arith::FPToSIOp::create(b, l, b.getI64Type(), f);
   return clampIndex(b, l, arith::IndexCastOp::create(b, l, b.getIndexType(), i),
                     size);
@@ -25,7 +25,7 @@ Value clampedIndex(OpBuilder &b, Location l, Value f, int64_t size) {
 
 /// The two (index, weight) neighbours of source coordinate `c`.
 SmallVector<std::pair<Value, Value>> linearTaps(OpBuilder &b, Location l,
-                                                Value c, int64_t size) {
+                                                Value c, Value size) {
   Type f32 = b.getF32Type();
   Value one = scalarConstant(b, l, f32, 1);
   Value fl = math::FloorOp::create(b, l, c);
@@ -66,7 +66,7 @@ SmallVector<Value> keysWeights(OpBuilder &b, Location l, Value r, double a) {
 /// (0, 1]. Out-of-range neighbours repeat the edge pixel, or with
 /// `excludeOutside` get weight 0 and the others are renormalized.
 SmallVector<std::pair<Value, Value>> cubicTaps(OpBuilder &b, Location l,
-                                               Value c, int64_t size, double a,
+                                               Value c, Value size, double a,
                                                bool excludeOutside) {
   Type f32 = b.getF32Type();
   auto fc = [&](double v) { return scalarConstant(b, l, f32, v); };
@@ -85,6 +85,12 @@ SmallVector<std::pair<Value, Value>> cubicTaps(OpBuilder &b, Location l,
     positions.push_back(add(base, fc(k)));
   }
   if (excludeOutside) {
+    Value last = arith::SubFOp::create(
+        b, l,
+        arith::UIToFPOp::create(
+            b, l, f32,
+            arith::IndexCastUIOp::create(b, l, b.getI64Type(), size)),
+        fc(1));
     Value total = fc(0);
     for (size_t k = 0; k < weights.size(); ++k) {
       Value inside = arith::AndIOp::create(
@@ -92,7 +98,7 @@ SmallVector<std::pair<Value, Value>> cubicTaps(OpBuilder &b, Location l,
           arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, positions[k],
                                 fc(0)),
           arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLE, positions[k],
-                                fc(size - 1)));
+                                last));
       weights[k] = arith::SelectOp::create(b, l, inside, weights[k], fc(0));
       total = add(total, weights[k]);
     }

@@ -17,13 +17,16 @@
 
 namespace infer::lowering {
 
-/// `f` (f32) as an index clamped to [0, size - 1].
+/// `f` (f32) as an index clamped to [0, size - 1]; `size` is an index
+/// value (the axis's length, known at compile or at run time).
 mlir::Value clampedIndex(mlir::OpBuilder &b, mlir::Location l, mlir::Value f,
-                         int64_t size);
+                         mlir::Value size);
 
-/// The two (index, weight) neighbours of source coordinate `c`.
+/// The two (index, weight) neighbours of source coordinate `c` on an axis
+/// of `size` elements.
 llvm::SmallVector<std::pair<mlir::Value, mlir::Value>>
-linearTaps(mlir::OpBuilder &b, mlir::Location l, mlir::Value c, int64_t size);
+linearTaps(mlir::OpBuilder &b, mlir::Location l, mlir::Value c,
+           mlir::Value size);
 
 /// The weights of Keys' cubic kernel (coefficient `a`) for the four pixels
 /// at distances r + 1, r, 1 - r and 2 - r from a point.
@@ -35,7 +38,7 @@ llvm::SmallVector<mlir::Value> keysWeights(mlir::OpBuilder &b, mlir::Location l,
 /// out-of-range neighbours repeat the edge pixel, or with `excludeOutside`
 /// get weight 0 and the others are renormalized.
 llvm::SmallVector<std::pair<mlir::Value, mlir::Value>>
-cubicTaps(mlir::OpBuilder &b, mlir::Location l, mlir::Value c, int64_t size,
+cubicTaps(mlir::OpBuilder &b, mlir::Location l, mlir::Value c, mlir::Value size,
           double a, bool excludeOutside);
 
 } // namespace infer::lowering

@@ -26,21 +26,25 @@ using namespace infer::graph;
 namespace infer::lowering {
 namespace {
 
+/// What the element loop needs of one resized axis.
+struct Resized {
+  bool active = false;
+  Value in, out;   // lengths (index)
+  Value inF, outF; // the same as f32
+  Value scale;     // f32
+  Value outIsOne;  // i1: an output of length 1
+};
+
 struct ResizeLowering final : OpConversionPattern<ResizeOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(ResizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // The generic variant: a dynamic batch that the Resize keeps (a
-    // constant scale of 1 on it, a size that is the input's own batch, or
-    // no scale there).
+    // Any dim may be dynamic: a resized one is sized at run time from the
+    // sizes operand or as floor(in * scale).
     if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
-    }
-    if (!onlyBatchDynamic(op)) {
-      return rewriter.notifyMatchFailure(op,
-                                         "dynamic dims other than the batch");
     }
     StringRef mode = op.getMode();
     bool cubic = mode == "cubic";
@@ -49,6 +53,7 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
     if (op.getAntialias() != 0 || op.getKeepAspectRatioPolicy() != "stretch") {
       return rewriter.notifyMatchFailure(op, "antialias / aspect ratio policy");
     }
+    Location loc = op.getLoc();
     auto inType = cast<RankedTensorType>(adaptor.getX().getType());
     auto outType = loweredAnyShapeType(op.getY().getType());
     int64_t rank = inType.getRank();
@@ -60,28 +65,6 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
     } else {
       axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     }
-    if (!outType.hasStaticShape() || !inType.hasStaticShape()) {
-      // The dynamic batch must come through unscaled.
-      auto position = llvm::find(axes, 0);
-      if (position != axes.end()) {
-        DenseElementsAttr constantScales =
-            isNone(op.getScales()) ? nullptr
-                                   : getConstantElements(op.getScales());
-        int64_t slot = position - axes.begin();
-        bool unitScale =
-            constantScales && isa<FloatType>(constantScales.getElementType()) &&
-            constantScales.getNumElements() ==
-                static_cast<int64_t>(axes.size()) &&
-            constantScales.getValues<APFloat>()[slot].convertToDouble() == 1.0;
-        // Sizes computed from the input's own shape keep its batch.
-        bool sameSize = !isNone(op.getSizes()) &&
-                        shapeEntryIsDim(op.getSizes(), slot, op.getX(), 0);
-        if (!unitScale && !sameSize) {
-          return rewriter.notifyMatchFailure(
-              op, "a dynamic batch with a scale other than 1");
-        }
-      }
-    }
     StringRef ctm = op.getCoordinateTransformationMode();
     bool crop = ctm == "tf_crop_and_resize";
     Value scales = isNone(op.getScales()) ? Value() : adaptor.getScales();
@@ -89,18 +72,108 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
         cast<RankedTensorType>(scales.getType()).getNumElements() == 0) {
       scales = Value();
     }
+    Value sizesOperand = isNone(op.getSizes()) ? Value() : adaptor.getSizes();
     Value roi = isNone(op.getRoi()) ? Value() : adaptor.getRoi();
     if (crop && !roi) {
       return rewriter.notifyMatchFailure(op, "tf_crop_and_resize without roi");
+    }
+    if (!scales && !sizesOperand) {
+      return rewriter.notifyMatchFailure(op, "neither scales nor sizes");
     }
     Value x = adaptor.getX();
     Type t = outType.getElementType();
     StringRef nearestMode = op.getNearestMode();
     double extrapolation = op.getExtrapolationValue().convertToDouble();
     Type f32 = rewriter.getF32Type();
+    DenseElementsAttr constantScales =
+        scales ? getConstantElements(op.getScales()) : nullptr;
+    if (constantScales && !isa<FloatType>(constantScales.getElementType())) {
+      constantScales = nullptr;
+    }
+    auto toF32 = [&](Value index) -> Value {
+      return arith::UIToFPOp::create(
+          rewriter, loc, f32,
+          arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                       index));
+    };
+    // Per resized axis, computed once outside the loops: the input and
+    // output lengths (index and f32), the scale, and whether it is the
+    // identity (equal static lengths, a constant scale of 1, or sizes
+    // taken from the input's own dim).
+    SizeMath m(rewriter, loc);
+    SmallVector<Resized> resized(rank);
+    SmallVector<OpFoldResult> outSizes = sizesOf(rewriter, loc, x);
+    for (auto [slot, d] : llvm::enumerate(axes)) {
+      Resized &a = resized[d];
+      std::optional<int64_t> in = inType.isDynamicDim(d)
+                                      ? std::nullopt
+                                      : std::optional(inType.getDimSize(d));
+      std::optional<int64_t> out = outType.isDynamicDim(d)
+                                       ? std::nullopt
+                                       : std::optional(outType.getDimSize(d));
+      bool unitScale =
+          constantScales &&
+          constantScales.getNumElements() ==
+              static_cast<int64_t>(axes.size()) &&
+          constantScales.getValues<APFloat>()[slot].convertToDouble() == 1.0;
+      bool ownSize =
+          sizesOperand && shapeEntryIsDim(op.getSizes(), slot, op.getX(), d);
+      if (!crop && ((in && out && *in == *out) || unitScale || ownSize)) {
+        continue; // Unresized axis: the identity.
+      }
+      a.active = true;
+      a.in = m.value(outSizes[d]);
+      a.inF = toF32(a.in);
+      Value slotIndex = indexConstant(rewriter, loc, slot);
+      if (out) {
+        a.out = indexConstant(rewriter, loc, *out);
+      } else if (sizesOperand) {
+        Value size = tensor::ExtractOp::create(rewriter, loc, sizesOperand,
+                                               ValueRange{slotIndex});
+        a.out = arith::MaxSIOp::create(
+            rewriter, loc,
+            arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                       size),
+            indexConstant(rewriter, loc, 0));
+      }
+      if (scales) {
+        a.scale = tensor::ExtractOp::create(rewriter, loc, scales,
+                                            ValueRange{slotIndex});
+        if (a.scale.getType() != f32) {
+          a.scale = castScalar(rewriter, loc, a.scale, f32, false, false);
+        }
+      }
+      if (!a.out) {
+        // ONNX's output length: floor(in * scale) (0 for a negative or NaN
+        // scale).
+        Value length = arith::MaxNumFOp::create(
+            rewriter, loc,
+            math::FloorOp::create(
+                rewriter, loc,
+                arith::MulFOp::create(rewriter, loc, a.inF, a.scale)),
+            scalarConstant(rewriter, loc, f32, 0));
+        a.out = arith::IndexCastUIOp::create(
+            rewriter, loc, rewriter.getIndexType(),
+            arith::FPToUIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                    length));
+      }
+      a.outF = toF32(a.out);
+      if (!a.scale) {
+        a.scale = arith::DivFOp::create(rewriter, loc, a.outF, a.inF);
+      }
+      a.outIsOne =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, a.out,
+                                indexConstant(rewriter, loc, 1));
+      outSizes[d] = a.out;
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!outType.isDynamicDim(d)) {
+        outSizes[d] = rewriter.getIndexAttr(outType.getDimSize(d));
+      }
+    }
 
     Value result = buildIndexed(
-        rewriter, op.getLoc(), outType,
+        rewriter, loc, typeOfSizes(outSizes, t),
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
           auto fc = [&](double v) { return scalarConstant(b, l, f32, v); };
           auto addF = [&](Value p, Value q) {
@@ -119,38 +192,36 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
           SmallVector<Value> coords(rank);
           Value outside = arith::ConstantIntOp::create(b, l, 0, 1);
           for (auto [position, d] : llvm::enumerate(axes)) {
-            int64_t in = inType.getDimSize(d), o = outType.getDimSize(d);
-            if (in == o && !crop) {
-              continue; // Unresized axis: the identity.
+            const Resized &a = resized[d];
+            if (!a.active) {
+              continue;
             }
-            Value scale = scales
-                              ? tensor::ExtractOp::create(
-                                    b, l, scales,
-                                    ValueRange{indexConstant(b, l, position)})
-                                    .getResult()
-                              : fc(static_cast<double>(o) / in);
-            if (scale.getType() != f32) {
-              scale = castScalar(b, l, scale, f32, false, false);
-            }
+            Value scale = a.scale;
             Value xr = arith::UIToFPOp::create(
                 b, l, f32,
                 arith::IndexCastOp::create(b, l, b.getI64Type(), out[d]));
             Value src;
+            Value inLast = subF(a.inF, fc(1));
+            // An output of length 1 samples the middle (or the start).
+            auto unlessSingle = [&](Value v, Value single) -> Value {
+              return arith::SelectOp::create(b, l, a.outIsOne, single, v);
+            };
             // ONNX measures the resized length as in * scale, unrounded.
-            Value length = mulF(fc(in), scale);
+            Value length = mulF(a.inF, scale);
             if (ctm == "asymmetric") {
               src = divF(xr, scale);
             } else if (ctm == "tf_half_pixel_for_nn") {
               src = divF(addF(xr, fc(0.5)), scale);
             } else if (ctm == "align_corners") {
-              src = o == 1 ? fc(0)
-                           : divF(mulF(xr, fc(in - 1)), subF(length, fc(1)));
+              src = unlessSingle(divF(mulF(xr, inLast), subF(length, fc(1))),
+                                 fc(0));
             } else if (ctm == "pytorch_half_pixel") {
-              src =
-                  o > 1 ? subF(divF(addF(xr, fc(0.5)), scale), fc(0.5)) : fc(0);
+              src = unlessSingle(subF(divF(addF(xr, fc(0.5)), scale), fc(0.5)),
+                                 fc(0));
             } else if (ctm == "half_pixel_symmetric") {
-              Value adjustment = divF(fc(o), mulF(scale, fc(in)));
-              Value offset = mulF(fc(in / 2.0), subF(fc(1), adjustment));
+              Value adjustment = divF(a.outF, mulF(scale, a.inF));
+              Value offset =
+                  mulF(mulF(a.inF, fc(0.5)), subF(fc(1), adjustment));
               src = addF(offset, subF(divF(addF(xr, fc(0.5)), scale), fc(0.5)));
             } else if (crop) {
               int64_t n =
@@ -165,17 +236,15 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
               int64_t slot =
                   static_cast<int64_t>(axes.size()) == n ? position : d;
               Value start = roiAt(slot), end = roiAt(slot + n);
-              if (o > 1) {
-                src = addF(mulF(start, fc(in - 1)),
-                           mulF(xr, divF(mulF(subF(end, start), fc(in - 1)),
-                                         subF(length, fc(1)))));
-              } else {
-                src = mulF(mulF(fc(0.5), addF(start, end)), fc(in - 1));
-              }
+              src = unlessSingle(
+                  addF(mulF(start, inLast),
+                       mulF(xr, divF(mulF(subF(end, start), inLast),
+                                     subF(length, fc(1))))),
+                  mulF(mulF(fc(0.5), addF(start, end)), inLast));
               Value below = arith::CmpFOp::create(
                   b, l, arith::CmpFPredicate::OLT, src, fc(0));
               Value above = arith::CmpFOp::create(
-                  b, l, arith::CmpFPredicate::OGT, src, fc(in - 1));
+                  b, l, arith::CmpFPredicate::OGT, src, inLast);
               outside = arith::OrIOp::create(
                   b, l, outside, arith::OrIOp::create(b, l, below, above));
             } else { // half_pixel
@@ -210,27 +279,27 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
                 Value goUp = arith::OrIOp::create(b, l, up, tieUp);
                 r = arith::SelectOp::create(b, l, goUp, addF(fl, fc(1)), fl);
               }
-              at[d] = clampedIndex(b, l, r, inType.getDimSize(d));
+              at[d] = clampedIndex(b, l, r, resized[d].in);
             }
             value = tensor::ExtractOp::create(b, l, x, at);
           } else {
             // Linear or cubic: a weighted sum over the tensor product of
             // each resized axis's taps (2 or 4 neighbours).
-            SmallVector<int64_t> resized;
+            SmallVector<int64_t> moving;
             for (int64_t d = 0; d < rank; ++d) {
               if (coords[d]) {
-                resized.push_back(d);
+                moving.push_back(d);
               }
             }
             SmallVector<SmallVector<std::pair<Value, Value>>> taps;
-            for (int64_t d : resized) {
-              taps.push_back(
-                  cubic ? cubicTaps(b, l, coords[d], inType.getDimSize(d),
-                                    cubicA, excludeOutside)
-                        : linearTaps(b, l, coords[d], inType.getDimSize(d)));
+            for (int64_t d : moving) {
+              Value size = resized[d].in;
+              taps.push_back(cubic ? cubicTaps(b, l, coords[d], size, cubicA,
+                                               excludeOutside)
+                                   : linearTaps(b, l, coords[d], size));
             }
             int64_t perAxis = cubic ? 4 : 2, corners = 1;
-            for (size_t i = 0; i < resized.size(); ++i) {
+            for (size_t i = 0; i < moving.size(); ++i) {
               corners *= perAxis;
             }
             Value acc = fc(0);
@@ -238,7 +307,7 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
               SmallVector<Value> at(out);
               Value weight = fc(1);
               int64_t rest = corner;
-              for (auto [axis, d] : llvm::enumerate(resized)) {
+              for (auto [axis, d] : llvm::enumerate(moving)) {
                 auto [index, w] = taps[axis][rest % perAxis];
                 rest /= perAxis;
                 at[d] = index;
@@ -258,8 +327,8 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
           }
           return value;
         },
-        batchSizes(rewriter, op.getLoc(), outType, x));
-    rewriter.replaceOp(op, result);
+        outSizes);
+    rewriter.replaceOp(op, castTo(rewriter, loc, result, outType));
     return success();
   }
 };

@@ -6,7 +6,6 @@
 #include "passes/lowering/Passes.h"
 #include "passes/lowering/tensor/IndexArith.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -80,6 +79,31 @@ struct ReshapeLikeLowering final : StaticPattern<Op> {
   }
 };
 
+/// Flatten to [prod(dims before axis), prod(dims from axis)], each size a
+/// product computed at run time where a dim is dynamic.
+struct FlattenLowering final : StaticPattern<FlattenOp> {
+  using StaticPattern::StaticPattern;
+  LogicalResult lower(FlattenOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t axis =
+        op.getAxis() < 0 ? op.getAxis() + type.getRank() : op.getAxis();
+    SizeMath m(rewriter, loc);
+    SmallVector<OpFoldResult> sizes = {m.constant(1), m.constant(1)};
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      OpFoldResult &size = sizes[d < axis ? 0 : 1];
+      size = m.mul(size, dimSize(rewriter, loc, input, d));
+    }
+    Value result = reshapeToSizes(rewriter, loc, input, sizes);
+    rewriter.replaceOp(
+        op, castTo(rewriter, loc, result, resultType(op.getOutput())));
+    return success();
+  }
+  bool supportsDynamic(FlattenOp) const override { return true; }
+};
+
 struct TransposeLowering final : StaticPattern<TransposeOp> {
   using StaticPattern::StaticPattern;
   LogicalResult lower(TransposeOp op, OpAdaptor adaptor,
@@ -117,12 +141,10 @@ struct ConcatLowering final : StaticPattern<ConcatOp> {
     for (int64_t d = 0; d < type.getRank(); ++d) {
       resultSizes.push_back(dimSize(rewriter, loc, inputs.front(), d));
     }
-    AffineExpr s0, s1;
-    bindSymbols(rewriter.getContext(), s0, s1);
-    OpFoldResult total = rewriter.getIndexAttr(0);
+    SizeMath m(rewriter, loc);
+    OpFoldResult total = m.constant(0);
     for (Value input : inputs) {
-      total = affine::makeComposedFoldedAffineApply(
-          rewriter, loc, s0 + s1, {total, dimSize(rewriter, loc, input, axis)});
+      total = m.add(total, dimSize(rewriter, loc, input, axis));
     }
     resultSizes[axis] = total;
     Value result = emptyTensor(rewriter, loc, type, resultSizes);
@@ -153,8 +175,7 @@ struct ConcatLowering final : StaticPattern<ConcatOp> {
         result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
                                                offsets, sizes, strides);
       }
-      offset = affine::makeComposedFoldedAffineApply(rewriter, loc, s0 + s1,
-                                                     {offset, sizes[axis]});
+      offset = m.add(offset, sizes[axis]);
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -503,7 +524,7 @@ void populateShapeLoweringPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ConstantLowering, IdentityLowering,
-               ReshapeLikeLowering<ReshapeOp>, ReshapeLikeLowering<FlattenOp>,
+               ReshapeLikeLowering<ReshapeOp>, FlattenLowering,
                ReshapeLikeLowering<SqueezeOp>, ReshapeLikeLowering<UnsqueezeOp>,
                TransposeLowering, ConcatLowering, SplitLowering, SliceLowering,
                ShapeOfLowering, ExpandLowering, TileLowering>(converter, ctx);

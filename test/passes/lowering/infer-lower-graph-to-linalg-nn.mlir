@@ -273,11 +273,90 @@ func.func @dropout_ratio_zero(%x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?
 
 // -----
 
-// Window ops support a dynamic batch only.
-func.func @pool_spatial(%x: tensor<1x2x?x5xf32>) -> tensor<1x2x?x5xf32> {
-  // expected-error @+1 {{failed to legalize operation 'graph.max_pool'}}
-  %0, %1 = graph.max_pool %x {kernel_shape = array<i64: 1, 1>} : (tensor<1x2x?x5xf32>) -> (tensor<1x2x?x5xf32>, none)
-  return %0 : tensor<1x2x?x5xf32>
+// Conv over dynamic spatial sizes: the output size is computed at run time,
+// (in + 2 - 3) floordiv 2 + 1, the padding after the input covers the last
+// window, and the column buffer and matmul are sized by it.
+// CHECK-LABEL: func.func @conv_dynamic_spatial
+// CHECK-DAG: %[[H:.+]] = tensor.dim %{{.+}}, %c2 : tensor<?x2x?x?xf32>
+// CHECK-DAG: %[[W:.+]] = tensor.dim %{{.+}}, %c3{{.*}} : tensor<?x2x?x?xf32>
+// CHECK: arith.floordivsi
+// CHECK: arith.maxsi
+// CHECK: tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, %{{.+}}, %{{.+}}]
+// CHECK: tensor.empty(%{{.+}}, %{{.+}}, %{{.+}}) : tensor<?x1x2x3x3x?x?xf32>
+// CHECK: linalg.generic
+// CHECK: tensor.reshape %{{.+}}(%{{.+}}) : (tensor<?x1x2x3x3x?x?xf32>, tensor<4xi64>) -> tensor<?x1x18x?xf32>
+// CHECK-NOT: graph.conv
+func.func @conv_dynamic_spatial(%x: tensor<?x2x?x?xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<?x4x?x?xf32> {
+  %none = graph.none
+  %0 = graph.conv %x, %w, %none {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<?x2x?x?xf32>, tensor<4x2x3x3xf32>, none) -> tensor<?x4x?x?xf32>
+  return %0 : tensor<?x4x?x?xf32>
+}
+
+// -----
+
+// SAME_UPPER over a dynamic length: out = ceil(in / stride), the padding
+// total split at run time, the larger half after.
+// CHECK-LABEL: func.func @conv_same_dynamic
+// CHECK: arith.ceildivsi
+// CHECK: arith.floordivsi
+// CHECK: tensor.pad %{{.+}} low[0, 0, %{{.+}}] high[0, 0, %{{.+}}]
+// CHECK-NOT: graph.conv
+func.func @conv_same_dynamic(%x: tensor<1x3x?xf32>, %w: tensor<3x1x5xf32>) -> tensor<1x3x?xf32> {
+  %none = graph.none
+  %0 = graph.conv %x, %w, %none {auto_pad = "SAME_UPPER", group = 3 : i64, kernel_shape = array<i64: 5>, strides = array<i64: 2>} : (tensor<1x3x?xf32>, tensor<3x1x5xf32>, none) -> tensor<1x3x?xf32>
+  return %0 : tensor<1x3x?xf32>
+}
+
+// -----
+
+// MaxPool with ceil_mode over a dynamic size: ceil division, then one less
+// when the last window would start past the input and its leading pad.
+// CHECK-LABEL: func.func @max_pool_ceil_dynamic
+// CHECK: arith.ceildivsi
+// CHECK: arith.cmpi sge
+// CHECK: arith.select
+// CHECK: tensor.pad
+// CHECK: linalg.generic
+// CHECK-NOT: graph.max_pool
+func.func @max_pool_ceil_dynamic(%x: tensor<1x2x?x?xf32>) -> tensor<1x2x?x?xf32> {
+  %0, %1 = graph.max_pool %x {ceil_mode = 1 : i64, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x2x?x?xf32>) -> (tensor<1x2x?x?xf32>, none)
+  return %0 : tensor<1x2x?x?xf32>
+}
+
+// -----
+
+// GlobalAveragePool over dynamic sizes divides by the run-time count.
+// CHECK-LABEL: func.func @global_average_pool_dynamic
+// CHECK: arith.muli
+// CHECK: arith.uitofp
+// CHECK: arith.divf
+func.func @global_average_pool_dynamic(%x: tensor<1x2x?x?xf32>) -> tensor<1x2x1x1xf32> {
+  %0 = graph.global_average_pool %x : (tensor<1x2x?x?xf32>) -> tensor<1x2x1x1xf32>
+  return %0 : tensor<1x2x1x1xf32>
+}
+
+// -----
+
+// A 2x2 stride-2 ConvTranspose over dynamic sizes keeps the matmul per
+// kernel tap: the taps' buffer is sized by the input, the output doubles it.
+// CHECK-LABEL: func.func @conv_transpose_tiles_dynamic
+// CHECK: tensor.empty(%{{.+}}, %{{.+}}) : tensor<1x2x2x3x?x?xf32>
+// CHECK-NOT: scf.for
+// CHECK: tensor.reshape %{{.+}}(%{{.+}}) : (tensor<1x3x?x2x?x2xf32>, tensor<4xi64>) -> tensor<1x3x?x?xf32>
+func.func @conv_transpose_tiles_dynamic(%x: tensor<1x4x?x?xf32>, %w: tensor<4x3x2x2xf32>) -> tensor<1x3x?x?xf32> {
+  %none = graph.none
+  %0 = graph.conv_transpose %x, %w, %none {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x?x?xf32>, tensor<4x3x2x2xf32>, none) -> tensor<1x3x?x?xf32>
+  return %0 : tensor<1x3x?x?xf32>
+}
+
+// -----
+
+// Convolutions need static channel counts (the weights fix them).
+func.func @conv_dynamic_channels(%x: tensor<1x?x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x3x3xf32> {
+  %none = graph.none
+  // expected-error @+1 {{failed to legalize operation 'graph.conv'}}
+  %0 = graph.conv %x, %w, %none {kernel_shape = array<i64: 3, 3>} : (tensor<1x?x5x5xf32>, tensor<4x2x3x3xf32>, none) -> tensor<1x4x3x3xf32>
+  return %0 : tensor<1x4x3x3xf32>
 }
 
 // -----

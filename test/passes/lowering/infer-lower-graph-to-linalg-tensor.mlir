@@ -15,10 +15,11 @@ func.func @scatter(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>, %u: tensor<2x3xf32>
 
 // -----
 
-// Resize reads run-time scales and blends neighbours in linear mode.
+// Resize reads run-time scales (once, before the loops) and blends
+// neighbours in linear mode.
 // CHECK-LABEL: func.func @resize
-// CHECK: linalg.generic
 // CHECK: tensor.extract %{{.+}}[%{{.+}}] : tensor<4xf32>
+// CHECK: linalg.generic
 // CHECK: math.floor
 func.func @resize(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<1x1x4x4xf32> {
   %none = graph.none
@@ -164,15 +165,33 @@ func.func @stft(%x: tensor<1x64x1xf32>, %step: tensor<i64>, %length: tensor<i64>
 
 // -----
 
-// Flatten to one dynamic dim: its size is the element count over the
-// static dims' product.
+// Flatten over dynamic dims: each of the two sizes is the product of its
+// dims, computed at run time where one is dynamic (both here, as in an
+// attention's Softmax-11 over [batch, heads, length, length]).
 // CHECK-LABEL: func.func @flatten
-// CHECK: arith.divui %{{.+}}, %c12
+// CHECK: %[[N:.+]] = tensor.dim %arg0, %c0
 // CHECK: tensor.from_elements
 // CHECK: tensor.reshape %{{.+}}(%{{.+}}) : (tensor<?x3x4xf32>, tensor<2xi64>) -> tensor<?x12xf32>
 func.func @flatten(%x: tensor<?x3x4xf32>) -> tensor<?x12xf32> {
   %0 = graph.flatten %x : (tensor<?x3x4xf32>) -> tensor<?x12xf32>
   return %0 : tensor<?x12xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @flatten_two_dynamic
+// CHECK: %[[N:.+]] = tensor.dim %arg0, %c0
+// CHECK: arith.muli %[[N]], %c8
+// CHECK: %[[L:.+]] = tensor.dim %arg0, %c2
+// CHECK: %[[R:.+]] = arith.muli %{{.+}}, %[[L]]
+// CHECK: %[[W:.+]] = tensor.dim %arg0, %c3
+// CHECK: %[[R64:.+]] = arith.index_cast %[[R]] : index to i64
+// CHECK: %[[W64:.+]] = arith.index_cast %[[W]] : index to i64
+// CHECK: tensor.from_elements %[[R64]], %[[W64]]
+// CHECK: tensor.reshape %{{.+}}(%{{.+}}) : (tensor<?x8x?x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+func.func @flatten_two_dynamic(%x: tensor<?x8x?x?xf32>) -> tensor<?x?xf32> {
+  %0 = graph.flatten %x {axis = 3 : i64} : (tensor<?x8x?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
 }
 
 // -----
@@ -326,7 +345,14 @@ func.func @resize_sizes_own_batch(%x: tensor<?x1x2x2xf32>) -> tensor<?x1x4x4xf32
 // -----
 
 // Sizes whose batch entry is another tensor's dynamic dim: the Resize may
-// resize the batch, which the generic variant does not do.
+// resize the batch; the output's batch is that entry, read at run time,
+// and the batch axis is interpolated like the others.
+// CHECK-LABEL: func.func @resize_sizes_other_batch
+// CHECK: %[[N:.+]] = tensor.extract %{{.+}}[%c0{{.*}}] : tensor<4xi64>
+// CHECK: %[[I:.+]] = arith.index_cast %[[N]] : i64 to index
+// CHECK: %[[S:.+]] = arith.maxsi %[[I]], %c0
+// CHECK: tensor.empty(%[[S]]) : tensor<?x1x4x4xf32>
+// CHECK: linalg.generic
 func.func @resize_sizes_other_batch(%x: tensor<?x1x2x2xf32>, %z: tensor<?x3xf32>) -> tensor<?x1x4x4xf32> {
   %s = graph.shape %z : (tensor<?x3xf32>) -> tensor<2xi64>
   %zero = graph.constant dense<0> : tensor<1xi64>
@@ -335,7 +361,6 @@ func.func @resize_sizes_other_batch(%x: tensor<?x1x2x2xf32>, %z: tensor<?x3xf32>
   %n = graph.slice %s, %zero, %one, %zero, %none : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<1xi64>
   %rest = graph.constant dense<[1, 4, 4]> : tensor<3xi64>
   %sizes = graph.concat %n, %rest {axis = 0 : i64} : (tensor<1xi64>, tensor<3xi64>) -> tensor<4xi64>
-  // expected-error @+1 {{failed to legalize operation 'graph.resize'}}
   %y = graph.resize %x, %none, %none, %sizes {mode = "linear"} : (tensor<?x1x2x2xf32>, none, none, tensor<4xi64>) -> tensor<?x1x4x4xf32>
   return %y : tensor<?x1x4x4xf32>
 }
@@ -429,4 +454,21 @@ func.func @pad_edge_dynamic(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
 func.func @depth_to_space_dynamic(%x: tensor<?x9x?x?xf32>) -> tensor<?x1x?x?xf32> {
   %0 = graph.depth_to_space %x {blocksize = 3 : i64, mode = "CRD"} : (tensor<?x9x?x?xf32>) -> tensor<?x1x?x?xf32>
   return %0 : tensor<?x1x?x?xf32>
+}
+
+// -----
+
+// Concat along a dynamic axis (the per-level outputs of a detection head
+// over a dynamic image): the result's length and each input's offset are
+// sums of run-time sizes, in arith.
+// CHECK-LABEL: func.func @concat_dynamic_axis
+// CHECK-DAG: %[[B:.+]] = tensor.dim %arg1, %c1{{.*}} : tensor<?x?x10xf32>
+// CHECK-DAG: %[[T:.+]] = arith.addi %{{.+}}, %[[B]] : index
+// CHECK: tensor.empty(%{{.+}}, %[[T]]) : tensor<?x?x10xf32>
+// CHECK: tensor.insert_slice %arg0 into %{{.+}}[0, 0, 0]
+// CHECK: tensor.insert_slice %arg1 into %{{.+}}[0, 256, 0]
+// CHECK-NOT: affine.apply
+func.func @concat_dynamic_axis(%a: tensor<?x256x10xf32>, %b: tensor<?x?x10xf32>) -> tensor<?x?x10xf32> {
+  %0 = graph.concat %a, %b {axis = 1 : i64} : (tensor<?x256x10xf32>, tensor<?x?x10xf32>) -> tensor<?x?x10xf32>
+  return %0 : tensor<?x?x10xf32>
 }
