@@ -18,9 +18,11 @@
 //
 // NR is two vector registers wide and MR rows keep 2*MR accumulators plus
 // the B row and a broadcast within the register file (16 on AVX2: MR=6;
-// 32 on AVX-512: MR=8). M, N and K are static, so the M remainder is a
-// tile of fewer rows and the N remainder uses masked loads and stores; batch
-// loops may run to a size known at run time (dynamic batch).
+// 32 on AVX-512: MR=8). M and K are static, so the M remainder is a tile
+// of fewer rows; the N remainder uses masked loads and stores (a constant
+// mask, or one made at run time when N is known only then: a convolution
+// over a dynamic image). Batch loops may run to a size known at run time
+// (dynamic batch).
 //
 //===----------------------------------------------------------------------===//
 
@@ -191,7 +193,66 @@ void KernelBuilder::batchLoops(size_t level) {
   });
 }
 
+void KernelBuilder::dynamicMatmul() {
+  // N known at run time: the full panels up to n - n % NR, then a tail
+  // panel of the remaining columns under a run-time mask, when there is
+  // one. C's innermost dim is N.
+  int64_t width = panelWidth;
+  int64_t tiles = c.m / rows;
+  auto outType = cast<MemRefType>(out.getType());
+  Value n = memref::DimOp::create(b, loc, out, outType.getRank() - 1);
+  Value full = arith::SubIOp::create(
+      b, loc, n, arith::RemUIOp::create(b, loc, n, index(width)));
+  tailColumns = arith::SubIOp::create(b, loc, n, full);
+  if (parallel && !inParallelBatch && tiles >= 2 * kMinTilesPerChunk) {
+    // Threads take row ranges of C (N may be small, M is known).
+    int64_t chunks = std::min(kMaxGroups, tiles / kMinTilesPerChunk);
+    int64_t chunk = llvm::divideCeil(tiles, chunks) * rows;
+    scf::ParallelOp::create(
+        b, loc, ValueRange{index(0)}, ValueRange{index(c.m)},
+        ValueRange{index(chunk)}, [&](OpBuilder &nb, Location, ValueRange m0) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          mBegin = m0.front();
+          mEnd = arith::MinSIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, mBegin, index(chunk)),
+              index(c.m));
+          columns(index(0), full, 0, true);
+          mBegin = mEnd = Value();
+        });
+  } else if (parallel && !inParallelBatch) {
+    // Groups of at most ceil(panels / kMaxGroups) panels, in parallel.
+    Value panels = arith::DivUIOp::create(b, loc, n, index(width));
+    Value group = arith::MulIOp::create(
+        b, loc,
+        arith::MaxUIOp::create(
+            b, loc,
+            arith::CeilDivUIOp::create(b, loc, panels, index(kMaxGroups)),
+            index(1)),
+        index(width));
+    Value rest = tailColumns;
+    tailColumns = Value();
+    scf::ParallelOp::create(
+        b, loc, ValueRange{index(0)}, ValueRange{full}, ValueRange{group},
+        [&](OpBuilder &nb, Location, ValueRange n0) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          Value end = arith::MinSIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, n0.front(), group), full);
+          columns(n0.front(), end, 0, true);
+        });
+    tailColumns = rest;
+    columns(full, full, 0, false, /*onlyTail=*/true);
+  } else {
+    columns(index(0), full, 0, inParallelBatch);
+  }
+  tailColumns = Value();
+}
+
 void KernelBuilder::matmul() {
+  if (ShapedType::isDynamic(c.n)) {
+    return dynamicMatmul();
+  }
   int64_t n = c.n, width = panelWidth;
   int64_t panels = n / width, full = panels * width, tail = n - full;
   int64_t tiles = c.m / rows;
@@ -238,8 +299,8 @@ void KernelBuilder::matmul() {
   }
 }
 
-void KernelBuilder::columns(Value n0, Value nEnd, int64_t tail,
-                            bool inParallel) {
+void KernelBuilder::columns(Value n0, Value nEnd, int64_t tail, bool inParallel,
+                            bool onlyTail) {
   int64_t k = c.k, m = c.m, width = panelWidth;
   int64_t block = std::min(kBlock, k);
   // The panel's rows of B, one k-block at a time, are copied into a
@@ -251,12 +312,26 @@ void KernelBuilder::columns(Value n0, Value nEnd, int64_t tail,
   loop(index(0), index(k), block, {}, [&](Value k0, ValueRange) {
     Value kEnd = arith::MinSIOp::create(
         b, loc, arith::AddIOp::create(b, loc, k0, index(block)), index(k));
-    loop(n0, nEnd, width, {}, [&](Value p, ValueRange) {
-      panel(p, width, width, k0, kEnd, packed);
-      return SmallVector<Value>{};
-    });
+    if (!onlyTail) {
+      loop(n0, nEnd, width, {}, [&](Value p, ValueRange) {
+        panel(p, width, width, k0, kEnd, packed);
+        return SmallVector<Value>{};
+      });
+    }
     if (tail) {
       panel(nEnd, tail, llvm::alignTo(tail, lanes), k0, kEnd, packed);
+    }
+    if (tailColumns) {
+      // The last nEnd..N columns, fewer than a panel: masked at run time.
+      Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                         tailColumns, index(0));
+      auto branch = scf::IfOp::create(b, loc, some);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(branch.thenBlock());
+      tailMask = vector::CreateMaskOp::create(
+          b, loc, VectorType::get({width}, b.getI1Type()), tailColumns);
+      panel(nEnd, width, width, k0, kEnd, packed);
+      tailMask = Value();
     }
     return SmallVector<Value>{};
   });
@@ -436,6 +511,9 @@ linalg::FillOp initializingFill(linalg::LinalgOp op) {
       Value filled = fill.getDpsInitOperand(0)->get();
       if (viewRoot(filled) == root) {
         auto type = cast<MemRefType>(filled.getType());
+        if (!type.hasStaticShape() || !outType.hasStaticShape()) {
+          return linalg::FillOp(); // sizes known at run time: keep it
+        }
         return type.getNumElements() == outType.getNumElements() &&
                        type.getLayout().isIdentity() &&
                        outType.getLayout().isIdentity()
@@ -483,7 +561,9 @@ struct ContractionKernelsPass final
         init = fill.value();
         fill->erase();
       }
-      std::optional<Epilogue> epilogue = matchEpilogue(c.op, c.n);
+      // (No epilogue over a run-time N: the consumer runs on its own.)
+      std::optional<Epilogue> epilogue =
+          ShapedType::isDynamic(c.n) ? std::nullopt : matchEpilogue(c.op, c.n);
       if (epilogue) {
         // The views between the two (of the consumer's operands) move
         // before the kernel that now uses them.

@@ -39,6 +39,12 @@ bool contiguous(Value value, size_t from, size_t to) {
   return true;
 }
 
+/// Whether the innermost dim of `value` is unit-stride (any size).
+bool unitStrideInnermost(Value value) {
+  std::optional<SmallVector<int64_t>> s = strides(value);
+  return s && !s->empty() && s->back() == 1;
+}
+
 bool contiguousFrom(Value value, size_t from) {
   auto type = cast<MemRefType>(value.getType());
   return contiguous(value, from, type.getRank());
@@ -220,8 +226,14 @@ std::optional<Contraction> matchAs(linalg::LinalgOp op, unsigned lhsIndex,
     }
     c.nDims.insert(c.nDims.begin(), d);
   }
+  // A single N dim may have a run-time size (a convolution's output
+  // positions over a dynamic image): C's innermost, unit-stride.
+  bool dynamicN =
+      c.nDims.size() == 1 && ShapedType::isDynamic(c.ranges[c.nDims.front()]);
   if (c.nDims.empty() ||
-      !contiguousFrom(out->get(), cDims->size() - c.nDims.size())) {
+      (dynamicN
+           ? !unitStrideInnermost(out->get())
+           : !contiguousFrom(out->get(), cDims->size() - c.nDims.size()))) {
     return std::nullopt;
   }
   // M: the other dims of A that B does not use; the rest are batch loops
@@ -273,7 +285,10 @@ std::optional<Contraction> matchAs(linalg::LinalgOp op, unsigned lhsIndex,
   for (unsigned d : c.nDims) {
     c.n *= c.ranges[d];
   }
-  for (unsigned d : llvm::concat<unsigned>(c.kDims, c.nDims, ms)) {
+  if (dynamicN) {
+    c.n = ShapedType::kDynamic;
+  }
+  for (unsigned d : llvm::concat<unsigned>(c.kDims, ms)) {
     if (ShapedType::isDynamic(c.ranges[d])) {
       return std::nullopt;
     }
@@ -285,6 +300,9 @@ std::optional<Contraction> matchAs(linalg::LinalgOp op, unsigned lhsIndex,
   if (c.kDims.size() == 1 && c.nDims.size() == 1 && bDims && bStrides &&
       bDims->back() == int(c.nDims.front()) && bStrides->back() == 1) {
     return c;
+  }
+  if (dynamicN) {
+    return std::nullopt; // gathers need static offsets
   }
   std::optional<SmallVector<int64_t>> coefficients =
       gatherCoefficients(op, rhs);

@@ -4,7 +4,9 @@
 // rewrites: C[batch.., m, N] += A[batch.., m, K] * B(...), where K is one
 // or more reduction dims (the trailing dims of A, contiguous), N one or
 // more parallel dims (the trailing dims of C, contiguous, not in A) and m
-// the one dim of A and C that B does not use. B is read either as rows
+// the one dim of A and C that B does not use. Batch dims, and a single N
+// dim when B is read as rows, may have sizes known only at run time.
+// B is read either as rows
 // (its innermost dim is the one N dim, unit-stride) or, for any B whose
 // indices are linear in the loop dims (an implicit GEMM: a convolution's
 // input through its window map), by gathering at offsets that split into
@@ -23,7 +25,8 @@ namespace infer::cpu {
 
 struct Contraction {
   mlir::linalg::LinalgOp op;
-  /// Static loop ranges (batch dims may be dynamic).
+  /// Static loop ranges (batch dims may be dynamic, and a single N dim of
+  /// a B read as rows, whose `n` is then kDynamic).
   llvm::SmallVector<int64_t> ranges;
   /// M: the dims of A and C that B does not use, consecutive in both
   /// (several only when they collapse into one, e.g. [seq, batch] rows).

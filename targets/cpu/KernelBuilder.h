@@ -87,10 +87,17 @@ private:
 
   void matmul();
 
+  /// matmul() for an N known only at run time (B read as rows).
+  void dynamicMatmul();
+
   /// The full panels from n0 to nEnd and, if `tail`, the `tail` columns
   /// after nEnd, one k-block at a time: the k-block of A (M x KC) stays in
   /// L2 while every panel uses it.
-  void columns(mlir::Value n0, mlir::Value nEnd, int64_t tail, bool inParallel);
+  /// With `tailColumns` set (a run-time N), the last columns after nEnd
+  /// too, fewer than a panel, under a run-time mask; `onlyTail` skips the
+  /// full panels.
+  void columns(mlir::Value n0, mlir::Value nEnd, int64_t tail, bool inParallel,
+               bool onlyTail = false);
 
   /// Rows k0..kEnd of columns n0..n0+width of C, as vectors of `length`
   /// lanes (masked when `width` < `length`).
@@ -195,6 +202,9 @@ private:
   int64_t runsPerVector = 2;
   /// The rows of C this thread computes, when threads split M.
   mlir::Value mBegin, mEnd;
+  /// A run-time N's last columns (fewer than a panel), and the mask of the
+  /// panel that computes them.
+  mlir::Value tailColumns, tailMask;
 
   mlir::OpBuilder &b;
   mlir::Location loc;

@@ -114,6 +114,9 @@ Value KernelBuilder::batchOffset() {
 }
 
 Value KernelBuilder::runsView() {
+  if (!c.gather) {
+    return {};
+  }
   int64_t innermost = c.nDims.back();
   // Up to 4 runs per vector (output rows of at least lanes / 3).
   runsPerVector = llvm::divideCeil(lanes - 1, c.ranges[innermost]) + 1;
@@ -178,6 +181,9 @@ Value KernelBuilder::packBuffer(bool inParallel) {
 }
 
 Value KernelBuilder::columnMask(int64_t width, int64_t length) {
+  if (tailMask) {
+    return tailMask;
+  }
   if (width >= length) {
     return {};
   }

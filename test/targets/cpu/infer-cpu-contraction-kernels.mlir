@@ -325,3 +325,39 @@ func.func @depthwise(%x: memref<1x4x1x18x18xf32>, %w: memref<4x1x1x3x3xf32>, %y:
   }
   return
 }
+
+// -----
+
+#a = affine_map<(m, k, n) -> (m, k)>
+#b = affine_map<(m, k, n) -> (k, n)>
+#c = affine_map<(m, k, n) -> (m, n)>
+
+// N known only at run time (a convolution's output plane over a dynamic
+// image): the full 16-column panels run to N - N mod 16, then one panel
+// of the remaining columns, when there are any, under a mask made at run
+// time.
+// CHECK-LABEL: func.func @matmul_dynamic_n
+// CHECK-NOT: linalg.generic
+// CHECK: %[[N:.+]] = memref.dim %arg2, %c1 : memref<7x?xf32>
+// CHECK: %[[REM:.+]] = arith.remui %[[N]], %c16
+// CHECK: %[[FULL:.+]] = arith.subi %[[N]], %[[REM]]
+// CHECK: scf.for %{{.+}} = %c0 to %[[FULL]] step %c16
+// CHECK: vector.fma {{.+}} : vector<16xf32>
+// CHECK: scf.if
+// CHECK: %[[MASK:.+]] = vector.create_mask %{{.+}} : vector<16xi1>
+// CHECK: vector.maskedload %arg1{{.+}}, %[[MASK]]
+// CHECK: vector.maskedstore %arg2{{.+}}, %[[MASK]]
+// PARALLEL-LABEL: func.func @matmul_dynamic_n
+// PARALLEL: arith.ceildivui
+// PARALLEL: scf.parallel
+// PARALLEL: vector.create_mask
+func.func @matmul_dynamic_n(%a: memref<7x5xf32>, %b: memref<5x?xf32>, %c: memref<7x?xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<7x5xf32>, memref<5x?xf32>) outs(%c : memref<7x?xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
