@@ -193,6 +193,36 @@ void KernelBuilder::batchLoops(size_t level) {
   });
 }
 
+void KernelBuilder::rowChunks(Value full, int64_t tail) {
+  int64_t tiles = c.m / rows;
+  int64_t chunks = std::min(kMaxGroups, tiles / kMinTilesPerChunk);
+  int64_t chunk = llvm::divideCeil(tiles, chunks) * rows;
+  scf::ParallelOp::create(
+      b, loc, ValueRange{index(0)}, ValueRange{index(c.m)},
+      ValueRange{index(chunk)}, [&](OpBuilder &nb, Location, ValueRange m0) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        mBegin = m0.front();
+        mEnd = arith::MinSIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, mBegin, index(chunk)),
+            index(c.m));
+        columns(index(0), full, tail, true);
+        mBegin = mEnd = Value();
+      });
+}
+
+void KernelBuilder::panelGroups(Value full, Value group) {
+  scf::ParallelOp::create(
+      b, loc, ValueRange{index(0)}, ValueRange{full}, ValueRange{group},
+      [&](OpBuilder &nb, Location, ValueRange n0) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        Value end = arith::MinSIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, n0.front(), group), full);
+        columns(n0.front(), end, 0, true);
+      });
+}
+
 void KernelBuilder::dynamicMatmul() {
   // N known at run time: the full panels up to n - n % NR, then a tail
   // panel of the remaining columns under a run-time mask, when there is
@@ -206,20 +236,7 @@ void KernelBuilder::dynamicMatmul() {
   tailColumns = arith::SubIOp::create(b, loc, n, full);
   if (parallel && !inParallelBatch && tiles >= 2 * kMinTilesPerChunk) {
     // Threads take row ranges of C (N may be small, M is known).
-    int64_t chunks = std::min(kMaxGroups, tiles / kMinTilesPerChunk);
-    int64_t chunk = llvm::divideCeil(tiles, chunks) * rows;
-    scf::ParallelOp::create(
-        b, loc, ValueRange{index(0)}, ValueRange{index(c.m)},
-        ValueRange{index(chunk)}, [&](OpBuilder &nb, Location, ValueRange m0) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          mBegin = m0.front();
-          mEnd = arith::MinSIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, mBegin, index(chunk)),
-              index(c.m));
-          columns(index(0), full, 0, true);
-          mBegin = mEnd = Value();
-        });
+    rowChunks(full, 0);
   } else if (parallel && !inParallelBatch) {
     // Groups of at most ceil(panels / kMaxGroups) panels, in parallel.
     Value panels = arith::DivUIOp::create(b, loc, n, index(width));
@@ -232,15 +249,7 @@ void KernelBuilder::dynamicMatmul() {
         index(width));
     Value rest = tailColumns;
     tailColumns = Value();
-    scf::ParallelOp::create(
-        b, loc, ValueRange{index(0)}, ValueRange{full}, ValueRange{group},
-        [&](OpBuilder &nb, Location, ValueRange n0) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          Value end = arith::MinSIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, n0.front(), group), full);
-          columns(n0.front(), end, 0, true);
-        });
+    panelGroups(full, group);
     tailColumns = rest;
     columns(full, full, 0, false, /*onlyTail=*/true);
   } else {
@@ -261,36 +270,14 @@ void KernelBuilder::matmul() {
     // Too few panels to share out (a late conv layer: 7x7 outputs, 512
     // channels): the threads take row ranges of C instead, each packing
     // the panels it needs.
-    int64_t chunks = std::min(kMaxGroups, tiles / kMinTilesPerChunk);
-    int64_t chunk = llvm::divideCeil(tiles, chunks) * rows;
-    scf::ParallelOp::create(
-        b, loc, ValueRange{index(0)}, ValueRange{index(c.m)},
-        ValueRange{index(chunk)}, [&](OpBuilder &nb, Location, ValueRange m0) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          mBegin = m0.front();
-          mEnd = arith::MinSIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, mBegin, index(chunk)),
-              index(c.m));
-          columns(index(0), index(full), tail, true);
-          mBegin = mEnd = Value();
-        });
+    rowChunks(index(full), tail);
   } else if (parallel && !inParallelBatch && panels > 1) {
     // Groups of panels are independent: one parallel loop over them
     // (threads through OpenMP once scf.parallel is converted). At most
     // `kMaxGroups` groups, so each k-block of A is read a few times, not
     // once per panel.
-    int64_t group = llvm::divideCeil(panels, kMaxGroups) * width;
-    scf::ParallelOp::create(
-        b, loc, ValueRange{index(0)}, ValueRange{index(full)},
-        ValueRange{index(group)}, [&](OpBuilder &nb, Location, ValueRange n0) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          Value end = arith::MinSIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, n0.front(), index(group)),
-              index(full));
-          columns(n0.front(), end, 0, true);
-        });
+    panelGroups(index(full),
+                index(llvm::divideCeil(panels, kMaxGroups) * width));
     if (tail) {
       columns(index(full), index(full), tail, false);
     }

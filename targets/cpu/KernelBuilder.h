@@ -90,6 +90,14 @@ private:
   /// matmul() for an N known only at run time (B read as rows).
   void dynamicMatmul();
 
+  /// One parallel loop over chunks of C's rows (of whole MR tiles), each
+  /// thread computing the full panels before `full` and the tail after it.
+  void rowChunks(mlir::Value full, int64_t tail);
+
+  /// One parallel loop over groups of `group` columns of the full panels
+  /// before `full`.
+  void panelGroups(mlir::Value full, mlir::Value group);
+
   /// The full panels from n0 to nEnd and, if `tail`, the `tail` columns
   /// after nEnd, one k-block at a time: the k-block of A (M x KC) stays in
   /// L2 while every panel uses it.
