@@ -117,7 +117,8 @@ struct DriverOptions {
       cl::desc("Range of a dynamic input's shape for the generic variant "
                "(CPU): --shape-profile name=MIN:OPT:MAX, e.g. "
                "input=1x3x224x224:8x3x224x224:64x3x224x224 (repeatable); a "
-               "run outside it is refused. Without --shape/--batch/a "
+               "run outside it is refused. A dim whose MIN and MAX agree is "
+               "compiled as static. Without --shape/--batch/a "
                "profile, `?` dims take any size from 1 up"),
       cl::cat(shapeCat)};
 
@@ -354,6 +355,7 @@ static int compile(int argc, char **argv) {
     GraphOptOptions graphOptions;
     graphOptions.shapes = llvm::to_vector(options.shapes);
     graphOptions.batch = options.batch;
+    graphOptions.profiles = llvm::to_vector(options.shapeProfiles);
     graphOptions.bindings = llvm::to_vector(options.bindings);
     if (failed(runStage(
             [&](OpPassManager &pm) { buildGraphOptPipeline(pm, graphOptions); },

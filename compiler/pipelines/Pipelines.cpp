@@ -20,9 +20,11 @@ void buildGraphOptPipeline(OpPassManager &pm, const GraphOptOptions &options) {
     bind.bindings = llvm::to_vector(options.bindings);
     fn.addPass(graph::createBindInputsPass(bind));
   }
-  if (!options.shapes.empty() || options.batch > 0) {
+  if (!options.shapes.empty() || options.batch > 0 ||
+      !options.profiles.empty()) {
     graph::SpecializeShapesPassOptions specialize;
     specialize.shapes = llvm::to_vector(options.shapes);
+    specialize.profiles = llvm::to_vector(options.profiles);
     specialize.batch = options.batch;
     fn.addPass(graph::createSpecializeShapesPass(specialize));
   }

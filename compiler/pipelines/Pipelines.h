@@ -24,6 +24,10 @@ struct GraphOptOptions : public mlir::PassPipelineOptions<GraphOptOptions> {
       *this, "batch",
       llvm::cl::desc("Size for every dynamic leading (batch) dimension"),
       llvm::cl::init(0)};
+  ListOption<std::string> profiles{
+      *this, "profile",
+      llvm::cl::desc("Shape profiles name=MIN:OPT:MAX: dims whose MIN and "
+                     "MAX agree become static (repeatable)")};
   ListOption<std::string> bindings{
       *this, "bind",
       llvm::cl::desc("Fix an input to compile-time values: name=v0,v1,... "

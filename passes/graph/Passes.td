@@ -41,11 +41,18 @@ def SpecializeShapesPass : Pass<"infer-graph-specialize-shapes", "::mlir::func::
     (its `graph.name` argument attribute); `batch=N` sets the first
     dimension of every input whose first dimension is dynamic. A size that
     contradicts a static dimension, an unknown input name or a wrong rank is
-    an error. Result types are re-propagated afterwards.
+    an error. `profile=name=MIN:OPT:MAX` (as infer-compile's
+    --shape-profile) fixes each dynamic dimension whose MIN and MAX agree
+    (a PP-OCR recognizer's height of 48) and leaves the rest dynamic;
+    malformed profiles are left to infer-prepare-entry to report. Result
+    types are re-propagated afterwards.
   }];
   let options = [
     ListOption<"shapes", "shape", "std::string",
                "Input shapes as name=D0xD1x... (repeatable)">,
+    ListOption<"profiles", "profile", "std::string",
+               "Shape profiles as name=MIN:OPT:MAX; dims with MIN == MAX "
+               "become static (repeatable)">,
     Option<"batch", "batch", "int64_t", "0",
            "Size for every dynamic leading (batch) dimension; 0 keeps them">
   ];

@@ -16,6 +16,35 @@ namespace infer::graph {
 
 namespace {
 
+/// Fixes the dynamic dims of profile `spec` (name=MIN:OPT:MAX or
+/// name=MIN:MAX) whose MIN and MAX agree; anything malformed is left for
+/// infer-prepare-entry, which checks the profiles, to report.
+void fixProfileDims(StringRef spec, ArrayRef<std::string> names, Block &entry) {
+  auto [name, ranges] = spec.split('=');
+  SmallVector<StringRef> parts;
+  ranges.split(parts, ':');
+  auto it = llvm::find(names, name.str());
+  if (it == names.end() || (parts.size() != 2 && parts.size() != 3)) {
+    return;
+  }
+  FailureOr<SmallVector<int64_t>> lo = infer::graph::parseDims(parts.front());
+  FailureOr<SmallVector<int64_t>> hi = infer::graph::parseDims(parts.back());
+  BlockArgument arg = entry.getArgument(it - names.begin());
+  auto type = dyn_cast<RankedTensorType>(arg.getType());
+  if (failed(lo) || failed(hi) || !type ||
+      lo->size() != static_cast<size_t>(type.getRank()) ||
+      hi->size() != lo->size()) {
+    return;
+  }
+  SmallVector<int64_t> shape(type.getShape());
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    if (ShapedType::isDynamic(size) && (*lo)[d] == (*hi)[d]) {
+      size = (*lo)[d];
+    }
+  }
+  arg.setType(RankedTensorType::get(shape, type.getElementType()));
+}
+
 struct SpecializeShapesPass final
     : infer::graph::impl::SpecializeShapesPassBase<SpecializeShapesPass> {
   using Base::Base;
@@ -82,6 +111,9 @@ struct SpecializeShapesPass final
         }
       }
       arg.setType(RankedTensorType::get(*dims, type.getElementType()));
+    }
+    for (const std::string &spec : profiles) {
+      fixProfileDims(spec, names, entry);
     }
     if (batch > 0) {
       for (BlockArgument arg : entry.getArguments()) {

@@ -233,10 +233,6 @@ LogicalResult applyShapeProfiles(ModuleOp module,
       return fail("the model has no input '" + name + "'; its inputs are " +
                   names);
     }
-    if (!it->isDynamic()) {
-      return fail("input '" + name +
-                  "' has no dynamic dims (a profile ranges over `?` dims)");
-    }
     SmallVector<StringRef> parts;
     ranges.split(parts, ':');
     if (parts.size() != 2 && parts.size() != 3) {
@@ -265,9 +261,13 @@ LogicalResult applyShapeProfiles(ModuleOp module,
         return fail("dim " + Twine(d) + " needs MIN <= OPT <= MAX");
       }
     }
-    it->min = lo;
-    it->opt = opt;
-    it->max = hi;
+    // (An input every dim of which the profile fixed is static now: it
+    // needs no range.)
+    if (it->isDynamic()) {
+      it->min = lo;
+      it->opt = opt;
+      it->max = hi;
+    }
   }
   return success();
 }
