@@ -87,6 +87,10 @@ def check(args, name, model_path, model, shape_args, parallelism):
     proc = subprocess.run([tb, wrong], capture_output=True, text=True)
     if proc.returncode != 1 or "FAIL" not in proc.stdout:
         sys.exit(f"FAIL: {name}: testbench accepted a wrong expected output:\n{proc.stdout}")
+    # ... unless the tolerance given on its command line covers the error.
+    proc = subprocess.run([tb, wrong, "0", "0.02"], capture_output=True, text=True)
+    if proc.returncode != 0 or "PASS" not in proc.stdout:
+        sys.exit(f"FAIL: {name}: testbench ignored RTOL ATOL 0 0.02:\n{proc.stdout}")
 
     with open(os.path.join(out, "report.json")) as f:
         report = json.load(f)

@@ -9,14 +9,24 @@ compiled to the generic variant), this script
      Python, which adds transformers and timm; cached under --cache by the
      hash of the scripts that define it, never in the checkout),
   2. runs it in ONNX Runtime on the exported inputs,
-  3. compiles it with infer-compile and runs it with infer-run against
-     ONNX Runtime's outputs (rtol 1e-3, atol 1e-4 of the largest expected
-     magnitude: random weights give outputs of any scale),
+  3. compiles it with infer-compile and runs it against ONNX Runtime's
+     outputs (rtol 1e-3, atol 1e-4 of the largest expected magnitude:
+     random weights give outputs of any scale),
 and records pass or the first line of the failure. It prints a markdown
 table and, with --report, writes it (docs/zoo.md) and a JSON file beside it.
 
+--target picks what step 3 builds and runs:
+  cpu   the object and shared library, run by infer-run (the default);
+  cuda  PTX and cubins (ptxas validates them when it is installed), run by
+        infer-run under the CUDA emulator (--emulator: the folder of
+        test/cuda-emulator's libcuda.so.1; every GPU thread is a fiber on
+        the CPU, so large models take minutes);
+  hls   the HLS C++ project, built with g++ (--cxx) and run as its C-simulation
+        testbench; static shapes only.
+
 Usage:
   run_zoo.py --infer-compile BIN --infer-run BIN --work DIR [--cache DIR]
+             [--target cpu|cuda|hls] [--emulator DIR] [--cxx g++]
              [--only NAME,...] [--opsets 13,17] [--kinds static,dynamic]
              [--budget SECONDS] [--report docs/zoo.md [--append]] [--require-pass]
 --budget stops starting new models after that many seconds (the rest are
@@ -39,6 +49,13 @@ from onnx import numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+TARGET_TEXT = {
+    "cpu": "CPU target",
+    "cuda": "CUDA target (PTX and cubins from ptxas, run under test/cuda-emulator)",
+    "hls": "HLS target (the emitted C++ project's testbench, built with g++: C simulation)",
+}
 
 
 def torch_python():
@@ -129,7 +146,10 @@ def run_one(args, folder, record, opset, kind, work):
     for k, (value, output) in enumerate(zip(expected, model.graph.output)):
         with open(os.path.join(data, f"output_{k}.pb"), "wb") as f:
             f.write(numpy_helper.from_array(np.asarray(value), output.name).SerializeToString())
-    command = [args.infer_compile, path, "-o", os.path.join(work, "out"), "--name", "m"]
+    command = [args.infer_compile, path, "-o", os.path.join(work, "out"), "--name", "m",
+               f"--target={args.target}"]
+    if args.target == "cuda":
+        command.append("--gpu-emulation")
     if kind == "static":
         for name in graph_inputs:
             command += ["--shape", f"{name}={'x'.join(map(str, feeds[name].shape)) or '1'}"]
@@ -149,14 +169,46 @@ def run_one(args, folder, record, opset, kind, work):
                  if np.asarray(v).size and np.issubdtype(np.asarray(v).dtype, np.floating)]
                 or [0.0])
     atol = 1e-4 * scale + 1e-6
-    proc = subprocess.run([args.infer_run, os.path.join(work, "out", "m.so"), "--test-data", data,
-                           "--rtol", "1e-3", "--atol", f"{atol:.3g}"],
-                          capture_output=True, text=True, timeout=args.timeout)
+    out = os.path.join(work, "out")
+    try:
+        if args.target == "hls":
+            proc = run_testbench(args, out, [feeds[n] for n in graph_inputs], expected, atol)
+        else:
+            env = dict(os.environ)
+            if args.target == "cuda":
+                env.update(INFER_EMU_KERNELS=os.path.join(out, "m.emu.so"),
+                           LD_LIBRARY_PATH=args.emulator)
+            proc = subprocess.run([args.infer_run, os.path.join(out, "m.so"), "--test-data",
+                                   data, "--rtol", "1e-3", "--atol", f"{atol:.3g}"],
+                                  capture_output=True, text=True, timeout=args.timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return "run", f"timed out after {args.timeout} s", seconds
     if proc.returncode != 0:
         lines = [line for line in (proc.stdout + proc.stderr).splitlines()
                  if "FAIL" in line or "error" in line]
         return "mismatch", first_line("\n".join(lines) or proc.stdout + proc.stderr), seconds
     return "pass", "", seconds
+
+
+def run_testbench(args, out, inputs, expected, atol):
+    """Builds the HLS project's C-simulation testbench and runs it on the
+    inputs and ONNX Runtime's outputs as raw files. Returns the failed build's
+    process, or the run's."""
+    data = os.path.join(out, "test_data")
+    os.makedirs(data, exist_ok=True)
+    for k, value in enumerate(inputs):
+        np.ascontiguousarray(value).tofile(os.path.join(data, f"input_{k}.bin"))
+    for k, value in enumerate(expected):
+        np.ascontiguousarray(value).tofile(os.path.join(data, f"output_{k}.bin"))
+    tb = os.path.join(out, "m_tb")
+    build = subprocess.run([args.cxx, "-std=c++17", "-O1", "-o", tb, os.path.join(out, "m.cpp"),
+                            os.path.join(out, "m_tb.cpp")], capture_output=True, text=True,
+                           timeout=args.timeout)
+    if build.returncode != 0:
+        build.stderr = "error: the testbench does not build: " + first_line(build.stderr)
+        return build
+    return subprocess.run([tb, data, "1e-3", f"{atol:.3g}"], capture_output=True, text=True,
+                          timeout=args.timeout)
 
 
 def markdown(rows, opsets, kinds, header):
@@ -195,6 +247,11 @@ def main():
     parser.add_argument("--only", default="")
     parser.add_argument("--opsets", default="13,17")
     parser.add_argument("--kinds", default="static,dynamic")
+    parser.add_argument("--target", choices=["cpu", "cuda", "hls"], default="cpu")
+    parser.add_argument("--emulator", default="",
+                        help="with --target cuda: the folder of the CUDA emulator's "
+                             "libcuda.so.1 (build/test/cuda-emulator/lib)")
+    parser.add_argument("--cxx", default="g++", help="with --target hls: the C++ compiler")
     parser.add_argument("--budget", type=float, default=0)
     parser.add_argument("--timeout", type=int, default=900)
     parser.add_argument("--report", default="")
@@ -203,6 +260,11 @@ def main():
                         help="merge into the rows of --report's JSON (a model, opset and "
                              "kind run again replaces its row)")
     args = parser.parse_args()
+    if args.target == "cuda" and not os.path.exists(os.path.join(args.emulator, "libcuda.so.1")):
+        sys.exit("--target cuda needs --emulator DIR, the folder of the CUDA emulator's "
+                 "libcuda.so.1 (build/test/cuda-emulator/lib)")
+    if args.target != "cpu" and "dynamic" in args.kinds.split(","):
+        sys.exit(f"--target {args.target} compiles static shapes only: pass --kinds static")
     if not os.path.exists(TORCH_PYTHON) or subprocess.run(
             [TORCH_PYTHON, "-c", "import torch, torchvision, torchaudio"],
             capture_output=True).returncode != 0:
@@ -269,8 +331,9 @@ def main():
     if args.report:
         with open(args.report, "w") as f:
             f.write("# The model zoo\n\nGenerated by `test/zoo/run_zoo.py` (see its "
-                    "`--help`); do not edit by hand. CPU target, PyTorch 1.13 exports (TorchScript "
-                    "exporter) with random weights, compared with ONNX Runtime on the same inputs.\n\n")
+                    f"`--help`); do not edit by hand. {TARGET_TEXT[args.target]}, PyTorch 1.13 "
+                    "exports (TorchScript exporter) with random weights, compared with ONNX "
+                    "Runtime on the same inputs.\n\n")
             f.write(table)
         with open(os.path.splitext(args.report)[0] + ".json", "w") as f:
             json.dump(rows, f, indent=1)
