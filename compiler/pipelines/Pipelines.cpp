@@ -42,6 +42,9 @@ void buildLowerPipeline(OpPassManager &pm, const LowerOptions &options) {
 }
 
 void buildFusePipeline(OpPassManager &pm) {
+  // Run-time broadcast tests between sizes equal by construction fold
+  // away (passes/lowering/RuntimeBroadcast.h).
+  pm.addNestedPass<func::FuncOp>(lowering::createResolveDynamicSizesPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(fusion::createFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());

@@ -39,4 +39,25 @@ def LowerGraphToLinalgPass : Pass<"infer-lower-graph-to-linalg", "::mlir::Module
   ];
 }
 
+def ResolveDynamicSizesPass : Pass<"infer-resolve-dynamic-sizes", "::mlir::func::FuncOp"> {
+  let summary = "Expresses dynamic sizes through the inputs' and folds the "
+                "run-time broadcast tests they settle";
+  let description = [{
+    In the generic variant each elementwise operand whose dynamic dims may
+    broadcast at run time is versioned (`scf.if` on its sizes equalling the
+    result's; passes/lowering/RuntimeBroadcast.h). Most of those tests
+    compare sizes that are equal by construction (a residual Add of a
+    value and its own transform). This pass rewrites `tensor.dim` of an
+    op's result into the sizes the op was built from
+    (ReifyRankedShapedTypeOpInterface), makes repeated `tensor.dim`s of one
+    tensor one value, and folds the comparisons, `scf.if`s and selects that
+    become constant. Unlike CSE it merges nothing else (two `tensor.empty`s
+    of one shape stay two buffers).
+  }];
+  let dependentDialects = [
+    "::mlir::tensor::TensorDialect", "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect"
+  ];
+}
+
 #endif // INFER_PASSES_LOWERING_PASSES_TD

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "passes/lowering/IndexMath.h"
+#include "passes/lowering/RuntimeBroadcast.h"
 #include "passes/lowering/RuntimeChecks.h"
 #include "passes/lowering/TensorTypes.h"
 #include <cmath>
@@ -151,8 +152,16 @@ bool hasBroadcastSizes(RankedTensorType type, ValueRange inputs) {
 }
 
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
-                       ValueRange inputs, ScalarBody body, Operation *checked) {
+                       ValueRange operands, ScalarBody body,
+                       Operation *checked) {
   MLIRContext *ctx = b.getContext();
+  // Dynamic dims that two operands share may broadcast at run time: those
+  // operands are versioned (RuntimeBroadcast.h) and read at the result's
+  // sizes.
+  RuntimeBroadcast broadcast =
+      broadcastAtRunTime(b, loc, resultType, operands, checked);
+  ValueRange inputs = broadcast.inputs;
+  ArrayRef<OpFoldResult> sizes = broadcast.sizes;
   SmallVector<AffineMap> maps;
   for (Value input : inputs) {
     maps.push_back(broadcastMap(ctx, cast<RankedTensorType>(input.getType()),
@@ -161,10 +170,8 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
   maps.push_back(AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx));
   SmallVector<utils::IteratorType> iterators(resultType.getRank(),
                                              utils::IteratorType::parallel);
-  SmallVector<OpFoldResult> sizes = broadcastSizes(b, loc, resultType, inputs);
-  // A dynamic input dim is read as if it had the result's size: with
-  // checks, a run whose sizes differ (a dynamic dim of 1 that would
-  // broadcast, or mismatched operands) is refused instead of read out of
+  // A dynamic dim that alone sizes a static result dim must have that size:
+  // with checks, a run where it differs is refused instead of read out of
   // bounds.
   if (checked && checksEnabled(checked)) {
     int64_t rank = resultType.getRank();
@@ -172,29 +179,20 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
       auto inType = cast<RankedTensorType>(input.getType());
       for (int64_t p = 0; p < inType.getRank(); ++p) {
         int64_t d = p + rank - inType.getRank();
-        if (d < 0 || !inType.isDynamicDim(p) ||
+        if (d < 0 || !inType.isDynamicDim(p) || resultType.isDynamicDim(d) ||
+            broadcast.versioned[i] ||
             isa<AffineConstantExpr>(maps[i].getResult(p))) {
-          continue;
-        }
-        // The first input dynamic at this position sized the result.
-        bool isSource = llvm::none_of(inputs.take_front(i), [&](Value other) {
-          auto otherType = cast<RankedTensorType>(other.getType());
-          int64_t q = d - (rank - otherType.getRank());
-          return q >= 0 && otherType.isDynamicDim(q);
-        });
-        if (isSource && resultType.isDynamicDim(d)) {
           continue;
         }
         Value have = tensor::DimOp::create(b, loc, input, p);
         Value want = getValueOrCreateConstantIndexOp(b, loc, sizes[d]);
         Value same =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, have, want);
-        assertAtRunTime(
-            b, checked, same,
-            "dimension " + std::to_string(p) + " of operand " +
-                std::to_string(i) +
-                " does not match the other operands' (at run time; "
-                "a dynamic dimension of size 1 does not broadcast)");
+        assertAtRunTime(b, checked, same,
+                        "dimension " + std::to_string(p) + " of operand " +
+                            std::to_string(i) +
+                            " does not match the other operands' (at run "
+                            "time)");
       }
     }
   }

@@ -72,8 +72,10 @@ using ScalarBody = llvm::function_ref<mlir::Value(
 
 /// A `linalg.generic` computing `body` of the elements of `inputs`, each
 /// broadcast to `resultType`. Dynamic result dims take their sizes from the
-/// inputs; with `checked` (the op being lowered, when run-time checks are
-/// on) a run whose dynamic input dims disagree fails a check naming it.
+/// inputs, and a dynamic input dim of 1 broadcasts at run time
+/// (RuntimeBroadcast.h); with `checked` (the op being lowered, when
+/// run-time checks are on) a run whose input dims neither match nor
+/// broadcast fails a check naming it.
 mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::RankedTensorType resultType,
                              mlir::ValueRange inputs, ScalarBody body,

@@ -31,16 +31,27 @@ func.func @udiv(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
 // -----
 
 // The generic variant: `?` dims are sized at run time from the operands.
-// An elementwise result takes the size of its first dynamic operand; a
-// second dynamic operand is checked against it.
+// Two dynamic operands at one position may broadcast at run time (either
+// may be 1): the result takes the first size that is not 1, and each
+// operand is used as is when its size is the result's, else broadcast by a
+// copy (checked to be 1 or equal).
 // CHECK-LABEL: func.func @add
 // CHECK-SAME: (%[[A:.+]]: tensor<?x4xf32>{{.*}}, %[[B:.+]]: tensor<?x4xf32>
 // CHECK: %[[N:.+]] = tensor.dim %[[A]], %c0
 // CHECK: %[[M:.+]] = tensor.dim %[[B]], %c0
-// CHECK: %[[SAME:.+]] = arith.cmpi eq, %[[M]], %[[N]]
-// CHECK: cf.assert %[[SAME]], "node 'add' (Add): dimension 0 of operand 1 does not match
-// CHECK: tensor.empty(%[[N]]) : tensor<?x4xf32>
-// CHECK: linalg.generic
+// CHECK: %[[ONE:.+]] = arith.cmpi eq, %[[N]], %c1
+// CHECK: %[[SIZE:.+]] = arith.select %[[ONE]], %[[M]], %[[N]]
+// CHECK: %[[A2:.+]] = scf.if %{{.+}} -> (tensor<?x4xf32>) {
+// CHECK-NEXT: scf.yield %[[A]]
+// CHECK: } else {
+// CHECK: cf.assert %{{.+}}, "node 'add' (Add): dimension 0 of operand 0 neither matches nor broadcasts
+// CHECK: arith.minsi
+// CHECK: tensor.extract %[[A]]
+// CHECK: %[[B2:.+]] = scf.if %{{.+}} -> (tensor<?x4xf32>) {
+// CHECK-NEXT: scf.yield %[[B]]
+// CHECK: cf.assert %{{.+}}, "node 'add' (Add): dimension 0 of operand 1 neither matches nor broadcasts
+// CHECK: tensor.empty(%[[SIZE]]) : tensor<?x4xf32>
+// CHECK: linalg.generic {{.+}} ins(%[[A2]], %[[B2]] :
 func.func @add(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %0 = graph.add %a, %b : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32> loc(#add)
   return %0 : tensor<?x4xf32>
