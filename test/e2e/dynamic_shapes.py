@@ -23,8 +23,11 @@ with onnx.reference:
   declared dynamic, one artifact returns 3 and then 5 values (sorted,
   with indices, inverse indices and counts); declared with a length, a
   run with another count is refused;
-- an Add of two dynamic operands given different sizes is refused by the
-  run-time check naming the node.
+- GatherElements with dynamic data and indices (batch, rows): (1, 1, 1)
+  and (2, 5, 5) match, indices with more rows than the data are refused;
+- an Add of two dynamic operands: equal sizes match, a size of 1 on
+  either side broadcasts at run time (as ONNX allows), sizes 3 and 2 are
+  refused by the run-time check naming the node.
 
 The generated header must declare the dynamic dims and the profile, and
 infer-bench must time the CNN at a --shape inside the profile and refuse
@@ -154,6 +157,16 @@ def unique_model(length):
     return make_model(graph, 13)
 
 
+def gather_elements_model():
+    info = helper.make_tensor_value_info
+    graph = helper.make_graph(
+        [helper.make_node("GatherElements", ["x", "i"], ["y"], axis=2, name="pick")],
+        "gather_elements",
+        [info("x", F, ["B", "S", 6]), info("i", TensorProto.INT64, ["B", "T", 3])],
+        [info("y", F, ["B", "T", 3])])
+    return make_model(graph, 13)
+
+
 def add_model():
     info = helper.make_tensor_value_info
     graph = helper.make_graph([helper.make_node("Add", ["a", "b"], ["c"], name="add")], "add",
@@ -240,15 +253,32 @@ def main():
                    "length the model declares for its outputs (3)")
     passed += 2
 
+    gather = gather_elements_model()
+    work, library = compile_model(args, gather, "gather_elements")
+    for batch, length, rows in [(1, 1, 1), (2, 5, 5)]:
+        feeds = {"x": RNG.standard_normal((batch, length, 6)).astype(np.float32),
+                 "i": RNG.integers(-6, 6, (batch, rows, 3)).astype(np.int64)}
+        expect_match(args, work, library, gather, feeds, f"gather_elements_{batch}x{length}")
+        passed += 1
+    feeds = {"x": RNG.standard_normal((1, 2, 6)).astype(np.float32),
+             "i": np.zeros((1, 4, 3), np.int64)}
+    expect_refused(args, work, library, gather, feeds, "gather_elements_too_many_rows",
+                   "node 'pick' (GatherElements): dimension 1 of the indices exceeds the data's")
+    passed += 1
+
     add = add_model()
     work, library = compile_model(args, add, "add")
     a = RNG.standard_normal((3, 4)).astype(np.float32)
     expect_match(args, work, library, add, {"a": a, "b": a * 2}, "add_same")
+    # A dynamic dim of 1 broadcasts at run time, on either side.
+    row = RNG.standard_normal((1, 4)).astype(np.float32)
+    expect_match(args, work, library, add, {"a": a, "b": row}, "add_broadcast_b")
+    expect_match(args, work, library, add, {"a": row, "b": a}, "add_broadcast_a")
     expect_refused(args, work, library, add,
                    {"a": a, "b": RNG.standard_normal((2, 4)).astype(np.float32)},
                    "add_mismatch",
-                   "node 'add' (Add): dimension 0 of operand 1 does not match")
-    passed += 2
+                   "node 'add' (Add): dimension 0 of operand 1 neither matches nor broadcasts")
+    passed += 4
     print(f"{passed} passed, 0 failed")
 
 

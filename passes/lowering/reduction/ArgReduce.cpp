@@ -46,10 +46,13 @@ Value buildArgReduce(OpBuilder &b, Location loc, Value input, int64_t axis,
                                   : utils::IteratorType::parallel);
   }
   AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
-  Value vals =
-      filledTensor(b, loc, valType, extremeValue(b, loc, t, isMax, isUnsigned));
-  Value idxs =
-      filledTensor(b, loc, idxType, scalarConstant(b, loc, b.getI64Type(), 0));
+  // Run-time sizes (the generic variant) are the input's.
+  SmallVector<OpFoldResult> sizes = sizesOf(b, loc, input);
+  sizes[axis] = b.getIndexAttr(1);
+  Value vals = filledTensor(b, loc, valType,
+                            extremeValue(b, loc, t, isMax, isUnsigned), sizes);
+  Value idxs = filledTensor(b, loc, idxType,
+                            scalarConstant(b, loc, b.getI64Type(), 0), sizes);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{valType, idxType}, ValueRange{input},
       ValueRange{vals, idxs},

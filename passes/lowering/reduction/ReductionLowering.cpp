@@ -307,13 +307,13 @@ struct ArgLowering final : OpConversionPattern<Op> {
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
     Location loc = op.getLoc();
     Value input = adaptor.getData();
     auto inType = cast<RankedTensorType>(input.getType());
-    auto outType = loweredTensorType(op.getReduced().getType());
+    auto outType = loweredAnyShapeType(op.getReduced().getType());
     int64_t rank = inType.getRank();
     int64_t axis = *normalizeAxis(op.getAxis(), rank);
     bool last = op.getSelectLastIndex() != 0;

@@ -183,20 +183,25 @@ struct CumSumLowering final : OpConversionPattern<CumSumOp> {
   LogicalResult
   matchAndRewrite(CumSumOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    // Any sizes, run-time ones included (the generic variant).
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
-    auto type = loweredTensorType(op.getY().getType());
+    auto type = loweredAnyShapeType(op.getY().getType());
     int64_t rank = type.getRank();
-    // The axis may be known only at run time: loop to the largest dimension
-    // and mask positions beyond the chosen one's size.
-    int64_t n = 0;
-    for (int64_t d : type.getShape()) {
-      n = std::max(n, d);
-    }
     bool exclusive = op.getExclusive() != 0, reverse = op.getReverse() != 0;
     Value x = adaptor.getX(), axisTensor = adaptor.getAxis();
     Type t = type.getElementType();
+    // The axis may be known only at run time: loop to the largest dimension
+    // and mask positions beyond the chosen one's size.
+    SmallVector<OpFoldResult> sizes = sizesOf(rewriter, op.getLoc(), x);
+    SmallVector<Value> dims;
+    Value n = idx(rewriter, op.getLoc(), 0);
+    for (OpFoldResult size : sizes) {
+      dims.push_back(
+          getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), size));
+      n = arith::MaxUIOp::create(rewriter, op.getLoc(), n, dims.back());
+    }
     Value result = buildIndexed(
         rewriter, op.getLoc(), type,
         [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
@@ -215,13 +220,12 @@ struct CumSumLowering final : OpConversionPattern<CumSumOp> {
           for (int64_t d = 0; d < rank; ++d) {
             isAxis[d] = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                               axis, idx(b, l, d));
-            dim = arith::SelectOp::create(b, l, isAxis[d],
-                                          idx(b, l, type.getDimSize(d)), dim);
+            dim = arith::SelectOp::create(b, l, isAxis[d], dims[d], dim);
             pos = arith::SelectOp::create(b, l, isAxis[d], out[d], pos);
           }
           // Sum over j of x[..j..] for j before (or after, reversed) pos.
           auto loop = scf::ForOp::create(
-              b, l, idx(b, l, 0), idx(b, l, n), idx(b, l, 1),
+              b, l, idx(b, l, 0), n, idx(b, l, 1),
               ValueRange{scalarConstant(b, l, t, 0)},
               [&](OpBuilder &nb, Location nl, Value j, ValueRange acc) {
                 Value inside = arith::CmpIOp::create(
@@ -251,7 +255,8 @@ struct CumSumLowering final : OpConversionPattern<CumSumOp> {
                         .getResult());
               });
           return loop.getResult(0);
-        });
+        },
+        sizes);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -428,20 +433,87 @@ struct GatherElementsLowering final : StaticPattern<GatherElementsOp> {
   LogicalResult lower(GatherElementsOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
     auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
-    int64_t axis = *normalizeAxis(op.getAxis(), dataType.getRank());
+    auto indicesType = cast<RankedTensorType>(adaptor.getIndices().getType());
+    int64_t rank = dataType.getRank();
+    int64_t axis = *normalizeAxis(op.getAxis(), rank);
     Value data = adaptor.getData(), indices = adaptor.getIndices();
-    int64_t n = dataType.getDimSize(axis);
-    assertIndicesInRange(rewriter, op, indices, {n});
-    Value result =
-        buildIndexed(rewriter, op.getLoc(), resultType(op.getOutput()),
-                     [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
-                       SmallVector<Value> in(out);
-                       Value i = tensor::ExtractOp::create(b, l, indices, out);
-                       in[axis] = clampIndex(b, l, wrapIndex(b, l, i, n), n);
-                       return tensor::ExtractOp::create(b, l, data, in);
-                     });
+    Location loc = op.getLoc();
+    if (dataType.hasStaticShape() && indicesType.hasStaticShape()) {
+      int64_t n = dataType.getDimSize(axis);
+      assertIndicesInRange(rewriter, op, indices, {n});
+      Value result =
+          buildIndexed(rewriter, loc, resultType(op.getOutput()),
+                       [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+                         SmallVector<Value> in(out);
+                         Value i =
+                             tensor::ExtractOp::create(b, l, indices, out);
+                         in[axis] = clampIndex(b, l, wrapIndex(b, l, i, n), n);
+                         return tensor::ExtractOp::create(b, l, data, in);
+                       });
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    // Run-time sizes (the generic variant): the result has the indices'
+    // shape, which ONNX bounds by data's on every other axis. Checks assert
+    // that; without them every coordinate is clamped into data, and a data
+    // tensor with an empty dim gives zeros, so nothing reads out of bounds.
+    SmallVector<Value> dataDims;
+    Value empty;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value size = tensor::DimOp::create(rewriter, loc, data, d);
+      dataDims.push_back(size);
+      Value isZero =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, size,
+                                indexConstant(rewriter, loc, 0));
+      empty =
+          empty ? arith::OrIOp::create(rewriter, loc, empty, isZero) : isZero;
+      if (d == axis || !checksEnabled(op)) {
+        continue;
+      }
+      Value fits = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ule,
+          tensor::DimOp::create(rewriter, loc, indices, d), size);
+      assertAtRunTime(rewriter, op, fits,
+                      "dimension " + std::to_string(d) +
+                          " of the indices exceeds the data's (at run time)");
+    }
+    assertIndicesInRange(rewriter, op, indices, dataDims[axis]);
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < rank; ++d) {
+      sizes.push_back(dimSize(rewriter, loc, indices, d));
+    }
+    Type t = resultType(op.getOutput()).getElementType();
+    Value result = buildIndexed(
+        rewriter, loc, resultType(op.getOutput()),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
+          SmallVector<Value> in;
+          for (int64_t d = 0; d < rank; ++d) {
+            in.push_back(d == axis ? Value()
+                                   : clampIndex(b, l, out[d], dataDims[d]));
+          }
+          Value i = tensor::ExtractOp::create(b, l, indices, out);
+          in[axis] = clampIndex(b, l, wrapIndex(b, l, i, dataDims[axis]),
+                                dataDims[axis]);
+          auto guarded = scf::IfOp::create(
+              b, l, empty,
+              [&](OpBuilder &tb, Location tl) {
+                scf::YieldOp::create(tb, tl, scalarConstant(tb, tl, t, 0));
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(
+                    eb, el,
+                    tensor::ExtractOp::create(eb, el, data, in).getResult());
+              });
+          return guarded.getResult(0);
+        },
+        sizes);
     rewriter.replaceOp(op, result);
     return success();
+  }
+  bool supportsDynamic(GatherElementsOp op) const override {
+    auto dataType = dyn_cast<RankedTensorType>(op.getData().getType());
+    return dataType && dataType.getRank() > 0 &&
+           isa<RankedTensorType>(op.getIndices().getType());
   }
 };
 

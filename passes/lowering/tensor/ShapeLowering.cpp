@@ -194,6 +194,22 @@ struct SplitLowering final : StaticPattern<SplitOp> {
     for (int64_t d = 0; d < inType.getRank(); ++d) {
       inSizes.push_back(dimSize(rewriter, op.getLoc(), adaptor.getInput(), d));
     }
+    // A run-time length along the axis (a reshape's -1 that the types could
+    // not resolve) must be the parts' sum, which the types know.
+    if (inType.isDynamicDim(axis)) {
+      int64_t total = 0;
+      for (Value result : op.getOutputs()) {
+        total += resultType(result).getDimSize(axis);
+      }
+      Value same = arith::CmpIOp::create(
+          rewriter, op.getLoc(), arith::CmpIPredicate::eq,
+          getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), inSizes[axis]),
+          indexConstant(rewriter, op.getLoc(), total));
+      assertAtRunTime(rewriter, op, same,
+                      "the input's length along the axis is not the sum of "
+                      "the parts' (" +
+                          std::to_string(total) + ") (at run time)");
+    }
     SmallVector<Value> results;
     int64_t offset = 0;
     for (Value result : op.getOutputs()) {
@@ -222,14 +238,16 @@ struct SplitLowering final : StaticPattern<SplitOp> {
     rewriter.replaceOp(op, results);
     return success();
   }
-  /// The generic variant: dynamic dims anywhere but along the split axis.
+  /// The generic variant: dynamic dims anywhere; along the split axis only
+  /// with run-time checks (parts of static lengths are sliced from it, so
+  /// its length must be checked to be their sum).
   bool supportsDynamic(SplitOp op) const override {
     auto inType = dyn_cast<RankedTensorType>(op.getInput().getType());
     if (!inType || inType.getRank() == 0) {
       return false;
     }
     std::optional<int64_t> axis = normalizeAxis(op.getAxis(), inType.getRank());
-    return axis && !inType.isDynamicDim(*axis) &&
+    return axis && (!inType.isDynamicDim(*axis) || checksEnabled(op)) &&
            llvm::all_of(op.getOutputs(), [&](Value v) {
              auto t = dyn_cast<RankedTensorType>(v.getType());
              if (!t || t.getRank() != inType.getRank() ||

@@ -32,3 +32,19 @@ func.func @argmax(%x: tensor<2x3xf32>) -> tensor<2x1xi64> {
   %0 = graph.arg_max %x {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x1xi64>
   return %0 : tensor<2x1xi64>
 }
+
+// -----
+
+// ArgMax over run-time sizes (CLIP's end-of-text position in the generic
+// variant): the kept dims are the input's, and keepdims = 0 drops the unit
+// dim through a reshape sized at run time.
+// CHECK-LABEL: func.func @argmax_dynamic
+// CHECK: %[[B:.+]] = tensor.dim %arg0, %c0
+// CHECK: tensor.empty(%[[B]]) : tensor<?x1xi32>
+// CHECK: tensor.empty(%[[B]]) : tensor<?x1xi64>
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]
+// CHECK: tensor.reshape {{.+}} -> tensor<?xi64>
+func.func @argmax_dynamic(%x: tensor<?x?xi32>) -> tensor<?xi64> {
+  %0 = graph.arg_max %x {axis = -1 : i64, keepdims = 0 : i64} : (tensor<?x?xi32>) -> tensor<?xi64>
+  return %0 : tensor<?xi64>
+}

@@ -385,6 +385,29 @@ func.func @gather_dynamic_axis(%x: tensor<?x?x8xf32>, %i: tensor<i64>) -> tensor
 
 // -----
 
+// GatherElements over run-time sizes (DeBERTa's relative positions in the
+// generic variant): the result takes the indices' shape, each of their
+// dims must fit in data's (asserted), coordinates are clamped and an empty
+// data tensor reads nothing.
+// CHECK-LABEL: func.func @gather_elements_dynamic
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x6xf32>{{.*}}, %[[I:.+]]: tensor<?x?x3xi64>
+// CHECK: %[[D1:.+]] = tensor.dim %[[X]], %c1
+// CHECK: %[[I1:.+]] = tensor.dim %[[I]], %c1
+// CHECK: arith.cmpi ule, %[[I1]], %[[D1]]
+// CHECK: cf.assert %{{.+}}, "'graph.gather_elements': dimension 1 of the indices exceeds the data's
+// CHECK: cf.assert %{{.+}}, "'graph.gather_elements': an index is out of range
+// CHECK: tensor.empty(%{{.+}}, %{{.+}}) : tensor<?x?x3xf32>
+// CHECK: linalg.generic
+// CHECK: arith.minsi
+// CHECK: scf.if
+// CHECK: tensor.extract %[[X]]
+func.func @gather_elements_dynamic(%x: tensor<?x?x6xf32>, %i: tensor<?x?x3xi64>) -> tensor<?x?x3xf32> {
+  %0 = graph.gather_elements %x, %i {axis = 2 : i64} : (tensor<?x?x6xf32>, tensor<?x?x3xi64>) -> tensor<?x?x3xf32>
+  return %0 : tensor<?x?x3xf32>
+}
+
+// -----
+
 // Split with dynamic dims other than the split axis (GPT-2's fused QKV
 // projection over a dynamic batch and sequence): each part takes those
 // sizes from the input.
@@ -471,4 +494,36 @@ func.func @depth_to_space_dynamic(%x: tensor<?x9x?x?xf32>) -> tensor<?x1x?x?xf32
 func.func @concat_dynamic_axis(%a: tensor<?x256x10xf32>, %b: tensor<?x?x10xf32>) -> tensor<?x?x10xf32> {
   %0 = graph.concat %a, %b {axis = 1 : i64} : (tensor<?x256x10xf32>, tensor<?x?x10xf32>) -> tensor<?x?x10xf32>
   return %0 : tensor<?x?x10xf32>
+}
+
+// -----
+
+// CumSum over run-time sizes (RoBERTa's position ids from the attention
+// mask): the scan runs to the largest dim, read at run time.
+// CHECK-LABEL: func.func @cumsum_dynamic
+// CHECK: %[[B:.+]] = tensor.dim %arg0, %c0
+// CHECK: %[[S:.+]] = tensor.dim %arg0, %c1
+// CHECK: %[[M:.+]] = arith.maxui %{{.+}}, %[[B]]
+// CHECK: %[[N:.+]] = arith.maxui %[[M]], %[[S]]
+// CHECK: tensor.empty(%[[B]], %[[S]]) : tensor<?x?xi64>
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[N]]
+func.func @cumsum_dynamic(%x: tensor<?x?xi64>, %a: tensor<i64>) -> tensor<?x?xi64> {
+  %0 = graph.cum_sum %x, %a : (tensor<?x?xi64>, tensor<i64>) -> tensor<?x?xi64>
+  return %0 : tensor<?x?xi64>
+}
+
+// -----
+
+// Split along an axis whose length only the run knows (a reshape's -1 over
+// dynamic dims, as in LeViT's attention) into parts of static lengths:
+// the length is checked to be their sum, then sliced.
+// CHECK-LABEL: func.func @split_dynamic_axis
+// CHECK: %[[L:.+]] = tensor.dim %arg0, %c1
+// CHECK: %[[SAME:.+]] = arith.cmpi eq, %[[L]], %c64
+// CHECK: cf.assert %[[SAME]], "'graph.split': the input's length along the axis is not the sum of the parts' (64)
+// CHECK: tensor.extract_slice %arg0[0, 0] [%{{.+}}, 16]
+// CHECK: tensor.extract_slice %arg0[0, 16] [%{{.+}}, 48]
+func.func @split_dynamic_axis(%x: tensor<?x?xf32>, %s: tensor<2xi64>) -> (tensor<?x16xf32>, tensor<?x48xf32>) {
+  %0:2 = graph.split %x, %s {axis = 1 : i64} : (tensor<?x?xf32>, tensor<2xi64>) -> (tensor<?x16xf32>, tensor<?x48xf32>)
+  return %0#0, %0#1 : tensor<?x16xf32>, tensor<?x48xf32>
 }
