@@ -88,18 +88,30 @@ Value requantize(OpBuilder &b, Location l, Value acc, Value aScale,
   return saturate(b, l, q, yElem, yUnsigned);
 }
 
+/// Whether a scale and an optional zero point have static shapes (perAxis
+/// reshapes them by their element count).
+bool hasStaticParams(Value scale, Value zeroPoint) {
+  auto isStatic = [](Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return type && type.hasStaticShape();
+  };
+  return isStatic(scale) && (isNone(zeroPoint) || isStatic(zeroPoint));
+}
+
 struct QuantizeLowering final : OpConversionPattern<QuantizeLinearOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(QuantizeLinearOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    // Any data sizes (the generic variant); scales and zero points static.
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true)) ||
+        !hasStaticParams(op.getYScale(), op.getYZeroPoint())) {
       return failure();
     }
     if (op.getBlockSize() != 0) {
       return rewriter.notifyMatchFailure(op, "blocked quantization");
     }
-    auto outType = loweredTensorType(op.getY().getType());
+    auto outType = loweredAnyShapeType(op.getY().getType());
     if (!isa<IntegerType>(outType.getElementType())) {
       return rewriter.notifyMatchFailure(op, "float8 / int4 outputs");
     }
@@ -138,13 +150,15 @@ struct DequantizeLowering final : OpConversionPattern<DequantizeLinearOp> {
   LogicalResult
   matchAndRewrite(DequantizeLinearOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    // Any data sizes (the generic variant); scales and zero points static.
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true)) ||
+        !hasStaticParams(op.getXScale(), op.getXZeroPoint())) {
       return failure();
     }
     if (op.getBlockSize() != 0) {
       return rewriter.notifyMatchFailure(op, "blocked quantization");
     }
-    auto outType = loweredTensorType(op.getY().getType());
+    auto outType = loweredAnyShapeType(op.getY().getType());
     Location loc = op.getLoc();
     int64_t rank = outType.getRank();
     int64_t axis = rank ? *normalizeAxis(op.getAxis(), rank) : 0;

@@ -27,3 +27,19 @@ func.func @dequantize(%x: tensor<4xi8>, %s: tensor<f32>, %z: tensor<i8>) -> tens
   %0 = graph.dequantize_linear %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i8>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// QuantizeLinear and DequantizeLinear over run-time sizes (a QDQ model's
+// input in the generic variant): the data's sizes, per-tensor parameters.
+// CHECK-LABEL: func.func @qdq_dynamic
+// CHECK: tensor.empty(%{{.+}}, %{{.+}}, %{{.+}}) : tensor<?x3x?x?xi8>
+// CHECK: math.roundeven
+// CHECK: arith.fptoui
+// CHECK: tensor.empty(%{{.+}}, %{{.+}}, %{{.+}}) : tensor<?x3x?x?xf32>
+// CHECK: arith.uitofp
+func.func @qdq_dynamic(%x: tensor<?x3x?x?xf32>, %s: tensor<f32>, %z: tensor<ui8>) -> tensor<?x3x?x?xf32> {
+  %0 = graph.quantize_linear %x, %s, %z : (tensor<?x3x?x?xf32>, tensor<f32>, tensor<ui8>) -> tensor<?x3x?x?xui8>
+  %1 = graph.dequantize_linear %0, %s, %z : (tensor<?x3x?x?xui8>, tensor<f32>, tensor<ui8>) -> tensor<?x3x?x?xf32>
+  return %1 : tensor<?x3x?x?xf32>
+}
