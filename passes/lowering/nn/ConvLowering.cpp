@@ -182,12 +182,17 @@ struct ConvLowering final : OpConversionPattern<Op> {
     if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
-    if (!staticChannels(adaptor.getX(), adaptor.getW(), op.getY().getType())) {
+    if (!staticChannels(op, adaptor.getX(), adaptor.getW(),
+                        op.getY().getType())) {
       return rewriter.notifyMatchFailure(
           op, "dynamic channel counts or weight shapes");
     }
     Location loc = op.getLoc();
-    Value input = adaptor.getX(), weights = adaptor.getW();
+    Value weights = adaptor.getW();
+    Value input =
+        withChannels(rewriter, op, adaptor.getX(),
+                     cast<RankedTensorType>(weights.getType()).getDimSize(1) *
+                         op.getGroup());
     if constexpr (std::is_same_v<Op, ConvIntegerOp>) {
       auto zp = [&](Value original, Value lowered) {
         return isNone(original) ? Value() : lowered;

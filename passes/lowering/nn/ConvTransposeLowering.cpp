@@ -217,13 +217,16 @@ struct ConvTransposeLowering final : OpConversionPattern<ConvTransposeOp> {
     if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
-    if (!staticChannels(adaptor.getX(), adaptor.getW(), op.getY().getType())) {
+    if (!staticChannels(op, adaptor.getX(), adaptor.getW(),
+                        op.getY().getType())) {
       return rewriter.notifyMatchFailure(
           op, "dynamic channel counts or weight shapes");
     }
     Location loc = op.getLoc();
     SizeMath m(rewriter, loc);
-    Value x = adaptor.getX(), w = adaptor.getW();
+    Value w = adaptor.getW();
+    Value x = withChannels(rewriter, op, adaptor.getX(),
+                           cast<RankedTensorType>(w.getType()).getDimSize(0));
     auto xType = cast<RankedTensorType>(x.getType());
     auto wType = cast<RankedTensorType>(w.getType());
     auto yType = loweredAnyShapeType(op.getY().getType());

@@ -105,12 +105,31 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
                                low, high, padValue);
 }
 
-bool staticChannels(Value x, Value w, Type result) {
+bool staticChannels(Operation *op, Value x, Value w, Type result) {
   auto xType = cast<RankedTensorType>(x.getType());
   auto wType = cast<RankedTensorType>(w.getType());
   auto yType = dyn_cast<RankedTensorType>(result);
-  return xType.getRank() >= 3 && !xType.isDynamicDim(1) &&
+  return xType.getRank() >= 3 &&
+         (!xType.isDynamicDim(1) || checksEnabled(op)) &&
          wType.hasStaticShape() && (!yType || !yType.isDynamicDim(1));
+}
+
+Value withChannels(OpBuilder &b, Operation *op, Value x, int64_t channels) {
+  auto type = cast<RankedTensorType>(x.getType());
+  if (!type.isDynamicDim(1)) {
+    return x;
+  }
+  Location loc = op->getLoc();
+  Value have = tensor::DimOp::create(b, loc, x, 1);
+  Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, have,
+                                     indexConstant(b, loc, channels));
+  assertAtRunTime(b, op, same,
+                  "the input has another channel count than the weights' (" +
+                      std::to_string(channels) + ") (at run time)");
+  SmallVector<int64_t> shape(type.getShape());
+  shape[1] = channels;
+  return tensor::CastOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), x);
 }
 
 } // namespace infer::lowering

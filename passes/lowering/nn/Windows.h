@@ -55,9 +55,17 @@ mlir::Value padSpatial(mlir::OpBuilder &b, mlir::Location loc,
                        llvm::ArrayRef<int64_t> strides,
                        llvm::ArrayRef<int64_t> dilations, mlir::Value padValue);
 
-/// Whether a convolution's channel counts and weights are static (its batch
-/// and spatial dims may be dynamic).
-bool staticChannels(mlir::Value x, mlir::Value w, mlir::Type result);
+/// Whether a convolution's weights and result channels are static (its
+/// batch and spatial dims may be dynamic), and its input channels too, or
+/// else checkable at run time (withChannels).
+bool staticChannels(mlir::Operation *op, mlir::Value x, mlir::Value w,
+                    mlir::Type result);
+
+/// `x` with its channel dim (1) static at `channels`: when the types left
+/// it dynamic (a reshape's -1 over dynamic dims), a run-time check that it
+/// is, then a cast.
+mlir::Value withChannels(mlir::OpBuilder &b, mlir::Operation *op, mlir::Value x,
+                         int64_t channels);
 
 } // namespace infer::lowering
 

@@ -373,3 +373,20 @@ func.func @gru_dynamic(%x: tensor<?x?x4xf32>, %w: tensor<1x24x4xf32>, %r: tensor
   %y, %h = graph.gru %x, %w, %r, %none, %none, %none {hidden_size = 8 : i64} : (tensor<?x?x4xf32>, tensor<1x24x4xf32>, tensor<1x24x8xf32>, none, none, none) -> (tensor<?x1x?x8xf32>, tensor<1x?x8xf32>)
   return %y : tensor<?x1x?x8xf32>
 }
+
+// -----
+
+// A Conv whose input channel count the types left dynamic (a reshape's -1
+// over dynamic dims, as in CoaT): the weights say 6, checked at run time,
+// then the input is cast to that count.
+// CHECK-LABEL: func.func @conv_dynamic_channels
+// CHECK: %[[C:.+]] = tensor.dim %arg0, %c1
+// CHECK: %[[SAME:.+]] = arith.cmpi eq, %[[C]], %c6
+// CHECK: cf.assert %[[SAME]], "node 'conv' (Conv): the input has another channel count than the weights' (6)
+// CHECK: tensor.cast %arg0 : tensor<?x?x8x8xf32> to tensor<?x6x8x8xf32>
+func.func @conv_dynamic_channels(%x: tensor<?x?x8x8xf32>, %w: tensor<4x6x1x1xf32>) -> tensor<?x4x8x8xf32> {
+  %none = graph.none
+  %0 = graph.conv %x, %w, %none {kernel_shape = array<i64: 1, 1>} : (tensor<?x?x8x8xf32>, tensor<4x6x1x1xf32>, none) -> tensor<?x4x8x8xf32> loc(#conv)
+  return %0 : tensor<?x4x8x8xf32>
+}
+#conv = loc("conv"("Conv"))
