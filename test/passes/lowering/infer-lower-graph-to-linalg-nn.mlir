@@ -351,11 +351,11 @@ func.func @conv_transpose_tiles_dynamic(%x: tensor<1x4x?x?xf32>, %w: tensor<4x3x
 
 // -----
 
-// Convolutions need static channel counts (the weights fix them).
-func.func @conv_dynamic_channels(%x: tensor<1x?x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x3x3xf32> {
+// Convolutions need static weights (they fix the channel counts).
+func.func @conv_dynamic_weights(%x: tensor<1x2x5x5xf32>, %w: tensor<4x?x3x3xf32>) -> tensor<1x4x3x3xf32> {
   %none = graph.none
   // expected-error @+1 {{failed to legalize operation 'graph.conv'}}
-  %0 = graph.conv %x, %w, %none {kernel_shape = array<i64: 3, 3>} : (tensor<1x?x5x5xf32>, tensor<4x2x3x3xf32>, none) -> tensor<1x4x3x3xf32>
+  %0 = graph.conv %x, %w, %none {kernel_shape = array<i64: 3, 3>} : (tensor<1x2x5x5xf32>, tensor<4x?x3x3xf32>, none) -> tensor<1x4x3x3xf32>
   return %0 : tensor<1x4x3x3xf32>
 }
 
