@@ -49,17 +49,7 @@ Value broadcastCopy(OpBuilder &b, Location loc, Value input,
             in[p] = clampIndex(nb, l, at[p], have[p]);
           }
         }
-        auto guarded = scf::IfOp::create(
-            nb, l, empty,
-            [&](OpBuilder &tb, Location tl) {
-              scf::YieldOp::create(tb, tl, scalarConstant(tb, tl, element, 0));
-            },
-            [&](OpBuilder &eb, Location el) {
-              scf::YieldOp::create(
-                  eb, el,
-                  tensor::ExtractOp::create(eb, el, input, in).getResult());
-            });
-        return guarded.getResult(0);
+        return extractOrZero(nb, l, empty, input, in, element);
       },
       sizes);
 }

@@ -484,4 +484,18 @@ Value reshapeToSizes(OpBuilder &b, Location loc, Value value,
   return tensor::ReshapeOp::create(b, loc, type, value, shape);
 }
 
+Value extractOrZero(OpBuilder &b, Location loc, Value empty, Value data,
+                    ValueRange at, Type element) {
+  auto guarded = scf::IfOp::create(
+      b, loc, empty,
+      [&](OpBuilder &tb, Location tl) {
+        scf::YieldOp::create(tb, tl, scalarConstant(tb, tl, element, 0));
+      },
+      [&](OpBuilder &eb, Location el) {
+        scf::YieldOp::create(
+            eb, el, tensor::ExtractOp::create(eb, el, data, at).getResult());
+      });
+  return guarded.getResult(0);
+}
+
 } // namespace infer::lowering

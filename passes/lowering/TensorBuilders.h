@@ -119,6 +119,13 @@ mlir::Value reshapeToSizes(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                    mlir::RankedTensorType type);
 
+/// In a body: `data`'s element at `at`, or 0 of `element` when `empty` (an
+/// i1: the tensor has an empty dim, so `at`, clamped, would read out of
+/// bounds).
+mlir::Value extractOrZero(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value empty, mlir::Value data,
+                          mlir::ValueRange at, mlir::Type element);
+
 /// The sizes of every dim of `value`.
 llvm::SmallVector<mlir::OpFoldResult>
 sizesOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);

@@ -156,7 +156,9 @@ struct EinsumLowering final : OpConversionPattern<EinsumOp> {
   LogicalResult
   matchAndRewrite(EinsumOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkStaticTensors(op, rewriter))) {
+    // Any sizes: a letter's run-time size is read from an operand that
+    // has it (the generic variant; dynamic dims of 1 do not broadcast).
+    if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
     ValueRange inputs = adaptor.getInputs();
@@ -181,11 +183,47 @@ struct EinsumLowering final : OpConversionPattern<EinsumOp> {
       }
     }
     // The extent of each letter; operands broadcast their size-1 dimensions.
+    // A letter no operand has statically takes the first dynamic dim's size.
     llvm::DenseMap<char, int64_t> extent;
+    llvm::DenseMap<char, std::pair<Value, int64_t>> dynamicDim;
     for (auto [term, input] : llvm::zip(terms, inputs)) {
       auto shape = cast<RankedTensorType>(input.getType()).getShape();
-      for (auto [c, size] : llvm::zip(term, shape)) {
-        extent[c] = std::max(extent.lookup(c), size);
+      for (auto [d, c, size] : llvm::enumerate(term, shape)) {
+        if (ShapedType::isDynamic(size)) {
+          dynamicDim.try_emplace(c, input, d);
+        } else {
+          extent[c] = std::max(extent.lookup(c), size);
+        }
+      }
+    }
+    // Every dynamic dim is read as its letter's size: checked at run time.
+    if (!dynamicDim.empty()) {
+      if (!checksEnabled(op)) {
+        return rewriter.notifyMatchFailure(op, "dynamic dims need checks");
+      }
+      for (auto [term, input] : llvm::zip(terms, inputs)) {
+        auto inType = cast<RankedTensorType>(input.getType());
+        for (auto [d, c] : llvm::enumerate(term)) {
+          auto [source, sourceDim] = dynamicDim.lookup(c);
+          bool sizesLetter = extent.lookup(c) <= 1 && source == input &&
+                             sourceDim == static_cast<int64_t>(d);
+          if (!inType.isDynamicDim(d) || sizesLetter) {
+            continue;
+          }
+          Value want =
+              extent.lookup(c) > 1
+                  ? indexConstant(rewriter, op.getLoc(), extent.lookup(c))
+                  : tensor::DimOp::create(rewriter, op.getLoc(), source,
+                                          sourceDim)
+                        .getResult();
+          Value same = arith::CmpIOp::create(
+              rewriter, op.getLoc(), arith::CmpIPredicate::eq,
+              tensor::DimOp::create(rewriter, op.getLoc(), input, d), want);
+          assertAtRunTime(
+              rewriter, op, same,
+              std::string("the operands disagree on the size of '") + c +
+                  "' (at run time)");
+        }
       }
     }
     MLIRContext *ctx = rewriter.getContext();
@@ -210,11 +248,24 @@ struct EinsumLowering final : OpConversionPattern<EinsumOp> {
       iterators.push_back(i < out.size() ? utils::IteratorType::parallel
                                          : utils::IteratorType::reduction);
     }
-    auto type = loweredTensorType(op.getOutput().getType());
+    auto type = loweredAnyShapeType(op.getOutput().getType());
     Type t = type.getElementType();
     bool isFloat = isa<FloatType>(t);
-    Value init = filledTensor(rewriter, op.getLoc(), type,
-                              scalarConstant(rewriter, op.getLoc(), t, 0));
+    SmallVector<OpFoldResult> sizes;
+    for (auto [d, c] : llvm::enumerate(out)) {
+      if (!type.isDynamicDim(d)) {
+        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+      } else if (extent.lookup(c) > 1 || !dynamicDim.count(c)) {
+        sizes.push_back(
+            rewriter.getIndexAttr(std::max<int64_t>(extent.lookup(c), 1)));
+      } else {
+        auto [input, dim] = dynamicDim.lookup(c);
+        sizes.push_back(dimSize(rewriter, op.getLoc(), input, dim));
+      }
+    }
+    Value init =
+        filledTensor(rewriter, op.getLoc(), type,
+                     scalarConstant(rewriter, op.getLoc(), t, 0), sizes);
     auto generic = linalg::GenericOp::create(
         rewriter, op.getLoc(), TypeRange{type}, inputs, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
@@ -230,7 +281,9 @@ struct EinsumLowering final : OpConversionPattern<EinsumOp> {
               isFloat ? arith::AddFOp::create(b, l, acc, product).getResult()
                       : arith::AddIOp::create(b, l, acc, product).getResult());
         });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(op,
+                       castTo(rewriter, op.getLoc(), generic.getResult(0),
+                              loweredAnyShapeType(op.getOutput().getType())));
     return success();
   }
 };

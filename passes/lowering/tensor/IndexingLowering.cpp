@@ -405,17 +405,7 @@ struct GatherLowering final : StaticPattern<GatherOp> {
           Type t = resultType(op.getOutput()).getElementType();
           Value empty = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                               dynamicN, indexConstant(b, l, 0));
-          auto guarded = scf::IfOp::create(
-              b, l, empty,
-              [&](OpBuilder &tb, Location tl) {
-                scf::YieldOp::create(tb, tl, scalarConstant(tb, tl, t, 0));
-              },
-              [&](OpBuilder &eb, Location el) {
-                scf::YieldOp::create(
-                    eb, el,
-                    tensor::ExtractOp::create(eb, el, data, in).getResult());
-              });
-          return guarded.getResult(0);
+          return extractOrZero(b, l, empty, data, in, t);
         },
         sizes);
     rewriter.replaceOp(op, result);
@@ -494,17 +484,7 @@ struct GatherElementsLowering final : StaticPattern<GatherElementsOp> {
           Value i = tensor::ExtractOp::create(b, l, indices, out);
           in[axis] = clampIndex(b, l, wrapIndex(b, l, i, dataDims[axis]),
                                 dataDims[axis]);
-          auto guarded = scf::IfOp::create(
-              b, l, empty,
-              [&](OpBuilder &tb, Location tl) {
-                scf::YieldOp::create(tb, tl, scalarConstant(tb, tl, t, 0));
-              },
-              [&](OpBuilder &eb, Location el) {
-                scf::YieldOp::create(
-                    eb, el,
-                    tensor::ExtractOp::create(eb, el, data, in).getResult());
-              });
-          return guarded.getResult(0);
+          return extractOrZero(b, l, empty, data, in, t);
         },
         sizes);
     rewriter.replaceOp(op, result);

@@ -390,3 +390,21 @@ func.func @conv_dynamic_channels(%x: tensor<?x?x8x8xf32>, %w: tensor<4x6x1x1xf32
   return %0 : tensor<?x4x8x8xf32>
 }
 #conv = loc("conv"("Conv"))
+
+// -----
+
+// Einsum over run-time sizes (MaxViT's window attention in the generic
+// variant): each letter's size is read from an operand that has it, the
+// other operands' dims of that letter are checked against it.
+// CHECK-LABEL: func.func @einsum_dynamic
+// CHECK: %[[B0:.+]] = tensor.dim %arg0, %c0
+// CHECK: %[[B1:.+]] = tensor.dim %arg1, %c0
+// CHECK: arith.cmpi eq, %[[B1]], %[[B0]]
+// CHECK: cf.assert %{{.+}}, "node 'e' (Einsum): the operands disagree on the size of 'b'
+// CHECK: tensor.empty(%{{.+}}, %{{.+}}, %{{.+}}) : tensor<?x4x?x?xf32>
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+func.func @einsum_dynamic(%a: tensor<?x4x?x8xf32>, %b: tensor<?x4x?x8xf32>) -> tensor<?x4x?x?xf32> {
+  %0 = graph.einsum %a, %b {equation = "bhid,bhjd->bhij"} : (tensor<?x4x?x8xf32>, tensor<?x4x?x8xf32>) -> tensor<?x4x?x?xf32> loc(#e)
+  return %0 : tensor<?x4x?x?xf32>
+}
+#e = loc("e"("Einsum"))
