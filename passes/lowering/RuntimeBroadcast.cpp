@@ -121,7 +121,7 @@ RuntimeBroadcast broadcastAtRunTime(OpBuilder &b, Location loc,
       same = andOf(b, loc, same,
                    eq(b, loc, tensor::DimOp::create(b, loc, input, p), want));
     }
-    result.versioned.push_back(same != nullptr);
+    result.versioned.push_back(broadcast);
     if (!same) {
       result.inputs.push_back(input);
       continue;

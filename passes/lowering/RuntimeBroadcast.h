@@ -32,9 +32,9 @@ namespace infer::lowering {
 struct RuntimeBroadcast {
   llvm::SmallVector<mlir::OpFoldResult> sizes;
   llvm::SmallVector<mlir::Value> inputs;
-  /// Whether inputs[i] was versioned (its dynamic dims all equal the
-  /// result's at their positions).
-  llvm::SmallVector<bool> versioned;
+  /// Per input, per dim: whether that dim was versioned (it may broadcast
+  /// at run time; inputs[i] has the result's size there).
+  llvm::SmallVector<llvm::SmallVector<bool>> versioned;
 };
 
 RuntimeBroadcast broadcastAtRunTime(mlir::OpBuilder &b, mlir::Location loc,

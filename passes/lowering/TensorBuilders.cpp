@@ -180,7 +180,7 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
       for (int64_t p = 0; p < inType.getRank(); ++p) {
         int64_t d = p + rank - inType.getRank();
         if (d < 0 || !inType.isDynamicDim(p) || resultType.isDynamicDim(d) ||
-            broadcast.versioned[i] ||
+            broadcast.versioned[i][p] ||
             isa<AffineConstantExpr>(maps[i].getResult(p))) {
           continue;
         }
