@@ -81,4 +81,23 @@ def ChecksToStatusPass : Pass<"infer-checks-to-status", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def ContractReductionsPass : Pass<"infer-contract-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Lets the backend fuse the multiply-add of reduction bodies, and nothing else";
+  let description = [{
+    Runs on the linalg ops left after the target's kernels, before they
+    become loops. In each op with a reduction iterator, a yielded
+    `arith.addf` of a single-use `arith.mulf` (the `acc + a * b` of a
+    matmul, convolution or sum of squares) gets `fastmath<contract>` on
+    both, so LLVM may emit one fused multiply-add for them. Named ops are
+    generalized first, so the flags are in the body the loops are made
+    from. The target machines fuse only what carries the flag: a Mul and
+    an Add from separate ONNX nodes (or an elementwise `a * b + c` within
+    one) round after each operation, as ONNX Runtime computes them. That
+    matters most where a value then picks a quantization range at run
+    time (DynamicQuantizeLinear): one ulp there moves the integer result.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // INFER_TARGETS_COMMON_PASSES_TD

@@ -51,6 +51,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   if (options.openmp) {
     pm.addNestedPass<func::FuncOp>(createParallelLoopsPass());
   }
+  pm.addNestedPass<func::FuncOp>(targets::createContractReductionsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.openmp) {
     pm.addPass(createConvertSCFToOpenMPPass());
