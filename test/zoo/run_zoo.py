@@ -18,7 +18,9 @@ compiled to the generic variant), this script
   3. compiles it with infer-compile and runs it against ONNX Runtime's
      outputs (rtol 1e-3, atol 1e-4 of the largest expected magnitude:
      random weights give outputs of any scale; one quantization step for
-     an output a DequantizeLinear makes),
+     an output a DequantizeLinear makes); a quantized wheel model that
+     misses that passes only when it is as accurate as ORT's against the
+     float model it approximates (see as_accurate; marked * in the table),
 and records pass or the first line of the failure. It prints a markdown
 table and, with --report, writes it (docs/zoo.md) and a JSON file beside it.
 
@@ -193,15 +195,64 @@ def run_one(args, folder, record, opset, kind, work):
                 env.update(INFER_EMU_KERNELS=os.path.join(out, "m.emu.so"),
                            LD_LIBRARY_PATH=args.emulator)
             proc = subprocess.run([args.infer_run, os.path.join(out, "m.so"), "--test-data",
-                                   data, "--rtol", "1e-3", "--atol", f"{atol:.3g}"],
+                                   data, "--rtol", "1e-3", "--atol", f"{atol:.3g}",
+                                   "--save-outputs", os.path.join(work, "got")],
                                   capture_output=True, text=True, timeout=args.timeout, env=env)
     except subprocess.TimeoutExpired:
         return "run", f"timed out after {args.timeout} s", seconds
     if proc.returncode != 0:
         lines = [line for line in (proc.stdout + proc.stderr).splitlines()
                  if "FAIL" in line or "error" in line]
-        return "mismatch", first_line("\n".join(lines) or proc.stdout + proc.stderr), seconds
+        detail = first_line("\n".join(lines) or proc.stdout + proc.stderr)
+        if "float_model" in record and args.target != "hls":
+            equivalent = as_accurate(os.path.join(folder, record["float_model"]), feeds,
+                                     model, expected, os.path.join(work, "got"), atol)
+            if equivalent:
+                return "pass", equivalent, seconds
+        return "mismatch", detail, seconds
     return "pass", "", seconds
+
+
+def rms(a, b):
+    return float(np.sqrt(np.mean((np.asarray(a, np.float64) - np.asarray(b, np.float64)) ** 2)))
+
+
+def as_accurate(float_path, feeds, model, expected, got_dir, atol):
+    """For a quantized model whose outputs differ from ONNX Runtime's
+    beyond the tolerance: a description of how they compare when they are
+    as accurate as ORT's, else None.
+
+    A float difference of one ulp (a sum in another order) moves a range
+    DynamicQuantizeLinear picks at run time, or puts a value on the other
+    side of a rounding boundary; the integer layers after it carry the step
+    on. ORT itself, with and without its graph optimizations, differs by up
+    to a whole output unit on PP-OCR's QDQ detector. What must hold is the
+    accuracy: against the float model the quantized one approximates (run
+    by ORT on the same input), each float output's RMS error is within 10%
+    of ORT's, and at most 1% of its elements fall outside the tolerance."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    session = ort.InferenceSession(float_path, options, providers=["CPUExecutionProvider"])
+    reference = session.run(None, {i.name: feeds[i.name] for i in session.get_inputs()})
+    notes = []
+    for output, theirs, exact in zip(model.graph.output, expected, reference):
+        theirs = np.asarray(theirs)
+        if not np.issubdtype(theirs.dtype, np.floating):
+            return None
+        try:
+            ours = np.load(os.path.join(got_dir, output.name + ".npy"))
+        except OSError:
+            return None
+        if ours.shape != theirs.shape:
+            return None
+        outside = int(np.sum(np.abs(ours - theirs) > atol + 1e-3 * np.abs(theirs)))
+        error, reference_error = rms(ours, exact), rms(theirs, exact)
+        if error > 1.1 * reference_error + 1e-7 or outside > 0.01 * theirs.size:
+            return None
+        notes.append(f"{output.name}: RMS error against the float model {error:.4g} "
+                     f"(ORT {reference_error:.4g}), {outside} of {theirs.size} elements "
+                     f"outside the tolerance of ORT's")
+    return "; ".join(notes)
 
 
 QUANT_OPS = {"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"}
@@ -250,7 +301,7 @@ def markdown(rows, opsets, kinds, header):
     lines = [header, "", "| model | " + " | ".join(
                  f"opset {o} {k}" if o else k for o, k in columns) + " |",
              "|---|" + "---|" * len(columns)]
-    details = []
+    details, notes = [], []
     for name in sorted({r["model"] for r in rows}):
         cells = []
         for opset, kind in columns:
@@ -261,11 +312,19 @@ def markdown(rows, opsets, kinds, header):
             elif row["status"] == "pass":
                 seconds = row.get("compile_s")
                 cells.append(f"pass ({seconds:.0f} s)" if seconds is not None else "pass")
+                if row.get("detail"):
+                    cells[-1] += " *"
+                    notes.append(f"- {name}, {kind}: {row['detail']}")
             else:
                 cells.append(row["status"])
                 details.append(f"- {name}, opset {row['opset']} {kind}: {row['status']}: "
                                f"`{row['detail']}`")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    if notes:
+        lines += ["", "\\* Quantized models whose outputs differ from ONNX Runtime's beyond the "
+                  "tolerance but are as accurate as ORT's against the float model (RMS error "
+                  "within 10% of ORT's, at most 1% of elements outside the tolerance; "
+                  "`run_zoo.py`'s as_accurate says why):", ""] + notes
     if details:
         lines += ["", "Failures, with the first line of each:", ""] + details
     return "\n".join(lines) + "\n"

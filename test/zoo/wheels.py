@@ -108,6 +108,11 @@ def prepare(cache):
                 np.save(os.path.join(folder, "input_0.npy"), text_image(rng, shape, kind))
                 record.update(opsets=[opset], outputs=[],
                               inputs=[{"name": name, "shape": list(shape), "dtype": "float32"}])
+                if form:
+                    # The float model the quantized one approximates, on
+                    # the same input (run_zoo.py's accuracy check).
+                    record["float_model"] = os.path.join(
+                        "..", base, f"opset{opset}_static.onnx")
             except Exception as error:  # noqa: BLE001
                 record["errors"] = {"static": str(error), "dynamic": str(error)}
             with open(os.path.join(folder, "export.json"), "w") as f:
