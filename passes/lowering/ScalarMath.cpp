@@ -60,6 +60,17 @@ Value minOf(OpBuilder &b, Location l, Value x, Value y, bool isUnsigned) {
                     : arith::MinSIOp::create(b, l, x, y).getResult();
 }
 
+Value absOf(OpBuilder &b, Location l, Value x, bool isUnsigned) {
+  if (isFloat(x)) {
+    return math::AbsFOp::create(b, l, x);
+  }
+  if (isUnsigned) {
+    return x;
+  }
+  Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(x.getType()));
+  return arith::MaxSIOp::create(b, l, x, arith::SubIOp::create(b, l, zero, x));
+}
+
 static Value constant(OpBuilder &b, Location l, Value like, double v) {
   return arith::ConstantOp::create(b, l, b.getFloatAttr(like.getType(), v));
 }

@@ -31,6 +31,11 @@ mlir::Value maxOf(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
                   mlir::Value y, bool isUnsigned);
 mlir::Value minOf(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
                   mlir::Value y, bool isUnsigned);
+/// |x| for any element type (unsigned: x itself). Signed integers as
+/// max(x, 0 - x), which every target lowers (NVVM has no math.absi
+/// conversion); the minimum value stays itself, as math.absi defines.
+mlir::Value absOf(mlir::OpBuilder &b, mlir::Location l, mlir::Value x,
+                  bool isUnsigned);
 
 // Float activation functions, shared by the elementwise ops and the
 // recurrent layers' gates.

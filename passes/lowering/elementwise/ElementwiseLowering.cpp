@@ -20,6 +20,7 @@ using namespace mlir;
 namespace infer::lowering {
 namespace {
 
+using scalar::absOf;
 using scalar::add;
 using scalar::div;
 using scalar::maxOf;
@@ -101,10 +102,7 @@ UNARY_MATH(tanhB, TanhOp)
 #undef UNARY_MATH
 
 Value absB(OpBuilder &b, Location l, const Scalar &s, ArrayRef<Value> a) {
-  if (isFloat(a[0])) {
-    return math::AbsFOp::create(b, l, a[0]);
-  }
-  return s.isUnsigned ? a[0] : math::AbsIOp::create(b, l, a[0]).getResult();
+  return absOf(b, l, a[0], s.isUnsigned);
 }
 Value negB(OpBuilder &b, Location l, const Scalar &, ArrayRef<Value> a) {
   if (isFloat(a[0])) {

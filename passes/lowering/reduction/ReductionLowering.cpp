@@ -20,6 +20,7 @@ using namespace infer::graph;
 namespace infer::lowering {
 namespace {
 
+using scalar::absOf;
 using scalar::add;
 using scalar::maxOf;
 using scalar::minOf;
@@ -241,10 +242,7 @@ struct ReduceLowering final : OpConversionPattern<Op> {
       case Reduce::Prod:
         return mul(b, l, acc, x);
       case Reduce::L1:
-        return add(b, l, acc,
-                   isF(x)
-                       ? math::AbsFOp::create(b, l, x).getResult()
-                       : (u ? x : math::AbsIOp::create(b, l, x).getResult()));
+        return add(b, l, acc, absOf(b, l, x, u));
       case Reduce::L2:
       case Reduce::SumSquare:
         return add(b, l, acc, mul(b, l, x, x));

@@ -30,6 +30,21 @@ func.func @udiv(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
 
 // -----
 
+// Signed integer Abs is max(x, 0 - x), which every target lowers (NVVM
+// converts no math.absi); unsigned Abs is the value itself.
+// CHECK-LABEL: func.func @abs_int
+// CHECK: ^bb0(%[[X:.+]]: i32, %{{.+}}: i32):
+// CHECK: %[[Z:.+]] = arith.constant 0 : i32
+// CHECK: %[[NEG:.+]] = arith.subi %[[Z]], %[[X]] : i32
+// CHECK: arith.maxsi %[[X]], %[[NEG]] : i32
+// CHECK-NOT: math.absi
+func.func @abs_int(%a: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = graph.abs %a : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
 // The generic variant: `?` dims are sized at run time from the operands.
 // Two dynamic operands at one position may broadcast at run time (either
 // may be 1): the result takes the first size that is not 1, and each
