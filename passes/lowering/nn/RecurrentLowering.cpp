@@ -515,9 +515,18 @@ struct RecurrentLowering final : OpConversionPattern<Op> {
             SmallVector<OpFoldResult> ySizes = rb.sizes({1, kBatch, hidden});
             Value yNext = tensor::InsertSliceOp::create(rewriter, l, yt, ySeq,
                                                         yOffsets, ySizes, ones);
-            SmallVector<Value> yields = {hNew, yNext};
+            // The new state is copied into the state's own tensor once
+            // every read of the old one is done, so the loop updates one
+            // buffer in place: no buffer passed from step to step (C++
+            // arrays cannot express that for HLS) and no allocation per
+            // step.
+            auto intoState = [&](Value fresh, Value state) {
+              return linalg::CopyOp::create(rewriter, l, fresh, state)
+                  .getResult(0);
+            };
+            SmallVector<Value> yields = {intoState(hNew, h), yNext};
             if (cNew) {
-              yields.push_back(cNew);
+              yields.push_back(intoState(cNew, c));
             }
             scf::YieldOp::create(rewriter, l, yields);
           });

@@ -117,15 +117,18 @@ func.func @dynamic(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
 // -----
 
 // GRU: the input projection of all steps is one matmul before the time
-// loop; the loop carries the hidden state and the output sequence.
+// loop; the loop carries the hidden state and the output sequence. The
+// new state is copied into the state's tensor (one buffer updated in
+// place once bufferized).
 // CHECK-LABEL: func.func @gru
 // CHECK: linalg.generic
 // CHECK-SAME: ins(%{{.+}}, %{{.+}} : tensor<5x2x3xf32>, tensor<12x3xf32>)
-// CHECK: scf.for %{{.+}} = %c0 to %c5 step %c1 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<2x4xf32>, tensor<5x2x4xf32>)
+// CHECK: scf.for %{{.+}} = %c0 to %c5 step %c1 iter_args(%[[H:.+]] = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<2x4xf32>, tensor<5x2x4xf32>)
 // CHECK: math.exp
 // CHECK: math.tanh
 // CHECK: tensor.insert_slice
-// CHECK: scf.yield
+// CHECK: %[[STATE:.+]] = linalg.copy ins(%{{.+}} : tensor<2x4xf32>) outs(%[[H]] : tensor<2x4xf32>)
+// CHECK: scf.yield %[[STATE]], %{{.+}} : tensor<2x4xf32>, tensor<5x2x4xf32>
 func.func @gru(%x: tensor<5x2x3xf32>, %w: tensor<1x12x3xf32>, %r: tensor<1x12x4xf32>) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>) {
   %none = graph.none
   %y, %yh = graph.gru %x, %w, %r, %none, %none, %none {hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<1x12x3xf32>, tensor<1x12x4xf32>, none, none, none) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>)
