@@ -26,7 +26,13 @@ model fail to compile; each run is compared with onnx.reference:
 - an If whose branches give results of different shapes (the generic
   variant sizes what follows at run time), run both ways;
 - an output declared with the wrong rank (as one CRNN exporter did): the
-  compile warns and the computed shape is returned.
+  compile warns and the computed shape is returned;
+- PyTorch's export of F.batch_norm(training=True) (timm's weight
+  standardization) before opset 14: a BatchNormalization with five
+  outputs, the last two dead, which normalizes by the batch's statistics.
+  onnx.reference reads that form differently from PyTorch and ONNX
+  Runtime, so this one is compared with ONNX Runtime; a model that reads
+  a saved statistic is refused naming it.
 
 - infer-bench on BERT-style embeddings: random token-type ids overrun a
   2-row table and are refused naming the node; --int-range, --test-data
@@ -40,6 +46,7 @@ import subprocess
 import sys
 
 import numpy as np
+import onnx
 from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
@@ -279,6 +286,55 @@ def wrong_output_model():
     return make_model(graph, 13, check=False)
 
 
+def legacy_batchnorm_model(read_saved=False):
+    """Conv whose weights are standardized by a training-mode
+    BatchNormalization-9 (Y, running mean and variance, saved mean and
+    variance), as PyTorch 1.13 exports it at opset 13."""
+    outputs = ["w_std", "running_mean", "running_var", "saved_mean", "saved_var"]
+    nodes = [node("Reshape", ["w", "flat"], ["w_rows"]),
+             node("BatchNormalization", ["w_rows", "ones", "zeros", "zeros", "ones"], outputs,
+                  epsilon=1e-5, momentum=1.0, name="standardize"),
+             node("Reshape", ["w_std", "wshape"], ["w_conv"]),
+             node("Conv", ["x", "w_conv"], ["y"], pads=[1, 1, 1, 1], name="conv")]
+    graph_outputs = [info("y", F, [1, 4, 6, 6])]
+    if read_saved:
+        nodes.append(node("Identity", ["saved_mean"], ["mean_out"]))
+        graph_outputs.append(info("mean_out", F, [4]))
+    init = [floats("w", 4, 3, 3, 3, scale=1.0), ints("flat", [1, 4, -1]),
+            ints("wshape", [4, 3, 3, 3]),
+            numpy_helper.from_array(np.ones(4, np.float32), "ones"),
+            numpy_helper.from_array(np.zeros(4, np.float32), "zeros")]
+    graph = helper.make_graph(nodes, "legacy_batchnorm", [info("x", F, [1, 3, 6, 6])],
+                              graph_outputs, init)
+    return make_model(graph, 13)
+
+
+def check_legacy_batchnorm(args):
+    import onnxruntime as ort
+
+    model = legacy_batchnorm_model()
+    work, library = compile_model(args, model, "legacy_batchnorm")
+    feeds = {"x": RNG.standard_normal((1, 3, 6, 6)).astype(np.float32)}
+    session = ort.InferenceSession(model.SerializeToString(),
+                                   providers=["CPUExecutionProvider"])
+    directory = f"{work}/ort"
+    write_set(directory, model, feeds, session.run(None, feeds))
+    proc = subprocess.run([args.infer_run, library, "--test-data", directory],
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: legacy_batchnorm:\n{proc.stdout}{proc.stderr}")
+    print("ok legacy_batchnorm: BatchNormalization-9 in training mode matches ONNX Runtime")
+    path = f"{args.work}/legacy_batchnorm_read.onnx"
+    onnx.save(legacy_batchnorm_model(read_saved=True), path)
+    proc = subprocess.run([args.infer_compile, path, "-o", f"{args.work}/legacy_batchnorm_read"],
+                          capture_output=True, text=True, timeout=600)
+    wanted = "output 3 ('saved_mean') is read"
+    if proc.returncode == 0 or wanted not in proc.stderr:
+        sys.exit(f"FAIL: expected the error '{wanted}', got exit {proc.returncode}:\n"
+                 f"{proc.stderr}")
+    print("ok legacy_batchnorm_read: a read saved statistic is refused")
+
+
 def main():
     args = parse_args(__doc__, "infer-bench")
     passed = 0
@@ -402,6 +458,8 @@ def main():
         sys.exit(f"FAIL: expected the warning '{wanted}', got:\n{proc.stderr}")
     print("ok wrong_output: the compile warns about the declared shape")
     passed += 1
+    check_legacy_batchnorm(args)
+    passed += 2
     print(f"{passed} passed, 0 failed")
 
 

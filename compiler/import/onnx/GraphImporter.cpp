@@ -112,6 +112,23 @@ void GraphImporter::collectValueTypes(const onnx::GraphProto &graph) {
   }
 }
 
+void GraphImporter::collectReadNames(const onnx::GraphProto &graph) {
+  for (const auto &output : graph.output()) {
+    readNames_.insert(output.name());
+  }
+  for (const auto &node : graph.node()) {
+    readNames_.insert(node.input().begin(), node.input().end());
+    for (const auto &attr : node.attribute()) {
+      if (attr.has_g()) {
+        collectReadNames(attr.g());
+      }
+      for (const auto &sub : attr.graphs()) {
+        collectReadNames(sub);
+      }
+    }
+  }
+}
+
 Value GraphImporter::none() {
   Block *block = builder_.getInsertionBlock();
   auto it = noneValues_.find(block);
@@ -178,6 +195,7 @@ LogicalResult GraphImporter::importMainGraph(ModuleOp module,
   const onnx::GraphProto &graph = model_.graph();
   Location modelLoc = FileLineColLoc::get(context_, modelName_, 0, 0);
   collectValueTypes(graph);
+  collectReadNames(graph);
   std::set<std::string> initializers;
   for (const auto &tensor : graph.initializer()) {
     initializers.insert(tensor.name());
@@ -547,10 +565,16 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     }
   }
   int numResults = fixedResultCount(*opName).value_or(node.output_size());
-  if (node.output_size() > numResults) {
-    return emitError(loc) << node.op_type() << " node has "
-                          << node.output_size() << " outputs; " << state.opName
-                          << " produces " << numResults;
+  // Outputs past what the op produces are dropped when nothing reads them
+  // (the dead training outputs of an exporter's BatchNormalization-9).
+  for (int i = numResults; i < node.output_size(); ++i) {
+    if (readNames_.count(node.output(i))) {
+      return emitError(loc)
+             << node.op_type() << " node has " << node.output_size()
+             << " outputs; " << state.opName << " produces " << numResults
+             << ", and output " << i << " ('" << printableName(node.output(i))
+             << "') is read";
+    }
   }
   SmallVector<Type> resultTypes;
   for (int i = 0; i < numResults; ++i) {
@@ -588,7 +612,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
       return failure();
     }
   }
-  for (int i = 0; i < node.output_size(); ++i) {
+  for (int i = 0; i < std::min(node.output_size(), numResults); ++i) {
     if (!node.output(i).empty()) {
       scopes_.back()[node.output(i)] = op->getResult(i);
     }

@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,7 @@ private:
                         const onnx::OpSchema *schema, size_t index);
   mlir::Value lookup(const std::string &name);
   void collectValueTypes(const onnx::GraphProto &graph);
+  void collectReadNames(const onnx::GraphProto &graph);
   mlir::Location nodeLoc(const onnx::NodeProto &node, int index);
   int opsetFor(const std::string &domain) const;
 
@@ -87,6 +89,9 @@ private:
   std::vector<llvm::StringMap<mlir::Value>> scopes_;
   /// Declared types of values (value_info, inputs, outputs) by name.
   std::map<std::string, const onnx::TypeProto *> valueTypes_;
+  /// Every value name a node (of any subgraph) reads or a graph returns:
+  /// an output the op does not produce may be dropped when not in here.
+  std::set<std::string> readNames_;
   llvm::DenseMap<mlir::Block *, mlir::Value> noneValues_;
   /// Unsupported (op type, opset) -> first node and count, reported at once.
   std::map<std::pair<std::string, int>, UnsupportedOp> unsupported_;

@@ -299,7 +299,7 @@ LogicalResult upgradeNode(GraphImporter &imp, NodeState &s) {
   if ((op == "Softmax" || op == "LogSoftmax" || op == "Hardmax") && v < 13) {
     return upgradeSoftmaxLike(imp, s);
   }
-  if (op == "BatchNormalization" && v < 9) {
+  if (op == "BatchNormalization" && v < 14) {
     if (auto spatial = attrAs<IntegerAttr>(s.attributes, "spatial")) {
       if (spatial.getInt() != 1) {
         return emitError(s.loc)
@@ -307,6 +307,18 @@ LogicalResult upgradeNode(GraphImporter &imp, NodeState &s) {
       }
       s.attributes.erase("spatial");
     }
+    // Before opset 14 the outputs say the mode: Y alone is inference, Y
+    // with the running statistics (and the saved ones) is training, as
+    // ONNX Runtime runs it (PyTorch exports F.batch_norm(training=True),
+    // e.g. a weight standardization, that way).
+    auto isTest = attrAs<IntegerAttr>(s.attributes, "is_test");
+    bool statistics =
+        llvm::any_of(llvm::drop_begin(s.node->output()),
+                     [](const std::string &name) { return !name.empty(); });
+    if (statistics && !(isTest && isTest.getInt() == 1)) {
+      s.attributes.set("training_mode", imp.builder().getI64IntegerAttr(1));
+    }
+    s.attributes.erase("is_test");
     return success();
   }
   if (v < 7 && llvm::is_contained({"Add", "Sub", "Mul", "Div", "Pow", "And",
