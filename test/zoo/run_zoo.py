@@ -432,9 +432,13 @@ def main():
 
     table = ""
     if exports:
+        per_opset = " ".join(
+            f"Opset {o} ({len({r['model'] for r in exports if r['opset'] == o})} "
+            f"architectures run): {summary([r for r in exports if r['opset'] == o])}."
+            for o in opsets)
         header = (f"{len({r['model'] for r in exports})} architectures exported by PyTorch, "
-                  f"opsets {','.join(map(str, opsets))}. {summary(exports)} (export failures "
-                  f"are not counted: they are the exporter's).")
+                  f"opsets {','.join(map(str, opsets))}. {per_opset} Export failures "
+                  f"are not counted: they are the exporter's.")
         table = markdown(exports, opsets, kinds, header)
     if real:
         header = (f"## Real-weight models from PyPI wheels\n\n{wheels.SOURCE}, as shipped "
