@@ -35,7 +35,14 @@ void markMultiplyAdds(linalg::LinalgOp op) {
     if (!add) {
       continue;
     }
-    for (Value term : {add.getLhs(), add.getRhs()}) {
+    for (auto [term, other] : {std::pair(add.getLhs(), add.getRhs()),
+                               std::pair(add.getRhs(), add.getLhs())}) {
+      // The other term must be the accumulator: the output's element.
+      auto acc = dyn_cast<BlockArgument>(other);
+      if (!acc || acc.getOwner() != body ||
+          !op.isDpsInit(op.getMatchingOpOperand(acc))) {
+        continue;
+      }
       auto mul = term.getDefiningOp<arith::MulFOp>();
       if (mul && mul->hasOneUse()) {
         allowContraction(mul);

@@ -57,3 +57,20 @@ func.func @product_reused(%x: memref<16xf32>, %acc: memref<f32>, %out: memref<16
   }
   return
 }
+
+// A reduction yielding `a * b + c` whose c is an input element, not the
+// accumulator, is an elementwise multiply-add: it rounds twice.
+// CHECK-LABEL: func.func @not_accumulated
+// CHECK: arith.mulf %{{[^ ]+}}, %{{[^ ]+}} : f32
+// CHECK: arith.addf %{{[^ ]+}}, %{{[^ ]+}} : f32
+func.func @not_accumulated(%x: memref<16xf32>, %y: memref<16xf32>, %acc: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%x, %y : memref<16xf32>, memref<16xf32>) outs(%acc : memref<f32>) {
+  ^bb0(%v: f32, %w: f32, %s: f32):
+    %m = arith.mulf %v, %v : f32
+    %a = arith.addf %m, %w : f32
+    linalg.yield %a : f32
+  }
+  return
+}
