@@ -127,6 +127,51 @@ KernelBuilder::loop(Value lb, Value ub, int64_t step, ValueRange init,
       });
 }
 
+SmallVector<Value> KernelBuilder::reductionLoop(
+    Value lb, Value ub, ValueRange acc,
+    function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+  auto type = cast<VectorType>(acc.front().getType());
+  int64_t length = type.getNumElements();
+  if (llvm::has_single_bit<uint64_t>(length) || length % lanes) {
+    return loop(lb, ub, 1, acc, body).getResults();
+  }
+  // LLVM takes a loop-carried vector whose length is not a power of two
+  // (a 24- or 48-lane tail panel) apart into scalars on the stack at
+  // every step. The loop carries register-wide pieces instead; joining
+  // and splitting them inside the body costs nothing once legalized.
+  int64_t pieces = length / lanes;
+  auto split = [&](ValueRange vectors) {
+    SmallVector<Value> parts;
+    for (Value v : vectors) {
+      for (int64_t p = 0; p < pieces; ++p) {
+        parts.push_back(vector::ExtractStridedSliceOp::create(
+            b, loc, v, ArrayRef<int64_t>{p * lanes}, ArrayRef<int64_t>{lanes},
+            ArrayRef<int64_t>{1}));
+      }
+    }
+    return parts;
+  };
+  auto join = [&](ValueRange parts) {
+    SmallVector<Value> vectors;
+    for (size_t i = 0; i < parts.size(); i += pieces) {
+      Value v = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+      for (int64_t p = 0; p < pieces; ++p) {
+        v = vector::InsertStridedSliceOp::create(b, loc, parts[i + p], v,
+                                                 ArrayRef<int64_t>{p * lanes},
+                                                 ArrayRef<int64_t>{1});
+      }
+      vectors.push_back(v);
+    }
+    return vectors;
+  };
+  scf::ForOp carried =
+      loop(lb, ub, 1, split(acc), [&](Value iv, ValueRange parts) {
+        return split(body(iv, join(parts)));
+      });
+  return join(carried.getResults());
+}
+
 SmallVector<Value> KernelBuilder::indices(ArrayRef<int> dims) {
   SmallVector<Value> result;
   for (int d : dims) {
@@ -434,7 +479,7 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
       sums = step(index(kv), sums);
     }
   } else {
-    sums = loop(k0, kEnd, 1, acc, step).getResults();
+    sums = reductionLoop(k0, kEnd, acc, step);
   }
   auto storeTile = [&] {
     for (int64_t i = 0; i < tileRows; ++i) {

@@ -70,6 +70,14 @@ private:
                                                          mlir::ValueRange)>
            body);
 
+  /// The k loop of a tile: `body` maps the accumulators `acc` (vectors of
+  /// one length) at a step to the next ones; returns the final sums.
+  llvm::SmallVector<mlir::Value> reductionLoop(
+      mlir::Value lb, mlir::Value ub, mlir::ValueRange acc,
+      llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::Value,
+                                                        mlir::ValueRange)>
+          body);
+
   /// Indices for the current loop values.
   mlir::SmallVector<mlir::Value> indices(mlir::ArrayRef<int> dims);
 

@@ -361,3 +361,28 @@ func.func @matmul_dynamic_n(%a: memref<7x5xf32>, %b: memref<5x?xf32>, %c: memref
   }
   return
 }
+
+// -----
+
+#a = affine_map<(m, k, n) -> (m, k)>
+#b = affine_map<(m, k, n) -> (k, n)>
+#c = affine_map<(m, k, n) -> (m, n)>
+
+// A matrix-vector product (M = 1, a recurrent layer's h.R^T): one 96-lane
+// panel (12 AVX2 vectors, as many accumulators as a 6-row tile has). Its
+// k loop carries twelve 8-lane pieces, not one vector<96xf32>, which LLVM
+// would take apart into scalars at every step.
+// CHECK-LABEL: func.func @matvec
+// CHECK: scf.for {{.+}} iter_args({{.+}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: vector.fma {{.+}} : vector<96xf32>
+// CHECK-COUNT-12: vector.extract_strided_slice
+func.func @matvec(%h: memref<1x64xf32>, %r: memref<64x96xf32>, %g: memref<1x96xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%h, %r : memref<1x64xf32>, memref<64x96xf32>) outs(%g : memref<1x96xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
