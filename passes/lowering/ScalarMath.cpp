@@ -86,7 +86,12 @@ Value sigmoid(OpBuilder &b, Location l, Value x) {
 }
 
 Value softplus(OpBuilder &b, Location l, Value x) {
-  return math::Log1pOp::create(b, l, math::ExpOp::create(b, l, x));
+  // max(x, 0) + log(1 + exp(-|x|)): the exponential never overflows, so a
+  // large x gives x (as ONNX Runtime computes it), not log(inf).
+  Value negAbs = arith::NegFOp::create(b, l, math::AbsFOp::create(b, l, x));
+  Value tail = math::Log1pOp::create(b, l, math::ExpOp::create(b, l, negAbs));
+  return add(b, l, arith::MaximumFOp::create(b, l, x, constant(b, l, x, 0)),
+             tail);
 }
 
 Value softsign(OpBuilder &b, Location l, Value x) {

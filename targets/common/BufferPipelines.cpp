@@ -78,7 +78,11 @@ void buildLoopsToLLVMPipeline(OpPassManager &pm, bool barePointers,
   // Math first: a libm function on a vector (erf in a GELU fused into a
   // vectorized epilogue) is called once per lane, through vector.extract
   // and vector.insert that the vector lowering below must still see.
-  pm.addPass(createConvertMathToLLVMPass());
+  // log1p left to libm (log1pf), not log(1 + x): that loses every digit
+  // of a tiny x (a Softplus of a large negative input would be 0).
+  ConvertMathToLLVMPassOptions mathToLLVM;
+  mathToLLVM.approximateLog1p = false;
+  pm.addPass(createConvertMathToLLVMPass(mathToLLVM));
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertVectorToLLVMPass());
   // The generic variant allocates through the runtime (DynamicEntry.cpp

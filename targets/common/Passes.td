@@ -100,4 +100,28 @@ def ContractReductionsPass : Pass<"infer-contract-reductions", "::mlir::func::Fu
                            "::mlir::arith::ArithDialect"];
 }
 
+def ApproximateMathPass : Pass<"infer-approximate-math", "::mlir::func::FuncOp"> {
+  let summary = "Replaces f32 libm calls (exp, tanh, erf, log...) with inline polynomials";
+  let description = [{
+    Rewrites the f32 `math` ops named in `functions` (scalar or vector)
+    into MLIR's polynomial approximations: range reduction, a polynomial
+    or rational kernel, and selects for the special values, all in
+    `arith` ops. A loop of them has no call left in it, so LLVM
+    vectorizes it, and a vector of them (a fused epilogue) is computed in
+    its lanes instead of one libm call per lane. The error bound of each
+    function, measured against correctly rounded values over the whole
+    float range, is stated and tested in `test/e2e/math_accuracy.py`
+    (docs/design/cpu-kernels.md lists it). f64 and other types keep their
+    libm calls; `infer-compile --math=libm` skips the pass.
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "The math ops to approximate, by mnemonic (default: exp, "
+               "tanh, erf, log, log1p)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // INFER_TARGETS_COMMON_PASSES_TD

@@ -52,6 +52,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
     pm.addNestedPass<func::FuncOp>(createParallelLoopsPass());
   }
   pm.addNestedPass<func::FuncOp>(targets::createContractReductionsPass());
+  if (options.approximateMath) {
+    pm.addNestedPass<func::FuncOp>(targets::createApproximateMathPass());
+  }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.openmp) {
     pm.addPass(createConvertSCFToOpenMPPass());

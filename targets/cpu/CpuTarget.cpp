@@ -26,6 +26,7 @@ CodegenOptions codegenOptions(const CpuTargetOptions &options) {
   }
   codegen.openmp = options.parallel == "openmp";
   codegen.dynamicShapes = options.dynamicShapes;
+  codegen.approximateMath = options.math == "polynomial";
   return codegen;
 }
 
@@ -39,6 +40,10 @@ public:
   std::string validateOptions() override {
     if (options.parallel != "openmp" && options.parallel != "none") {
       return "--parallel must be 'openmp' or 'none', got '" + options.parallel +
+             "'";
+    }
+    if (options.math != "polynomial" && options.math != "libm") {
+      return "--math must be 'polynomial' or 'libm', got '" + options.math +
              "'";
     }
     unsigned bits = options.vectorBits;

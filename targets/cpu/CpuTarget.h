@@ -44,6 +44,9 @@ struct CodegenOptions {
   // The generic variant of a model with dynamic dims: results are returned
   // in buffers the code allocates, and the entry takes memref descriptors.
   bool dynamicShapes = false;
+  // f32 exp, tanh, erf, log... as inline polynomials (vectorizable), not
+  // libm calls.
+  bool approximateMath = true;
 };
 
 /// The widest vector registers of the target `options` name: 512 with
@@ -74,6 +77,14 @@ struct CpuTargetOptions : public targets::TargetOptions<CpuTargetOptions> {
                      "OMP_NUM_THREADS sets the count), 'none' gives "
                      "single-threaded code with no runtime dependency"),
       llvm::cl::init("openmp")};
+  Option<std::string> math{
+      *this, "math",
+      llvm::cl::desc("f32 exp, tanh, erf, log and log1p: "
+                     "'polynomial' (default) computes them inline, in "
+                     "vector lanes, within a few ulp of the exact value "
+                     "(docs/design/cpu-kernels.md states each bound); "
+                     "'libm' calls the C library once per element"),
+      llvm::cl::init("polynomial")};
   Option<unsigned> vectorBits{
       *this, "vector-bits",
       llvm::cl::desc("Vector register width the kernels assume: 128, 256 "

@@ -28,9 +28,16 @@ func.func @mm_main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64
 // -----
 
 // erf fused into a convolution's vectorized epilogue (GELU after a Conv) is
-// a libm call per lane: the lanes are taken apart before the vector
-// lowering runs, so no vector op is left for LLVM translation.
-// RUN: infer-opt %s --split-input-file --infer-lower-graph-to-linalg --fuse --cpu-codegen="parallel=none vector-bits=256" | FileCheck %s --check-prefix=ERF
+// computed in the vector's lanes by default (a polynomial, no call)...
+// RUN: infer-opt %s --split-input-file --infer-lower-graph-to-linalg --fuse --cpu-codegen="parallel=none vector-bits=256" | FileCheck %s --check-prefix=POLY
+// POLY-LABEL: llvm.func @gelu_main
+// POLY-NOT: llvm.call @erff
+// POLY: llvm.fdiv %{{.+}} : vector<16xf32>
+// POLY-NOT: llvm.call @erff
+// ...and with math=libm is a libm call per lane: the lanes are taken apart
+// before the vector lowering runs, so no vector op is left for LLVM
+// translation.
+// RUN: infer-opt %s --split-input-file --infer-lower-graph-to-linalg --fuse --cpu-codegen="parallel=none vector-bits=256 math=libm" | FileCheck %s --check-prefix=ERF
 // ERF-LABEL: llvm.func @gelu_main
 // ERF-NOT: vector.
 // ERF: llvm.extractelement
