@@ -122,7 +122,9 @@ private:
   /// One vector of lanes of a row: runs of consecutive elements, each an
   /// offset (for k = 0) and the lanes it fills.
   struct Part {
-    mlir::SmallVector<mlir::Value> offsets, masks;
+    /// Per run: the offset of its first element, the lanes it fills, and
+    /// the first of those lanes.
+    mlir::SmallVector<mlir::Value> offsets, masks, firstLanes;
   };
   struct Rows {
     mlir::Value n0, offsets;

@@ -2,7 +2,7 @@
 //
 // In place (B's innermost dim is N), packed into a per-thread buffer,
 // gathered at offsets linear in the loop dims, or, for stride-1 windows,
-// as runs of consecutive elements (a masked load and expanding loads).
+// as runs of consecutive elements (one masked load per run).
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +65,7 @@ KernelBuilder::planRuns(Value n0, int64_t width, int64_t length) {
       part.offsets.push_back(
           columnOffset(arith::MinSIOp::create(b, loc, column, index(c.n - 1))));
       part.masks.push_back(arith::XOrIOp::create(b, loc, upTo, before));
+      part.firstLanes.push_back(bound);
       before = upTo;
       bound = next;
     }
@@ -81,20 +82,24 @@ Value KernelBuilder::loadRuns(const Rows &source, Value kv) {
   Value result = arith::ConstantOp::create(
       b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
   for (auto [v, part] : llvm::enumerate(source.parts)) {
-    // The first run starts at lane 0: a masked load; the others expand
-    // into the lanes after it.
+    // Each run is one masked load into its lanes: lane i of run r reads
+    // element offset_r + (i - first_r), so the load starts first_r
+    // elements before the run. That address is never before the buffer:
+    // run r starts r output rows in, at least r input rows (each as long
+    // as an output row) from the start, and first_r <= r * row length.
+    // (An expanding load would do it too, but AVX2 has none: LLVM makes
+    // it a branch per lane.)
     Value value = arith::ConstantOp::create(
         b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
     for (auto [r, offset] : llvm::enumerate(part.offsets)) {
       // A named Value: a ValueRange over a temporary would dangle.
-      Value address = arith::AddIOp::create(b, loc, row, offset);
+      Value address = arith::SubIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, row, offset),
+          part.firstLanes[r]);
       ValueRange at{address};
-      value = r == 0 ? vector::MaskedLoadOp::create(b, loc, type, flat, at,
-                                                    part.masks[r], value)
-                           .getResult()
-                     : vector::ExpandLoadOp::create(b, loc, type, flat, at,
-                                                    part.masks[r], value)
-                           .getResult();
+      value = vector::MaskedLoadOp::create(b, loc, type, flat, at,
+                                           part.masks[r], value)
+                  .getResult();
     }
     result = vector::InsertStridedSliceOp::create(
         b, loc, value, result, ArrayRef<int64_t>{int64_t(v) * lanes},

@@ -106,17 +106,21 @@ func.func @transposed_rhs(%a: memref<4x8xf32>, %b: memref<16x8xf32>, %c: memref<
 
 // An implicit GEMM (a 3x3 stride-1 convolution reading its padded input
 // through the window map): K = (c, kh, kw) collapses in A, N = (oh, ow)
-// in C. Output rows are 18 long (>= a vector), so each 16-lane part of a
-// packed row is a masked load finishing one output row plus an expanding
-// load starting the next: no gather.
+// in C. Output rows are 18 long (>= a vector), so each 8-lane part of a
+// packed row is a masked load finishing one output row plus a masked load
+// starting the next, into the lanes after it (its address moved back by
+// the lanes before): no gather, no expanding load (a branch per lane on
+// AVX2).
 // CHECK-LABEL: func.func @conv_stride1
 // CHECK-DAG: memref.collapse_shape %arg0 {{\[}}[0], [1, 2, 3]] : memref<8x4x3x3xf32> into memref<8x36xf32>
 // CHECK-DAG: memref.collapse_shape %arg2 {{\[}}[0], [1, 2]] : memref<8x18x18xf32> into memref<8x324xf32>
 // CHECK: memref.reinterpret_cast
 // CHECK: vector.create_mask
-// CHECK: vector.maskedload
-// CHECK: vector.expandload
+// CHECK: %[[FIRST:.+]] = vector.maskedload
+// CHECK: %[[BACK:.+]] = arith.subi
+// CHECK: vector.maskedload %{{.+}}{{\[}}%[[BACK]]], %{{.+}}, %[[FIRST]]
 // CHECK-NOT: vector.gather
+// CHECK-NOT: vector.expandload
 // CHECK: vector.fma
 func.func @conv_stride1(%w: memref<8x4x3x3xf32>, %x: memref<4x20x20xf32>, %y: memref<8x18x18xf32>) {
   linalg.generic {indexing_maps = [affine_map<(f, c, kh, kw, oh, ow) -> (f, c, kh, kw)>,
@@ -280,11 +284,14 @@ func.func @few_panels(%a: memref<48x8xf32>, %b: memref<8x32xf32>, %c: memref<48x
 // -----
 
 // Output rows of 7 (a late stage): a 16-lane vector spans up to 4 of
-// them, loaded as one masked load and three expanding loads, still no
-// gather.
+// them, loaded as four masked loads, still no gather. The second run
+// (lanes 7.., the next output row at input offset 9) loads from 9 - 7.
 // AVX512-LABEL: func.func @conv_short_rows
-// AVX512: vector.maskedload
-// AVX512-COUNT-3: vector.expandload
+// AVX512: %[[ROW:.+]] = vector.maskedload %{{.+}}{{\[}}%[[AT:[0-9a-z_]+]]]
+// AVX512: %[[NEXT:.+]] = arith.addi %[[AT]], %c2 : index
+// AVX512: vector.maskedload %{{.+}}{{\[}}%[[NEXT]]], %{{.+}}, %[[ROW]]
+// AVX512-COUNT-2: vector.maskedload
+// AVX512-NOT: vector.expandload
 // AVX512-NOT: vector.gather
 // AVX512: vector.fma
 func.func @conv_short_rows(%w: memref<16x4x3x3xf32>, %x: memref<4x9x9xf32>, %y: memref<16x7x7xf32>) {
