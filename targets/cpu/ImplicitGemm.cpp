@@ -69,6 +69,20 @@ bool isContractionRhs(OpOperand *operand) {
          operand == linalgOp.getDpsInputOperand(1);
 }
 
+/// Whether the copy reads its input through a strided (or dilated)
+/// window: a map result with a multiplied dim (x[o*s + k]).
+bool readsStridedWindow(Operation *copy) {
+  auto generic = cast<linalg::GenericOp>(copy);
+  AffineMap map = generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
+  return llvm::any_of(map.getResults(), [](AffineExpr expr) {
+    bool multiplied = false;
+    expr.walk([&](AffineExpr e) {
+      multiplied |= e.getKind() == AffineExprKind::Mul;
+    });
+    return multiplied;
+  });
+}
+
 /// Rewrites the static `tensor.reshape` of a copy that feeds a
 /// contraction's B operand into the `tensor.collapse_shape` it is.
 void collapseCopyReshapes(func::FuncOp func) {
@@ -77,6 +91,7 @@ void collapseCopyReshapes(func::FuncOp func) {
     if (reshape->hasOneUse() &&
         isContractionRhs(&*reshape->getUses().begin()) &&
         isCopy(reshape.getSource().getDefiningOp()) &&
+        !readsStridedWindow(reshape.getSource().getDefiningOp()) &&
         reshape.getSource().hasOneUse()) {
       reshapes.push_back(reshape);
     }

@@ -18,8 +18,10 @@ def ImplicitGemmPass : Pass<"infer-cpu-implicit-gemm", "::mlir::func::FuncOp"> {
     the contraction reads `x` through the window map (an implicit GEMM).
     The register-tiled kernels (`infer-cpu-contraction-kernels`) then
     pack each panel of B straight from `x` into L1. Only f32 contractions
-    with static shapes are rewritten (the shapes the kernels take); other
-    copies and reshapes are left alone.
+    with static shapes are rewritten (the shapes the kernels take), and
+    only windows of stride 1 and no dilation: a strided window's panel
+    would be gathered element by element, while the copy's strided reads
+    vectorize. Other copies and reshapes are left alone.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
