@@ -74,14 +74,14 @@ struct ApproximateMathPass final
       name.consume_front("math.");
       return llvm::is_contained(selected, name);
     };
-    // Only the chosen ops and what their rewrites make: no folding or
-    // simplification of the rest of the function on the way.
     if (chosen("log")) {
       getOperation().walk(scaleSubnormalLogInput);
     }
+    // Only the chosen ops and what their rewrites make: no folding or
+    // simplification of the rest of the function on the way.
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<math::MathDialect>(op->getDialect()) &&
+      if (isa_and_nonnull<math::MathDialect>(op->getDialect()) &&
           chosen(op->getName().getStringRef())) {
         ops.push_back(op);
       }

@@ -136,9 +136,10 @@ SmallVector<Value> KernelBuilder::reductionLoop(
     return loop(lb, ub, 1, acc, body).getResults();
   }
   // LLVM takes a loop-carried vector whose length is not a power of two
-  // (a 24- or 48-lane tail panel) apart into scalars on the stack at
-  // every step. The loop carries register-wide pieces instead; joining
-  // and splitting them inside the body costs nothing once legalized.
+  // (the 96 lanes of a matrix-vector panel on AVX2, a 24-lane tail) apart
+  // into scalars on the stack at every step. The loop carries
+  // register-wide pieces instead; joining and splitting them inside the
+  // body costs nothing once legalized.
   int64_t pieces = length / lanes;
   auto split = [&](ValueRange vectors) {
     SmallVector<Value> parts;
