@@ -64,6 +64,7 @@ void KernelBuilder::build() {
   out = operandView(c.op.getDpsInitOperand(0), cGroups, outDims);
   rhs = c.op.getDpsInputOperand(c.rhs)->get();
   flat = runsView();
+  strided = flat ? Value() : stridedView();
   for (AffineExpr expr :
        c.op.getMatchingIndexingMap(c.op.getDpsInputOperand(c.rhs))
            .getResults()) {
@@ -376,7 +377,7 @@ void KernelBuilder::panel(Value n0, int64_t width, int64_t length, Value k0,
   Rows source{n0, Value(), {}, width, length};
   if (flat) {
     source.parts = planRuns(n0, width, length);
-  } else if (c.gather) {
+  } else if (c.gather && !strided) {
     source.offsets = columnOffsets(n0, length);
   }
   if (packed) {

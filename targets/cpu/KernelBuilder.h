@@ -149,6 +149,12 @@ private:
 
   mlir::Value loadRuns(const Rows &source, mlir::Value kv);
 
+  /// For B read through a stride-2 window whose output rows are whole
+  /// vectors (every vector of a panel lies in one output row): each
+  /// vector is one load of 2 * lanes - 1 consecutive elements, its even
+  /// lanes taken (no gather).
+  mlir::Value loadStrided(const Rows &source, mlir::Value kv);
+
   /// The batch loops' part of B's offsets.
   mlir::Value batchOffset();
 
@@ -156,6 +162,10 @@ private:
   /// coefficients give) when its panels load as runs (a stride-1 implicit
   /// GEMM with output rows of at least lanes / 3); null otherwise.
   mlir::Value runsView();
+
+  /// B as one dimension when its panels load as loadStrided does; null
+  /// otherwise.
+  mlir::Value stridedView();
 
   /// sum(coefficient[d] * index_d) over `dims`, delinearizing `flat`
   /// (innermost dim last): the offset of B's element for a K or N index.
@@ -234,7 +244,7 @@ private:
   std::optional<Epilogue> epilogue;
   int64_t lanes, rows, kBlock, panelWidth;
   mlir::SmallVector<mlir::Value> ivs;
-  mlir::Value lhs, rhs, out, flat;
+  mlir::Value lhs, rhs, out, flat, strided;
   mlir::SmallVector<int> lhsDims, rhsDims, outDims;
   mlir::Value &shared;
 };

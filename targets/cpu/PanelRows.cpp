@@ -24,6 +24,9 @@ Value KernelBuilder::rowOf(const Rows &source, Value kv) {
   if (flat) {
     return loadRuns(source, kv);
   }
+  if (strided) {
+    return loadStrided(source, kv);
+  }
   if (c.gather) {
     return gatherRow(kv, source.offsets, type, source.width);
   }
@@ -106,6 +109,51 @@ Value KernelBuilder::loadRuns(const Rows &source, Value kv) {
         ArrayRef<int64_t>{1});
   }
   return result;
+}
+
+Value KernelBuilder::loadStrided(const Rows &source, Value kv) {
+  auto wide = VectorType::get({2 * lanes}, b.getF32Type());
+  auto rowType = VectorType::get({source.length}, b.getF32Type());
+  auto index = [&](int64_t v) -> Value { return this->index(v); };
+  Value row = arith::AddIOp::create(b, loc, batchOffset(),
+                                    linearOffset<Value>(kv, c.kDims, index));
+  Value zero = arith::ConstantOp::create(
+      b, loc, wide, DenseElementsAttr::get(wide, b.getF32FloatAttr(0)));
+  // The last element a vector needs is 2 * (lanes - 1) after its first.
+  Value mask = vector::ConstantMaskOp::create(
+      b, loc, VectorType::get({2 * lanes}, b.getI1Type()),
+      ArrayRef<int64_t>{2 * lanes - 1});
+  SmallVector<int64_t> even;
+  for (int64_t l = 0; l < lanes; ++l) {
+    even.push_back(2 * l);
+  }
+  Value result = arith::ConstantOp::create(
+      b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
+  for (int64_t v = 0; v * lanes < source.width; ++v) {
+    Value column =
+        arith::AddIOp::create(b, loc, source.n0, this->index(v * lanes));
+    Value address = arith::AddIOp::create(
+        b, loc, row, linearOffset<Value>(column, c.nDims, index));
+    ValueRange at{address};
+    Value pairs =
+        vector::MaskedLoadOp::create(b, loc, wide, strided, at, mask, zero);
+    Value lanesOf = vector::ShuffleOp::create(b, loc, pairs, pairs, even);
+    result = vector::InsertStridedSliceOp::create(b, loc, lanesOf, result,
+                                                  ArrayRef<int64_t>{v * lanes},
+                                                  ArrayRef<int64_t>{1});
+  }
+  return result;
+}
+
+Value KernelBuilder::stridedView() {
+  if (!c.gather) {
+    return {};
+  }
+  int64_t innermost = c.nDims.back();
+  if (c.coefficients[innermost] != 2 || c.ranges[innermost] % lanes) {
+    return {};
+  }
+  return flatView(b, loc, rhs);
 }
 
 Value KernelBuilder::batchOffset() {
