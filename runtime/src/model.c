@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,9 +161,21 @@ static infer_status_t check_abi_tensors(const char *kind,
  * (closing it on failure). `fallback_name` is used when abi->name is NULL. */
 static infer_status_t make_model(const infer_abi_model_t *abi, void *library,
                                  const char *fallback_name,
+                                 const infer_model_options_t *options,
                                  infer_model_t *out_model) {
   infer_status_t status = NULL;
-  if (abi->abi_version == 0 || abi->abi_version > INFER_ABI_VERSION) {
+  if (options && options->struct_size < sizeof(size_t)) {
+    status =
+        infer_status_make(INFER_INVALID_ARGUMENT,
+                          "infer_model_options_t.struct_size is %zu; set it to "
+                          "sizeof(infer_model_options_t)",
+                          options->struct_size);
+  } else if (options && options->intra_op_threads < 0) {
+    status = infer_status_make(INFER_INVALID_ARGUMENT,
+                               "intra_op_threads is %d; give 0 (one per CPU) "
+                               "or a positive count",
+                               (int)options->intra_op_threads);
+  } else if (abi->abi_version == 0 || abi->abi_version > INFER_ABI_VERSION) {
     status = infer_status_make(
         INFER_INVALID_ARGUMENT,
         "model '%s' was compiled for ABI version %u, but this runtime (%s) "
@@ -211,9 +224,27 @@ static infer_status_t make_model(const infer_abi_model_t *abi, void *library,
   if (!status && abi->abi_version >= 3 && abi->cuda) {
     status = infer_cuda_model_create(abi, &model->cuda);
     if (status) {
+      infer_arena_destroy(model->arena);
       free(model->name);
       free(model);
       model = NULL;
+    }
+  }
+  if (!status) {
+    /* Threads only for code that takes them from an executor. */
+    int threads =
+        options && options->struct_size >=
+                       offsetof(infer_model_options_t, intra_op_threads) +
+                           sizeof(options->intra_op_threads)
+            ? options->intra_op_threads
+            : 0;
+    if (threads == 0) {
+      threads = infer_available_cpus();
+    }
+    model->intra_op_threads = 1;
+    if (abi->abi_version >= 7 && abi->set_executor) {
+      model->pool = infer_pool_create(threads);
+      model->intra_op_threads = infer_pool_threads(model->pool);
     }
   }
   if (status) {
@@ -242,6 +273,13 @@ static char *file_stem(const char *path) {
 
 infer_status_t infer_model_load(const char *path, const char *name,
                                 infer_model_t *out_model) {
+  return infer_model_load_with_options(path, name, NULL, out_model);
+}
+
+infer_status_t
+infer_model_load_with_options(const char *path, const char *name,
+                              const infer_model_options_t *options,
+                              infer_model_t *out_model) {
   if (!out_model) {
     return infer_status_make(INFER_INVALID_ARGUMENT, "out_model is NULL");
   }
@@ -304,7 +342,7 @@ infer_status_t infer_model_load(const char *path, const char *name,
           "e.g. --name NAME",
           path, symbol);
     } else {
-      status = make_model(abi, library, name, out_model);
+      status = make_model(abi, library, name, options, out_model);
     }
   }
   free(file);
@@ -315,6 +353,13 @@ infer_status_t infer_model_load(const char *path, const char *name,
 
 infer_status_t infer_model_from_abi(const infer_abi_model_t *abi,
                                     infer_model_t *out_model) {
+  return infer_model_from_abi_with_options(abi, NULL, out_model);
+}
+
+infer_status_t
+infer_model_from_abi_with_options(const infer_abi_model_t *abi,
+                                  const infer_model_options_t *options,
+                                  infer_model_t *out_model) {
   if (!out_model) {
     return infer_status_make(INFER_INVALID_ARGUMENT, "out_model is NULL");
   }
@@ -322,7 +367,7 @@ infer_status_t infer_model_from_abi(const infer_abi_model_t *abi,
   if (!abi) {
     return infer_status_make(INFER_INVALID_ARGUMENT, "model ABI is NULL");
   }
-  return make_model(abi, NULL, "", out_model);
+  return make_model(abi, NULL, "", options, out_model);
 }
 
 void infer_model_release(infer_model_t model) {
@@ -331,6 +376,7 @@ void infer_model_release(infer_model_t model) {
   }
   /* The device side reads the ABI, which lives in the library. */
   infer_cuda_model_destroy(model->cuda);
+  infer_pool_destroy(model->pool);
   if (model->library) {
     dlclose(model->library);
   }
@@ -341,6 +387,28 @@ void infer_model_release(infer_model_t model) {
 }
 
 /*===-- Queries ---------------------------------------------------------===*/
+
+int infer_model_intra_op_threads(infer_model_t model) {
+  return model ? model->intra_op_threads : 0;
+}
+
+/* Points the calling thread's runs of the model at its pool; returns what
+ * to restore afterwards. */
+static infer_abi_executor_t *enter_pool(const struct infer_model *model) {
+  const infer_abi_model_t *abi = model->abi;
+  if (abi->abi_version < 7 || !abi->set_executor) {
+    return NULL;
+  }
+  return abi->set_executor(infer_pool_executor(model->pool));
+}
+
+static void leave_pool(const struct infer_model *model,
+                       infer_abi_executor_t *previous) {
+  const infer_abi_model_t *abi = model->abi;
+  if (abi->abi_version >= 7 && abi->set_executor) {
+    abi->set_executor(previous);
+  }
+}
 
 const char *infer_model_name(infer_model_t model) {
   return model ? model->name : "";
@@ -510,9 +578,11 @@ infer_status_t infer_model_run(infer_model_t model,
                                (unsigned long long)abi->workspace_size,
                                model->name);
     }
+    infer_abi_executor_t *previous = enter_pool(model);
     infer_status_t status =
         infer_dynamic_run(abi, model->name, inputs, workspace,
                           infer_arena_allocator(model->arena), out_outputs);
+    leave_pool(model, previous);
     workspace_give_back(model, workspace);
     return status;
   }
@@ -575,7 +645,9 @@ infer_status_t infer_model_run(infer_model_t model,
   }
   int32_t failed_check = 0;
   if (abi->abi_version >= 4) {
+    infer_abi_executor_t *previous = enter_pool(model);
     failed_check = abi->run((void *const *)buffers);
+    leave_pool(model, previous);
   } else {
     ((infer_abi_run_v1_fn)(void (*)(void))abi->run)((void *const *)buffers);
   }

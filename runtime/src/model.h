@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "arena.h"
+#include "pool.h"
 
 #include <stdatomic.h>
 
@@ -26,6 +27,8 @@ struct infer_model {
   _Atomic(void *) workspace;     /* a free workspace, or NULL */
   struct infer_cuda_model *cuda; /* the device side of a CUDA model */
   infer_arena_t *arena; /* buffers of a dynamic model's runs, or NULL */
+  infer_pool_t *pool;   /* threads of a run (set_executor models), or NULL */
+  int intra_op_threads; /* threads a run uses, the caller's included */
 };
 
 /* INVALID_ARGUMENT unless the counts are the model's and each array with

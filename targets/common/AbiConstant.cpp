@@ -20,6 +20,8 @@ void addAbiConstant(llvm::Module &module, const ModelSignature &sig,
   llvm::Constant *run = entries.run ? entries.run : null;
   llvm::Constant *runDynamic = entries.runDynamic ? entries.runDynamic : null;
   llvm::Constant *device = entries.device ? entries.device : null;
+  llvm::Constant *setExecutor =
+      entries.setExecutor ? entries.setExecutor : null;
   auto *tensorType = llvm::StructType::get(ctx, {ptr, i32, i32, ptr});
   auto stringConstant = [&](const std::string &text) -> llvm::Constant * {
     auto *init = llvm::ConstantDataArray::getString(ctx, text);
@@ -79,10 +81,10 @@ void addAbiConstant(llvm::Module &module, const ModelSignature &sig,
   };
   auto *modelType =
       llvm::StructType::get(ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr,
-                                  ptr, ptr, ptr, ptr, ptr, ptr});
+                                  ptr, ptr, ptr, ptr, ptr, ptr, ptr});
   auto *model = llvm::ConstantStruct::get(
       modelType,
-      {llvm::ConstantInt::get(i32, 5),
+      {llvm::ConstantInt::get(i32, 7),
        llvm::ConstantInt::get(i32, sig.inputs.size()),
        llvm::ConstantInt::get(i32, sig.outputs.size()),
        llvm::ConstantInt::get(i32, sig.errors.size()), stringConstant(sig.name),
@@ -90,7 +92,7 @@ void addAbiConstant(llvm::Module &module, const ModelSignature &sig,
        llvm::ConstantInt::get(i64, sig.workspaceSize), run, device, errors,
        runDynamic, profile(&TensorSignature::min, "shape_min"),
        profile(&TensorSignature::opt, "shape_opt"),
-       profile(&TensorSignature::max, "shape_max")});
+       profile(&TensorSignature::max, "shape_max"), setExecutor});
   new llvm::GlobalVariable(module, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            sig.name + "_model");

@@ -22,9 +22,10 @@ namespace infer::targets {
 
 /// Where the model's code is; null members are stored as null pointers.
 struct AbiEntryPoints {
-  llvm::Constant *run = nullptr;        // int32_t (*)(void *const *)
-  llvm::Constant *runDynamic = nullptr; // the generic variant's entry
-  llvm::Constant *device = nullptr;     // infer_abi_model.cuda
+  llvm::Constant *run = nullptr;         // int32_t (*)(void *const *)
+  llvm::Constant *runDynamic = nullptr;  // the generic variant's entry
+  llvm::Constant *device = nullptr;      // infer_abi_model.cuda
+  llvm::Constant *setExecutor = nullptr; // infer_abi_model.set_executor
 };
 
 /// Adds the `<name>_model` constant for `sig` to `module`.

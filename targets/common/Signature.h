@@ -37,6 +37,7 @@ struct ModelSignature {
   std::vector<TensorSignature> outputs;
   uint64_t workspaceSize = 0; // bytes; set from the planned module
   bool usesOpenMP = false;    // the code calls LLVM's OpenMP runtime
+  bool usesExecutor = false;  // <name>_set_executor exists (CPU tasks)
   // Run-time checks (infer-checks-to-status): the entry function takes
   // a status argument last; status k > 0 means errors[k-1].
   bool hasStatus = false;

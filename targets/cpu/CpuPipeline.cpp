@@ -42,13 +42,14 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
 
+  bool parallel = options.parallel != CodegenOptions::Parallel::None;
   ContractionKernelsPassOptions kernels;
   kernels.vectorBits = options.vectorBits;
-  kernels.parallel = options.openmp;
+  kernels.parallel = parallel;
   pm.addNestedPass<func::FuncOp>(createPadBordersPass());
   pm.addNestedPass<func::FuncOp>(createContractionKernelsPass(kernels));
   pm.addNestedPass<func::FuncOp>(targets::createExpandCopiesPass());
-  if (options.openmp) {
+  if (parallel) {
     pm.addNestedPass<func::FuncOp>(createParallelLoopsPass());
   }
   pm.addNestedPass<func::FuncOp>(targets::createContractReductionsPass());
@@ -56,7 +57,8 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
     pm.addNestedPass<func::FuncOp>(targets::createApproximateMathPass());
   }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  if (options.openmp) {
+  if (parallel) {
+    // Both ways to threads start from OpenMP's form of the loops.
     pm.addPass(createConvertSCFToOpenMPPass());
     // The conversion wraps each parallel body in memref.alloca_scope, which
     // must stay one block; with its allocas moved to the parallel region
@@ -67,7 +69,11 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   }
   targets::buildLoopsToLLVMPipeline(
       pm, /*barePointers=*/!options.dynamicShapes,
-      /*genericAllocations=*/options.dynamicShapes, options.openmp);
+      /*genericAllocations=*/options.dynamicShapes, parallel);
+  if (options.parallel == CodegenOptions::Parallel::Runtime) {
+    // Tasks for the caller's executor, not libomp calls.
+    pm.addPass(createParallelToRuntimePass());
+  }
 }
 
 } // namespace infer::cpu

@@ -24,7 +24,10 @@ CodegenOptions codegenOptions(const CpuTargetOptions &options) {
     machine.targetCpu = options.targetCpu;
     codegen.vectorBits = vectorBits(machine);
   }
-  codegen.openmp = options.parallel == "openmp";
+  codegen.parallel =
+      options.parallel == "openmp"    ? CodegenOptions::Parallel::OpenMP
+      : options.parallel == "runtime" ? CodegenOptions::Parallel::Runtime
+                                      : CodegenOptions::Parallel::None;
   codegen.dynamicShapes = options.dynamicShapes;
   codegen.approximateMath = options.math == "polynomial";
   return codegen;
@@ -38,9 +41,10 @@ public:
   }
   StringRef getDisplayName() const override { return "CPU"; }
   std::string validateOptions() override {
-    if (options.parallel != "openmp" && options.parallel != "none") {
-      return "--parallel must be 'openmp' or 'none', got '" + options.parallel +
-             "'";
+    if (options.parallel != "runtime" && options.parallel != "openmp" &&
+        options.parallel != "none") {
+      return "--parallel must be 'runtime', 'openmp' or 'none', got '" +
+             options.parallel + "'";
     }
     if (options.math != "polynomial" && options.math != "libm") {
       return "--math must be 'polynomial' or 'libm', got '" + options.math +

@@ -40,7 +40,11 @@ llvm::FailureOr<llvm::Function *> addDynamicEntry(llvm::Module &module,
 /// Knobs of the code generation pipeline (`cpu-codegen{...}` in infer-opt).
 struct CodegenOptions {
   unsigned vectorBits = 256; // the widest vector registers of the target
-  bool openmp = false;       // parallel loops through the OpenMP runtime
+  // Where parallel loops get their threads: nowhere (serial code), the
+  // executor the caller sets (`<name>_set_executor`; the runtime's pool),
+  // or LLVM's OpenMP runtime.
+  enum class Parallel { None, Runtime, OpenMP };
+  Parallel parallel = Parallel::None;
   // The generic variant of a model with dynamic dims: results are returned
   // in buffers the code allocates, and the entry takes memref descriptors.
   bool dynamicShapes = false;
@@ -71,12 +75,14 @@ struct CpuTargetOptions : public targets::TargetOptions<CpuTargetOptions> {
       llvm::cl::init("native")};
   Option<std::string> parallel{
       *this, "parallel",
-      llvm::cl::desc("Threads inside one run: 'openmp' (default) splits "
-                     "matmuls and convolutions across the cores through "
-                     "LLVM's OpenMP runtime (link the object with -lomp; "
-                     "OMP_NUM_THREADS sets the count), 'none' gives "
-                     "single-threaded code with no runtime dependency"),
-      llvm::cl::init("openmp")};
+      llvm::cl::desc(
+          "Threads inside one run: 'runtime' (default) splits matmuls and "
+          "convolutions into tasks for the executor the caller sets "
+          "(the runtime's thread pool, infer_model_options.intra_op_threads; "
+          "without one the code runs on the calling thread), 'openmp' uses "
+          "LLVM's OpenMP runtime instead (link with -lomp; OMP_NUM_THREADS "
+          "sets the count), 'none' gives single-threaded code"),
+      llvm::cl::init("runtime")};
   Option<std::string> math{
       *this, "math",
       llvm::cl::desc("f32 exp, tanh, erf, log and log1p: "

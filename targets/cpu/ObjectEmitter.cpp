@@ -137,6 +137,30 @@ addRun(llvm::Module &module, const ModelSignature &sig, std::string &error) {
   return run;
 }
 
+/// Adds `infer_abi_executor_t *<name>_set_executor(infer_abi_executor_t *)`
+/// when the code dispatches its parallel loops to an executor (the
+/// thread-local infer-cpu-parallel-to-runtime reads): it sets the calling
+/// thread's executor and returns the one set before. Null otherwise.
+llvm::Function *addSetExecutor(llvm::Module &module,
+                               const ModelSignature &sig) {
+  llvm::GlobalVariable *slot =
+      module.getGlobalVariable("__infer_executor", /*AllowInternal=*/true);
+  if (!slot) {
+    return nullptr;
+  }
+  llvm::Type *ptr = llvm::PointerType::getUnqual(module.getContext());
+  auto *set = llvm::Function::Create(llvm::FunctionType::get(ptr, {ptr}, false),
+                                     llvm::GlobalValue::ExternalLinkage,
+                                     sig.name + "_set_executor", module);
+  llvm::IRBuilder<> b(
+      llvm::BasicBlock::Create(module.getContext(), "entry", set));
+  llvm::Value *address = b.CreateThreadLocalAddress(slot);
+  llvm::Value *previous = b.CreateLoad(ptr, address);
+  b.CreateStore(set->getArg(0), address);
+  b.CreateRet(previous);
+  return set;
+}
+
 /// The header's usage paragraph and entry points of CPU code.
 std::string cpuHeader(const ModelSignature &sig, llvm::StringRef source) {
   std::string usage = fmt::format(
@@ -154,6 +178,17 @@ std::string cpuHeader(const ModelSignature &sig, llvm::StringRef source) {
   return headerText(sig, source, usage, [&](std::vector<std::string> &params) {
     std::string h;
     params.push_back("void *workspace");
+    if (sig.usesExecutor) {
+      h += fmt::format(
+          "/* Threads: the code splits its matmuls and convolutions into "
+          "tasks for the\n   executor set for the calling thread "
+          "(infer_abi_executor_t in infer/abi.h;\n   the runtime sets its "
+          "thread pool) and runs them itself when none is set.\n   Sets the "
+          "calling thread's executor (NULL: none); returns the previous "
+          "one. */\nstruct infer_abi_executor;\nstruct infer_abi_executor "
+          "*{0}_set_executor(struct infer_abi_executor *executor);\n\n",
+          sig.name);
+    }
     if (sig.dynamic) {
       h += fmt::format(
           "/* The generic variant for dynamic dims: inputs[i] points at input "
@@ -267,6 +302,8 @@ LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &signature,
   }
   AbiEntryPoints entries;
   (sig.dynamic ? entries.runDynamic : entries.run) = *entry;
+  entries.setExecutor = addSetExecutor(*llvmModule, sig);
+  sig.usesExecutor = entries.setExecutor != nullptr;
   addAbiConstant(*llvmModule, sig, entries);
   std::string verifyErrors;
   llvm::raw_string_ostream verifyStream(verifyErrors);

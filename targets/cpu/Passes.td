@@ -126,4 +126,25 @@ def HoistParallelAllocasPass : Pass<"infer-cpu-hoist-parallel-allocas", "::mlir:
                            "::mlir::omp::OpenMPDialect"];
 }
 
+def ParallelToRuntimePass : Pass<"infer-cpu-parallel-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Outlines OpenMP parallel loops into tasks run by the caller's executor";
+  let description = [{
+    Each `omp.parallel` holding one `omp.wsloop` (the form
+    `convert-scf-to-openmp` gives a parallel loop, with its body already in
+    the LLVM dialect) becomes an internal task function
+    `void F_taskN(ptr ctx, i64 begin, i64 end)`, which loads the values the
+    region uses from `ctx` (constants and global addresses are recomputed),
+    runs the region's prefix (per-thread buffers) and the loop body for the
+    linear iterations [begin, end) of the collapsed nest. In its place the
+    caller stores those values in a stack struct and calls
+    `__infer_parallel_for(task, ctx, iterations)`, an internal function
+    this pass defines: it calls `parallel_for` of the executor in the
+    thread-local `__infer_executor` (infer_abi_executor_t, runtime ABI
+    version 7), or the task once over all iterations when there is no
+    executor or fewer than two iterations. No OpenMP op remains, so the
+    object needs no OpenMP runtime.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // INFER_TARGETS_CPU_PASSES_TD

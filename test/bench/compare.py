@@ -6,7 +6,8 @@ For each model: compile once with infer-compile (every input's shape fixed
 with --shape), check infer's outputs against ORT's on one input (infer-run on
 a test_data_set written here), then time the three runtimes interleaved: R
 rounds, each round, for each thread count N, one `infer-bench --json` run
-(OMP_NUM_THREADS=N), one ORT timing run (intra_op_num_threads=N, sequential,
+(--intra-threads N: the model's thread pool; OMP_NUM_THREADS=N too, for
+models compiled with --parallel=openmp), one ORT timing run (intra_op_num_threads=N, sequential,
 all graph optimizations) and one OpenVINO timing run (INFERENCE_NUM_THREADS=N,
 f32 precision, LATENCY hint, model reshaped to the static shapes), all of the
 same iteration count; the reported latency is the median over rounds of each
@@ -492,7 +493,8 @@ def bench_model(name, path, spec, args, bindir, work, peaks, core):
             if library and bench_error is None:
                 bench = subprocess.run(
                     [os.path.join(bindir, "infer-bench"), library, "--name", name,
-                     "--threads", "1", "--warmup", str(args.warmup),
+                     "--threads", "1", "--intra-threads", str(n),
+                     "--warmup", str(args.warmup),
                      "--iterations", str(args.iterations), "--json"] + bench_inputs,
                     capture_output=True, text=True, env=env)
                 if bench.returncode != 0:

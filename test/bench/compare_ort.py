@@ -101,13 +101,15 @@ def main():
                 check = dyn_check
         ours, theirs, dynamic = [], [], []
         # One run at a time on both sides; inside a run, infer's kernels use
-        # OMP_NUM_THREADS OpenMP threads, ORT its intra-op pool.
+        # the model's pool of --intra-threads threads (OMP_NUM_THREADS for
+        # --parallel=openmp models), ORT its intra-op pool.
         env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
         for _ in range(args.rounds):
             for library, times in zip(libraries, [ours, dynamic]):
                 bench = subprocess.run(
                     [os.path.join(bindir, "infer-bench"), library,
-                     "--threads", "1", "--warmup", str(args.warmup),
+                     "--threads", "1", "--intra-threads", str(args.threads),
+                     "--warmup", str(args.warmup),
                      "--iterations", str(args.iterations), "--json"],
                     capture_output=True, text=True, check=True, env=env)
                 times.append(json.loads(bench.stdout)["latency_ms"]["p50"])

@@ -59,7 +59,8 @@ def check(bindir, library, data, scale):
 
 def bench(bindir, library, npy, args):
     command = [os.path.join(bindir, "infer-bench"), library, "--input", f"x={npy}",
-               "--warmup", str(args.warmup), "--iterations", str(args.iterations), "--json"]
+               "--warmup", str(args.warmup), "--iterations", str(args.iterations), "--json",
+               "--intra-threads", "1"]
     proc = subprocess.run(command, capture_output=True, text=True,
                           env=dict(os.environ, OMP_NUM_THREADS="1"))
     if proc.returncode != 0:

@@ -63,5 +63,6 @@ static inline void expect_error(const char *file, int line,
 /* The tests of abi_model_test.c. */
 void test_from_abi(void);
 void test_workspace(void);
+void test_executor(void);
 
 #endif /* INFER_TEST_RUNTIME_EXPECT_H */

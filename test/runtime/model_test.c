@@ -499,6 +499,7 @@ int main(int argc, char **argv) {
   test_logic_model(path);
   test_from_abi();
   test_workspace();
+  test_executor();
   test_dynamic(path);
 
   char scratch[sizeof(dir) + 32];

@@ -22,10 +22,14 @@ Tensor makeTensor(infer_dtype_t dtype, const std::vector<int64_t> &shape) {
   return Tensor(tensor);
 }
 
-Model loadModel(const std::string &path, const std::string &name) {
+Model loadModel(const std::string &path, const std::string &name,
+                int64_t intraOpThreads) {
+  infer_model_options_t options{};
+  options.struct_size = sizeof(options);
+  options.intra_op_threads = static_cast<int32_t>(intraOpThreads);
   infer_model_t model = nullptr;
-  check(infer_model_load(path.c_str(), name.empty() ? nullptr : name.c_str(),
-                         &model));
+  check(infer_model_load_with_options(
+      path.c_str(), name.empty() ? nullptr : name.c_str(), &options, &model));
   return Model(model);
 }
 

@@ -51,6 +51,10 @@ INPUTS (pick one source; with none, inputs are random)
 
 OPTIONS
   --name NAME         the model's name (its symbol is NAME_model).
+  --intra-threads N   threads inside one run, the caller's included
+                      (default 0: one per CPU; 1: the calling thread only).
+                      Models compiled with --parallel=openmp take
+                      OMP_NUM_THREADS instead.
   --warmup W          untimed calls per thread before timing (default 10).
   --iterations I      timed calls per thread (default 100).
   --threads N         threads calling the model concurrently (default 1).
@@ -58,7 +62,8 @@ OPTIONS
                       is N*I over the wall time from the first timed call to
                       the last.
   --json              print one JSON object instead of the table:
-                      {"model", "threads", "warmup", "iterations",
+                      {"model", "threads", "intra_threads", "warmup",
+                       "iterations",
                        "latency_ms": {"p50","p90","p99","max","mean"},
                        "throughput_per_s"}
   --no-cuda-graph     CUDA models: launch the kernels one by one instead of
@@ -74,6 +79,7 @@ EXAMPLES
 struct Options {
   std::string modelPath;
   std::string name;
+  int64_t intraThreads = 0;
   int64_t warmup = 10;
   int64_t iterations = 100;
   int64_t threads = 1;
@@ -95,6 +101,10 @@ std::optional<Options> parseArgs(int argc, char **argv) {
       return std::nullopt;
     }
     if (args.option("--name", options.name)) {
+      continue;
+    }
+    if (args.option("--intra-threads", value)) {
+      options.intraThreads = parseInteger(value, "--intra-threads", 0, 1024);
       continue;
     }
     if (args.option("--warmup", value)) {
@@ -231,7 +241,8 @@ int run(int argc, char **argv) {
     return 0;
   }
   const Options &options = *parsed;
-  Model model = loadModel(options.modelPath, options.name);
+  Model model =
+      loadModel(options.modelPath, options.name, options.intraThreads);
   TestCase source =
       !options.testData.empty() ? loadTestDataSet(model.get(), options.testData)
       : !options.inputs.empty() ? loadInputFiles(model.get(), options.inputs)
@@ -282,18 +293,20 @@ int run(int argc, char **argv) {
   double throughput = static_cast<double>(latencies.size()) / wall;
 
   if (options.json) {
-    fmt::print("{{\"model\": {}, \"threads\": {}, \"warmup\": {}, "
+    fmt::print("{{\"model\": {}, \"threads\": {}, \"intra_threads\": {}, "
+               "\"warmup\": {}, "
                "\"iterations\": {}, \"latency_ms\": {{\"p50\": {:.6f}, "
                "\"p90\": {:.6f}, \"p99\": {:.6f}, \"max\": {:.6f}, "
                "\"mean\": {:.6f}}}, \"throughput_per_s\": {:.3f}}}\n",
                jsonString(infer_model_name(model.get())), options.threads,
-               options.warmup, options.iterations, p50, p90, p99, max, mean,
-               throughput);
+               infer_model_intra_op_threads(model.get()), options.warmup,
+               options.iterations, p50, p90, p99, max, mean, throughput);
     return 0;
   }
   fmt::print("model       {} ({})\n", infer_model_name(model.get()),
              options.modelPath);
-  fmt::print("threads     {}\n", options.threads);
+  fmt::print("threads     {} calling, {} inside each run\n", options.threads,
+             infer_model_intra_op_threads(model.get()));
   fmt::print("warmup      {} calls per thread\n", options.warmup);
   fmt::print("iterations  {} timed calls per thread ({} in all)\n",
              options.iterations, latencies.size());

@@ -62,6 +62,10 @@ CHECKING (outputs with an expected value)
 
 OTHER OPTIONS
   --name NAME         the model's name (its symbol is NAME_model).
+  --intra-threads N   threads inside one run, the caller's included
+                      (default 0: one per CPU; 1: the calling thread only).
+                      Models compiled with --parallel=openmp take
+                      OMP_NUM_THREADS instead.
   --save-outputs DIR  write each output to DIR/<output name>.npy (with
                       several --test-data, DIR/<data dir name>/...). Existing
                       files are kept unless --force.
@@ -83,6 +87,7 @@ EXAMPLES
 struct Options {
   std::string modelPath;
   std::string name;
+  int64_t intraThreads = 0;
   std::vector<std::string> testData;
   std::vector<std::string> inputs;
   std::optional<double> rtol, atol;
@@ -104,6 +109,10 @@ std::optional<Options> parseArgs(int argc, char **argv) {
       return std::nullopt;
     }
     if (args.option("--name", options.name)) {
+      continue;
+    }
+    if (args.option("--intra-threads", value)) {
+      options.intraThreads = parseInteger(value, "--intra-threads", 0, 1024);
       continue;
     }
     if (args.option("--test-data", value)) {
@@ -269,7 +278,8 @@ int run(int argc, char **argv) {
     return 0;
   }
   const Options &options = *parsed;
-  Model model = loadModel(options.modelPath, options.name);
+  Model model =
+      loadModel(options.modelPath, options.name, options.intraThreads);
   int passed = 0, failed = 0;
   auto saveDirFor = [&](const std::string &label) -> std::string {
     if (options.saveDir.empty() || options.testData.size() <= 1) {

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define INFER_ABI_VERSION 6
+#define INFER_ABI_VERSION 7
 
 /* Element types, numbered as ONNX's TensorProto.DataType. */
 typedef enum infer_dtype_e {
@@ -97,6 +97,28 @@ typedef int32_t (*infer_abi_run_dynamic_fn)(void *const *inputs,
                                             void **out_allocations,
                                             int64_t *out_shapes,
                                             infer_abi_allocator_t *allocator);
+
+/* Threads inside one run (abi_version >= 7). CPU code compiled with
+ * --parallel=runtime splits each parallel loop into iterations [0, n) and
+ * hands them to the executor set for the calling thread (`set_executor`
+ * below): `parallel_for` must call `task(context, begin, end)` for
+ * disjoint ranges that together cover [0, n), on any threads, and return
+ * once every call has returned. The code calls it with n >= 2 and never
+ * from inside a task of the same run, except for loops nested in a task,
+ * which an executor may run on the calling thread (task(context, 0, n)).
+ * With no executor set, the code runs each loop itself. */
+typedef void (*infer_abi_task_fn)(void *context, int64_t begin, int64_t end);
+typedef struct infer_abi_executor infer_abi_executor_t;
+struct infer_abi_executor {
+  void (*parallel_for)(infer_abi_executor_t *self, infer_abi_task_fn task,
+                       void *context, int64_t n);
+};
+
+/* Sets the executor the calling thread's runs of the model use (NULL:
+ * none, the code runs on the calling thread) and returns the previous
+ * one. The setting is per thread and per model. */
+typedef infer_abi_executor_t *(*infer_abi_set_executor_fn)(
+    infer_abi_executor_t *executor);
 
 /* CUDA models (abi_version >= 3, `cuda` set, `run` NULL): the kernels as
  * PTX (and cubins) per GPU architecture, and the launches of one run. */
@@ -181,6 +203,10 @@ typedef struct infer_abi_model {
   const int64_t *shape_min;
   const int64_t *shape_opt;
   const int64_t *shape_max;
+  /* abi_version >= 7 (absent before): where the code gets its threads,
+   * see infer_abi_executor_t; NULL when it takes none (serial code,
+   * OpenMP code, CUDA models). */
+  infer_abi_set_executor_fn set_executor;
 } infer_abi_model_t;
 
 #ifdef __cplusplus

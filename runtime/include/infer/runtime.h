@@ -56,6 +56,37 @@ infer_status_t infer_model_load(const char *path, const char *name,
 infer_status_t infer_model_from_abi(const infer_abi_model_t *abi,
                                     infer_model_t *out_model);
 
+/* How a model runs. Zero it, set struct_size to
+ * sizeof(infer_model_options_t), then the fields to change; fields added
+ * later keep their defaults for callers built against this header. */
+typedef struct infer_model_options {
+  size_t struct_size;
+  /* Threads one run uses, the calling thread's included: 0 (default) one
+   * per CPU the process may run on, 1 the calling thread only. The model
+   * keeps that many minus one worker threads, which sleep when idle. One
+   * run at a time uses them: a concurrent run on the same model runs on
+   * its own thread. Applies to CPU models compiled with the default
+   * --parallel=runtime; OpenMP models (--parallel=openmp) take
+   * OMP_NUM_THREADS, serial ones one thread. */
+  int32_t intra_op_threads;
+} infer_model_options_t;
+
+/* infer_model_load and infer_model_from_abi with options (NULL: the
+ * defaults). INVALID_ARGUMENT for a struct_size below
+ * sizeof(size_t) or a negative thread count. */
+infer_status_t
+infer_model_load_with_options(const char *path, const char *name,
+                              const infer_model_options_t *options,
+                              infer_model_t *out_model);
+infer_status_t
+infer_model_from_abi_with_options(const infer_abi_model_t *abi,
+                                  const infer_model_options_t *options,
+                                  infer_model_t *out_model);
+
+/* Threads a run of the model uses (1 for code that takes none from the
+ * runtime: serial, OpenMP or CUDA models); 0 for NULL. */
+int infer_model_intra_op_threads(infer_model_t model);
+
 /* Frees the handle and unloads its library, if any. Accepts NULL. No tensor
  * or name obtained from the model may be used afterwards. */
 void infer_model_release(infer_model_t model);

@@ -20,6 +20,14 @@ func.func @m_main(%a: tensor<4x4xf32>, %b: tensor<4xf32>) -> tensor<4x4xf32> {
 // OMP: omp.parallel
 // OMP: omp.wsloop
 // OMP: llvm.intr.fmuladd
+// With parallel=runtime (the default) the same loop is a task the caller's
+// executor runs: no OpenMP op is left.
+// RUN: infer-opt %s --split-input-file --infer-lower-graph-to-linalg --fuse --cpu-codegen="parallel=runtime vector-bits=256" | FileCheck %s --check-prefix=RT
+// RT: llvm.func internal @mm_main_task0(%{{.+}}: !llvm.ptr, %{{.+}}: i64, %{{.+}}: i64)
+// RT: llvm.intr.fmuladd
+// RT-LABEL: llvm.func @mm_main
+// RT-NOT: omp.
+// RT: llvm.call @__infer_parallel_for
 func.func @mm_main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %0 = graph.mat_mul %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>

@@ -1,0 +1,39 @@
+/*===- pool.h - the thread pool a model's runs split their loops on -*- C
+ * -*-===*
+ *
+ * An infer_abi_executor_t (infer/abi.h) over worker threads the pool owns.
+ * A parallel_for hands out the iterations in small chunks from one atomic
+ * counter; the calling thread takes chunks too and, once none is left,
+ * waits only for the chunks workers have already taken. So a worker that
+ * the OS has descheduled (a busy machine) delays a run by at most one
+ * chunk, never by a share fixed in advance. One loop runs at a time: a
+ * parallel_for that finds the pool busy (a second caller, or a loop
+ * nested in a task) runs its iterations on its own thread.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef INFER_RUNTIME_SRC_POOL_H
+#define INFER_RUNTIME_SRC_POOL_H
+
+#include "infer/abi.h"
+
+typedef struct infer_pool infer_pool_t;
+
+/* A pool for `threads` threads in all, the caller's included: threads - 1
+ * workers (fewer if the system refuses some). NULL when threads <= 1 or
+ * out of memory: then there is nothing to hand work to. */
+infer_pool_t *infer_pool_create(int threads);
+
+/* Stops and joins the workers. Accepts NULL. No parallel_for may run. */
+void infer_pool_destroy(infer_pool_t *pool);
+
+/* The executor the generated code calls; NULL for a NULL pool. */
+infer_abi_executor_t *infer_pool_executor(infer_pool_t *pool);
+
+/* Threads a run uses: the workers started plus the caller (1 for NULL). */
+int infer_pool_threads(const infer_pool_t *pool);
+
+/* CPUs this process may run on (sched_getaffinity), at least 1. */
+int infer_available_cpus(void);
+
+#endif /* INFER_RUNTIME_SRC_POOL_H */

@@ -1,0 +1,224 @@
+/*===- executor_test.c - the thread pool a model's runs use ----------===*
+ *
+ * A model defined here as an ABI version 7 constant takes its executor
+ * through set_executor, as compiled code does, and its run hands
+ * `parallel_for` loops of many sizes to it. Each iteration counts itself in
+ * a per-run array: every iteration must run exactly once, on at most
+ * intra_op_threads threads, also with four callers sharing one model and
+ * with a loop started inside a task (which the pool runs on the caller);
+ * with two threads or more, a task that waits for another thread to take
+ * a chunk must see one do so.
+ *
+ *===------------------------------------------------------------------===*/
+
+#define _GNU_SOURCE
+
+#include "expect.h"
+#include "infer/abi.h"
+#include "infer/runtime.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+static _Thread_local infer_abi_executor_t *current;
+
+static infer_abi_executor_t *set_executor(infer_abi_executor_t *executor) {
+  infer_abi_executor_t *previous = current;
+  current = executor;
+  return previous;
+}
+
+enum { kMaxN = 5000, kMaxThreads = 16 };
+
+struct loop {
+  int64_t n;
+  _Atomic int32_t hits[kMaxN];
+  _Atomic(pthread_t) threads[kMaxThreads];
+  atomic_int num_threads;
+  atomic_int bad_range;
+  int nested;
+  int wait_for_helper;
+};
+
+static void note_thread(struct loop *loop) {
+  pthread_t self = pthread_self();
+  int count = atomic_load(&loop->num_threads);
+  for (int i = 0; i < count && i < kMaxThreads; ++i) {
+    if (pthread_equal(atomic_load(&loop->threads[i]), self)) {
+      return;
+    }
+  }
+  int slot = atomic_fetch_add(&loop->num_threads, 1);
+  if (slot < kMaxThreads) {
+    atomic_store(&loop->threads[slot], self);
+  }
+}
+
+static void count_task(void *context, int64_t begin, int64_t end);
+
+static void run_loop(struct loop *loop) {
+  if (current) {
+    current->parallel_for(current, count_task, loop, loop->n);
+  } else {
+    count_task(loop, 0, loop->n);
+  }
+}
+
+static void count_task(void *context, int64_t begin, int64_t end) {
+  struct loop *loop = context;
+  if (begin < 0 || end > loop->n || begin >= end) {
+    atomic_store(&loop->bad_range, 1);
+    return;
+  }
+  note_thread(loop);
+  if (loop->wait_for_helper && begin == 0) {
+    /* Up to 5 s for a worker to take another chunk. */
+    for (int spins = 0; atomic_load(&loop->num_threads) < 2; ++spins) {
+      if (spins == 5000) {
+        atomic_store(&loop->bad_range, 1);
+        break;
+      }
+      struct timespec ms = {0, 1000000};
+      nanosleep(&ms, NULL);
+    }
+  }
+  for (int64_t i = begin; i < end; ++i) {
+    atomic_fetch_add(&loop->hits[i], 1);
+  }
+  if (loop->nested && begin == 0) {
+    /* A loop inside a task: it must finish, on this thread. */
+    struct loop *inner = calloc(1, sizeof(*inner));
+    inner->n = 64;
+    run_loop(inner);
+    for (int64_t i = 0; i < inner->n; ++i) {
+      if (atomic_load(&inner->hits[i]) != 1) {
+        atomic_store(&loop->bad_range, 1);
+      }
+    }
+    free(inner);
+  }
+}
+
+/* One run: loops of sizes 2..kMaxN, each checked; the output is the
+ * largest thread count one loop used, or -1 when an iteration ran other
+ * than once. */
+static int32_t pool_run(void *const *buffers) {
+  static const int64_t sizes[] = {2, 3, 7, 8, 9, 31, 64, 100, 1000, kMaxN};
+  int32_t most = 0;
+  int32_t mode = *(const int32_t *)buffers[0];
+  for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); ++s) {
+    struct loop *loop = calloc(1, sizeof(*loop));
+    loop->n = sizes[s];
+    loop->nested = mode == 1;
+    loop->wait_for_helper = mode == 2 && loop->n >= 1000;
+    run_loop(loop);
+    int ok = !atomic_load(&loop->bad_range);
+    for (int64_t i = 0; i < loop->n; ++i) {
+      ok = ok && atomic_load(&loop->hits[i]) == 1;
+    }
+    int threads = atomic_load(&loop->num_threads);
+    most = !ok ? -1 : most < 0 ? most : threads > most ? threads : most;
+    free(loop);
+  }
+  *(int32_t *)buffers[1] = most;
+  return 0;
+}
+
+static const int64_t kScalar[1] = {1};
+/* Input: 0 plain loops, 1 with a loop nested in a task, 2 waiting for a
+ * helper in the large loops. */
+static const infer_abi_tensor_t kIn[] = {{"mode", INFER_DTYPE_I32, 1, kScalar}};
+static const infer_abi_tensor_t kOut[] = {
+    {"threads", INFER_DTYPE_I32, 1, kScalar}};
+static const infer_abi_model_t pool_model = {
+    .abi_version = INFER_ABI_VERSION,
+    .num_inputs = 1,
+    .num_outputs = 1,
+    .name = "pool",
+    .inputs = kIn,
+    .outputs = kOut,
+    .run = pool_run,
+    .set_executor = set_executor,
+};
+
+/* Runs the model once; the largest thread count of a loop, -1 when an
+ * iteration ran other than once, -2 when the run failed. Touches no
+ * expectation counter: callers on several threads use it. */
+static int32_t run_once(infer_model_t model, int32_t mode) {
+  infer_tensor_t input = NULL, output = NULL;
+  int32_t result = -2;
+  infer_status_t status =
+      infer_tensor_wrap(INFER_DTYPE_I32, 1, kScalar, &mode, &input);
+  if (!status) {
+    status = infer_model_run(model, &input, 1, &output, 1);
+  }
+  if (status) {
+    fprintf(stderr, "executor_test: %s\n", infer_status_message(status));
+    infer_status_free(status);
+  } else {
+    result = *(const int32_t *)infer_tensor_data(output);
+  }
+  infer_tensor_release(output);
+  infer_tensor_release(input);
+  return result;
+}
+
+static void *caller_main(void *arg) {
+  infer_model_t model = arg;
+  intptr_t bad = 0;
+  for (int i = 0; i < 20; ++i) {
+    bad += run_once(model, i % 2) < 1;
+  }
+  return (void *)bad;
+}
+
+static infer_model_t make(int32_t threads) {
+  infer_model_options_t options = {sizeof(options), threads};
+  infer_model_t model = NULL;
+  EXPECT_OK(infer_model_from_abi_with_options(&pool_model, &options, &model));
+  return model;
+}
+
+void test_executor(void) {
+  for (int32_t threads = 1; threads <= 4; ++threads) {
+    infer_model_t model = make(threads);
+    if (!model) {
+      continue;
+    }
+    EXPECT(infer_model_intra_op_threads(model) == threads);
+    for (int i = 0; i < 20; ++i) {
+      int32_t used = run_once(model, 0);
+      EXPECT(used >= 1 && used <= threads);
+    }
+    EXPECT(run_once(model, 1) >= 1);
+    if (threads >= 2) {
+      EXPECT(run_once(model, 2) >= 2);
+    }
+    /* Four callers at once share the pool (or run alone). */
+    pthread_t callers[4];
+    int started = 0;
+    for (int i = 0; i < 4; ++i) {
+      started += pthread_create(&callers[i], NULL, caller_main, model) == 0;
+    }
+    for (int i = 0; i < started; ++i) {
+      void *bad = NULL;
+      pthread_join(callers[i], &bad);
+      EXPECT(bad == NULL);
+    }
+    infer_model_release(model);
+  }
+  /* The default is one thread per CPU; negative counts are refused. */
+  infer_model_t model = NULL;
+  EXPECT_OK(infer_model_from_abi(&pool_model, &model));
+  EXPECT(infer_model_intra_op_threads(model) >= 1);
+  infer_model_release(model);
+  infer_model_options_t negative = {sizeof(negative), -1};
+  model = NULL;
+  EXPECT_ERROR(
+      infer_model_from_abi_with_options(&pool_model, &negative, &model),
+      INFER_INVALID_ARGUMENT, "intra_op_threads is -1");
+  EXPECT(model == NULL);
+}
