@@ -376,6 +376,8 @@ static int compile(int argc, char **argv) {
   }
   targets::CompileOutput output;
   output.sourceName = llvm::sys::path::filename(options.input).str();
+  // The driver is infer-compile's main: the process exits after this.
+  output.freeMemory = false;
   if (toArtifacts) {
     output.directory = options.output.getValue();
   }

@@ -90,7 +90,7 @@ public:
     machine.targetTriple = options.targetTriple;
     machine.targetCpu = options.targetCpu;
     return emitArtifacts(module, signature, machine, output.directory,
-                         output.sourceName);
+                         output.sourceName, output.freeMemory);
   }
 };
 

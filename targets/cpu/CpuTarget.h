@@ -108,12 +108,12 @@ struct CpuTargetOptions : public targets::TargetOptions<CpuTargetOptions> {
 void registerTarget();
 
 /// Writes `<dir>/<name>.o`, `<name>.h` and (for the host) `<name>.so`.
-/// `module` is in the LLVM dialect with `@<name>_main`.
-llvm::LogicalResult emitArtifacts(mlir::ModuleOp module,
-                                  const ModelSignature &signature,
-                                  const CpuOptions &options,
-                                  llvm::StringRef outputDir,
-                                  llvm::StringRef sourceName);
+/// `module` is in the LLVM dialect with `@<name>_main`. Without
+/// `freeMemory` the LLVM module and context are left to the OS.
+llvm::LogicalResult
+emitArtifacts(mlir::ModuleOp module, const ModelSignature &signature,
+              const CpuOptions &options, llvm::StringRef outputDir,
+              llvm::StringRef sourceName, bool freeMemory = true);
 
 } // namespace infer::cpu
 

@@ -9,11 +9,13 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <fmt/core.h>
@@ -257,7 +259,7 @@ unsigned vectorBits(const CpuOptions &options) {
 
 LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &signature,
                             const CpuOptions &options, StringRef outputDir,
-                            StringRef sourceName) {
+                            StringRef sourceName, bool freeMemory) {
   Location loc = module.getLoc();
   ModelSignature sig = signature;
   auto workspace = module->getAttrOfType<IntegerAttr>("infer.workspace_size");
@@ -278,9 +280,17 @@ LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &signature,
   }
   llvm::Triple triple = tm->getTargetTriple();
   bool host = options.targetTriple.empty();
-  llvm::LLVMContext llvmContext;
+  auto llvmContext = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext, sig.name);
+      translateModuleToLLVMIR(module, *llvmContext, sig.name);
+  // Freeing the module (the weights as constants) and its context takes
+  // seconds; a process about to exit leaves that to the OS.
+  auto bury = llvm::make_scope_exit([&] {
+    if (!freeMemory) {
+      llvm::BuryPointer(std::move(llvmModule));
+      llvm::BuryPointer(std::move(llvmContext));
+    }
+  });
   if (!llvmModule) {
     return emitError(loc) << "translation to LLVM IR failed";
   }

@@ -78,6 +78,9 @@ public:
         b, loc, kDispatch,
         LLVM::LLVMFunctionType::get(voidType, {ptr, ptr, i64}),
         LLVM::Linkage::Internal);
+    // Not inlined: the serial path's direct call would otherwise pull every
+    // task's body into the caller a second time (code size, compile time).
+    fn.setNoInline(true);
     Block *entry = fn.addEntryBlock(b);
     Block *serial = b.createBlock(&fn.getBody());
     Block *parallel = b.createBlock(&fn.getBody());

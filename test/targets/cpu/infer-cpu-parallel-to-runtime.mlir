@@ -6,7 +6,7 @@
 // per call, and the caller stores the context and dispatches 4 * %n
 // iterations to the thread-local executor.
 // CHECK: llvm.mlir.global internal thread_local @__infer_executor()
-// CHECK: llvm.func internal @__infer_parallel_for(%[[TASK:.+]]: !llvm.ptr, %[[CTX:.+]]: !llvm.ptr, %[[N:.+]]: i64)
+// CHECK: llvm.func internal @__infer_parallel_for(%[[TASK:[^:]+]]: !llvm.ptr, %[[CTX:[^:]+]]: !llvm.ptr, %[[N:[^:]+]]: i64) attributes {no_inline}
 // CHECK: %[[TLS:.+]] = "llvm.intr.threadlocal.address"
 // CHECK: %[[EXEC:.+]] = llvm.load %[[TLS]]
 // CHECK: llvm.icmp "eq" %[[EXEC]]
