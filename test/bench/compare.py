@@ -329,7 +329,8 @@ def ov_request(core, model, threads):
     return compiled.create_infer_request()
 
 
-def p50_ms(run, warmup, iterations):
+def times_ms(run, warmup, iterations):
+    """Each of `iterations` timed calls of run() in ms, sorted."""
     for _ in range(warmup):
         run()
     times = []
@@ -337,7 +338,11 @@ def p50_ms(run, warmup, iterations):
         start = time.perf_counter_ns()
         run()
         times.append((time.perf_counter_ns() - start) / 1e6)
-    return statistics.median(times)
+    return sorted(times)
+
+
+def p50_ms(run, warmup, iterations):
+    return statistics.median(times_ms(run, warmup, iterations))
 
 
 def first_line(text):

@@ -33,18 +33,11 @@ import onnxruntime as ort
 from onnx import numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import ort_session  # noqa: E402
+from compare import ort_session, p50_ms  # noqa: E402
 
 
 def ort_p50(session, feeds, warmup, iterations):
-    for _ in range(warmup):
-        session.run(None, feeds)
-    times = []
-    for _ in range(iterations):
-        start = time.perf_counter_ns()
-        session.run(None, feeds)
-        times.append((time.perf_counter_ns() - start) / 1e6)
-    return statistics.median(times)
+    return p50_ms(lambda: session.run(None, feeds), warmup, iterations)
 
 
 def main():

@@ -27,18 +27,11 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import cpu_info, ort_session  # noqa: E402
+from compare import cpu_info, ort_session, times_ms  # noqa: E402
 
 
 def ort_times(session, feeds, warmup, iterations):
-    for _ in range(warmup):
-        session.run(None, feeds)
-    times = []
-    for _ in range(iterations):
-        start = time.perf_counter_ns()
-        session.run(None, feeds)
-        times.append((time.perf_counter_ns() - start) / 1e6)
-    times.sort()
+    times = times_ms(lambda: session.run(None, feeds), warmup, iterations)
     return times[len(times) // 2], times[min(len(times) - 1, int(0.9 * len(times)))]
 
 
