@@ -164,17 +164,24 @@ static infer_status_t make_model(const infer_abi_model_t *abi, void *library,
                                  const infer_model_options_t *options,
                                  infer_model_t *out_model) {
   infer_status_t status = NULL;
+  /* Fields past the caller's struct_size keep their defaults. */
+  int32_t threads =
+      options && options->struct_size >=
+                     offsetof(infer_model_options_t, intra_op_threads) +
+                         sizeof(options->intra_op_threads)
+          ? options->intra_op_threads
+          : 0;
   if (options && options->struct_size < sizeof(size_t)) {
     status =
         infer_status_make(INFER_INVALID_ARGUMENT,
                           "infer_model_options_t.struct_size is %zu; set it to "
                           "sizeof(infer_model_options_t)",
                           options->struct_size);
-  } else if (options && options->intra_op_threads < 0) {
+  } else if (threads < 0) {
     status = infer_status_make(INFER_INVALID_ARGUMENT,
                                "intra_op_threads is %d; give 0 (one per CPU) "
                                "or a positive count",
-                               (int)options->intra_op_threads);
+                               (int)threads);
   } else if (abi->abi_version == 0 || abi->abi_version > INFER_ABI_VERSION) {
     status = infer_status_make(
         INFER_INVALID_ARGUMENT,
@@ -232,12 +239,6 @@ static infer_status_t make_model(const infer_abi_model_t *abi, void *library,
   }
   if (!status) {
     /* Threads only for code that takes them from an executor. */
-    int threads =
-        options && options->struct_size >=
-                       offsetof(infer_model_options_t, intra_op_threads) +
-                           sizeof(options->intra_op_threads)
-            ? options->intra_op_threads
-            : 0;
     if (threads == 0) {
       threads = infer_available_cpus();
     }

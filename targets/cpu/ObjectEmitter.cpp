@@ -285,7 +285,7 @@ LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &signature,
       translateModuleToLLVMIR(module, *llvmContext, sig.name);
   // Freeing the module (the weights as constants) and its context takes
   // seconds; a process about to exit leaves that to the OS.
-  auto bury = llvm::make_scope_exit([&] {
+  llvm::scope_exit bury([&] {
     if (!freeMemory) {
       llvm::BuryPointer(std::move(llvmModule));
       llvm::BuryPointer(std::move(llvmContext));
