@@ -1,12 +1,8 @@
-/*===- model.c - loading, querying and running compiled models --------===*
+/*===- model.c - loading and querying compiled models ------------------===*
  *
  * A model handle is immutable once made: it holds the dlopen handle (if any),
- * the ABI description and a name. infer_model_run keeps all its state on the
- * stack or in memory it allocates per call, so concurrent runs on one model
- * share nothing mutable. The one exception is a cached workspace: a run
- * takes it with an atomic exchange (allocating a fresh one when another run
- * holds it) and puts it back when done, so steady-state runs allocate
- * nothing and touch memory that is already mapped.
+ * the ABI description, a name, the thread pool and the cached workspace that
+ * runs (run.c) take and give back.
  *
  *===------------------------------------------------------------------===*/
 
@@ -20,6 +16,7 @@
 #include "elf_check.h"
 #include "model.h"
 #include "tensor_alloc.h"
+#include "text.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -31,92 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-enum { WORKSPACE_ALIGNMENT = 64 };
-
-static void *workspace_take(struct infer_model *model) {
-  uint64_t size = model->abi->workspace_size;
-  if (model->abi->abi_version < 2 || size == 0) {
-    return NULL;
-  }
-  void *workspace = atomic_exchange(&model->workspace, NULL);
-  if (!workspace) {
-    /* A size near 2^64 would round to a tiny block: refuse it (the caller
-     * reports the workspace as out of memory). */
-    if (size > SIZE_MAX - WORKSPACE_ALIGNMENT) {
-      return NULL;
-    }
-    uint64_t rounded = (size + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT *
-                       WORKSPACE_ALIGNMENT;
-    workspace = aligned_alloc(WORKSPACE_ALIGNMENT, rounded);
-  }
-  return workspace;
-}
-
-static void workspace_give_back(struct infer_model *model, void *workspace) {
-  if (workspace) {
-    free(atomic_exchange(&model->workspace, workspace));
-  }
-}
-
-/*===-- Formatting helpers ----------------------------------------------===*/
-
-/* Bounded string builder: appends, truncating with "..." when full. */
-typedef struct {
-  char *data;
-  size_t capacity;
-  size_t length;
-} text_t;
-
-static void text_append(text_t *text, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void text_append(text_t *text, const char *format, ...) {
-  if (text->length + 1 >= text->capacity) {
-    return;
-  }
-  va_list args;
-  va_start(args, format);
-  size_t room = text->capacity - text->length;
-  int written = vsnprintf(text->data + text->length, room, format, args);
-  va_end(args);
-  if (written < 0) {
-    return;
-  }
-  if ((size_t)written >= room) {
-    text->length = text->capacity - 1;
-    if (text->capacity >= 4) {
-      memcpy(text->data + text->capacity - 4, "...", 4);
-    }
-    return;
-  }
-  text->length += (size_t)written;
-}
-
-/* "[1,3,224,224] (float32)" */
-static void append_type(text_t *text, int32_t dtype, int32_t rank,
-                        const int64_t *shape) {
-  text_append(text, "[");
-  for (int32_t i = 0; i < rank; ++i) {
-    text_append(text, i ? ",%lld" : "%lld", (long long)shape[i]);
-  }
-  text_append(text, "] (%s)", infer_dtype_name((infer_dtype_t)dtype));
-}
-
-/* "'a', 'b'" for the names of `count` tensors. */
-static void append_names(text_t *text, const infer_abi_tensor_t *tensors,
-                         size_t count) {
-  for (size_t i = 0; i < count; ++i) {
-    text_append(text, i ? ", '%s'" : "'%s'",
-                tensors[i].name ? tensors[i].name : "");
-  }
-  if (count == 0) {
-    text_append(text, "(none)");
-  }
-}
 
 /*===-- Construction ----------------------------------------------------===*/
 
@@ -395,22 +306,6 @@ int infer_model_intra_op_threads(infer_model_t model) {
 
 /* Points the calling thread's runs of the model at its pool; returns what
  * to restore afterwards. */
-static infer_abi_executor_t *enter_pool(const struct infer_model *model) {
-  const infer_abi_model_t *abi = model->abi;
-  if (abi->abi_version < 7 || !abi->set_executor) {
-    return NULL;
-  }
-  return abi->set_executor(infer_pool_executor(model->pool));
-}
-
-static void leave_pool(const struct infer_model *model,
-                       infer_abi_executor_t *previous) {
-  const infer_abi_model_t *abi = model->abi;
-  if (abi->abi_version >= 7 && abi->set_executor) {
-    abi->set_executor(previous);
-  }
-}
-
 const char *infer_model_name(infer_model_t model) {
   return model ? model->name : "";
 }
@@ -454,9 +349,9 @@ static infer_status_t find_tensor(infer_model_t model, const char *kind,
     }
   }
   char names[1024];
-  text_t text = {names, sizeof(names), 0};
+  infer_text_t text = {names, sizeof(names), 0};
   names[0] = '\0';
-  append_names(&text, tensors, count);
+  infer_text_append_names(&text, tensors, count);
   return infer_status_make(INFER_NOT_FOUND,
                            "model '%s' has no %s '%s'; its %ss are: %s",
                            model->name, kind, name, kind, names);
@@ -491,175 +386,4 @@ infer_status_t infer_model_input_range(infer_model_t model, size_t index,
     return infer_status_make(INFER_INVALID_ARGUMENT, "model is NULL");
   }
   return infer_dynamic_range(model->abi, index, out_min, out_opt, out_max);
-}
-
-/*===-- Running ---------------------------------------------------------===*/
-
-/* Checks one input tensor against its declaration. */
-static infer_status_t check_input(const infer_abi_tensor_t *expected,
-                                  size_t index, infer_tensor_t tensor) {
-  if (!tensor) {
-    return infer_status_make(INFER_INVALID_ARGUMENT,
-                             "input '%s' (index %zu) is NULL", expected->name,
-                             index);
-  }
-  int32_t rank = infer_tensor_rank(tensor);
-  const int64_t *shape = infer_tensor_shape(tensor);
-  bool same = infer_tensor_dtype(tensor) == (infer_dtype_t)expected->dtype &&
-              rank == expected->rank;
-  for (int32_t d = 0; same && d < rank; ++d) {
-    same = shape[d] == expected->shape[d];
-  }
-  if (same) {
-    return NULL;
-  }
-  char message[1024];
-  text_t text = {message, sizeof(message), 0};
-  message[0] = '\0';
-  text_append(&text, "input '%s': expected shape ", expected->name);
-  append_type(&text, expected->dtype, expected->rank, expected->shape);
-  text_append(&text, ", got ");
-  append_type(&text, infer_tensor_dtype(tensor), rank, shape);
-  return infer_status_make(INFER_INVALID_ARGUMENT, "%s", message);
-}
-
-infer_status_t infer_model_check_arity(const struct infer_model *model,
-                                       size_t num_inputs, const void *inputs,
-                                       size_t num_outputs, const void *outputs,
-                                       const char *what) {
-  const infer_abi_model_t *abi = model->abi;
-  if (num_inputs != abi->num_inputs || num_outputs != abi->num_outputs) {
-    return infer_status_make(INFER_INVALID_ARGUMENT,
-                             "model '%s' takes %u inputs and %u outputs, got "
-                             "%zu inputs and %zu outputs",
-                             model->name, (unsigned)abi->num_inputs,
-                             (unsigned)abi->num_outputs, num_inputs,
-                             num_outputs);
-  }
-  if ((num_inputs > 0 && !inputs) || (num_outputs > 0 && !outputs)) {
-    return infer_status_make(INFER_INVALID_ARGUMENT, "%s is NULL", what);
-  }
-  return NULL;
-}
-
-infer_status_t infer_model_run(infer_model_t model,
-                               const infer_tensor_t *inputs, size_t num_inputs,
-                               infer_tensor_t *out_outputs,
-                               size_t num_outputs) {
-  if (out_outputs) {
-    for (size_t i = 0; i < num_outputs; ++i) {
-      out_outputs[i] = NULL;
-    }
-  }
-  if (!model) {
-    return infer_status_make(INFER_INVALID_ARGUMENT, "model is NULL");
-  }
-  const infer_abi_model_t *abi = model->abi;
-  infer_status_t arity =
-      infer_model_check_arity(model, num_inputs, inputs, num_outputs,
-                              out_outputs, "inputs or out_outputs");
-  if (arity) {
-    return arity;
-  }
-  bool dynamic = infer_abi_is_dynamic(abi);
-  for (size_t i = 0; i < num_inputs; ++i) {
-    infer_status_t status = dynamic
-                                ? infer_dynamic_check_input(abi, i, inputs[i])
-                                : check_input(&abi->inputs[i], i, inputs[i]);
-    if (status) {
-      return status;
-    }
-  }
-  if (dynamic) {
-    void *workspace = workspace_take(model);
-    if (!workspace && abi->workspace_size > 0) {
-      return infer_status_make(INFER_OUT_OF_MEMORY,
-                               "out of memory for the %llu-byte workspace of "
-                               "model '%s'",
-                               (unsigned long long)abi->workspace_size,
-                               model->name);
-    }
-    infer_abi_executor_t *previous = enter_pool(model);
-    infer_status_t status =
-        infer_dynamic_run(abi, model->name, inputs, workspace,
-                          infer_arena_allocator(model->arena), out_outputs);
-    leave_pool(model, previous);
-    workspace_give_back(model, workspace);
-    return status;
-  }
-
-  /* From ABI version 2 on, a workspace pointer follows the outputs; CUDA
-   * models keep theirs on the device. */
-  bool has_workspace = abi->abi_version >= 2 && !model->cuda;
-  size_t num_buffers = num_inputs + num_outputs + (has_workspace ? 1 : 0);
-  void **buffers = malloc((num_buffers ? num_buffers : 1) * sizeof(void *));
-  if (!buffers) {
-    return infer_status_make(INFER_OUT_OF_MEMORY, "out of memory");
-  }
-  for (size_t i = 0; i < num_inputs; ++i) {
-    buffers[i] = infer_tensor_data(inputs[i]);
-  }
-  for (size_t i = 0; i < num_outputs; ++i) {
-    const infer_abi_tensor_t *declared = &abi->outputs[i];
-    /* The model writes every element of its outputs. */
-    infer_status_t status = infer_tensor_create_uninitialized(
-        (infer_dtype_t)declared->dtype, declared->rank, declared->shape,
-        &out_outputs[i]);
-    if (status) {
-      for (size_t j = 0; j < i; ++j) {
-        infer_tensor_release(out_outputs[j]);
-        out_outputs[j] = NULL;
-      }
-      free(buffers);
-      return status;
-    }
-    buffers[num_inputs + i] = infer_tensor_data(out_outputs[i]);
-  }
-  void *workspace = NULL;
-  if (has_workspace) {
-    workspace = workspace_take(model);
-    if (!workspace && abi->workspace_size > 0) {
-      for (size_t i = 0; i < num_outputs; ++i) {
-        infer_tensor_release(out_outputs[i]);
-        out_outputs[i] = NULL;
-      }
-      free(buffers);
-      return infer_status_make(INFER_OUT_OF_MEMORY,
-                               "out of memory for the %llu-byte workspace of "
-                               "model '%s'",
-                               (unsigned long long)abi->workspace_size,
-                               model->name);
-    }
-    buffers[num_inputs + num_outputs] = workspace;
-  }
-  if (model->cuda) {
-    infer_status_t status =
-        infer_cuda_model_run(model->cuda, (void *const *)buffers);
-    free(buffers);
-    if (status) {
-      for (size_t i = 0; i < num_outputs; ++i) {
-        infer_tensor_release(out_outputs[i]);
-        out_outputs[i] = NULL;
-      }
-    }
-    return status;
-  }
-  int32_t failed_check = 0;
-  if (abi->abi_version >= 4) {
-    infer_abi_executor_t *previous = enter_pool(model);
-    failed_check = abi->run((void *const *)buffers);
-    leave_pool(model, previous);
-  } else {
-    ((infer_abi_run_v1_fn)(void (*)(void))abi->run)((void *const *)buffers);
-  }
-  workspace_give_back(model, workspace);
-  free(buffers);
-  if (failed_check != 0) {
-    for (size_t i = 0; i < num_outputs; ++i) {
-      infer_tensor_release(out_outputs[i]);
-      out_outputs[i] = NULL;
-    }
-    return infer_check_failure(abi, model->name, failed_check);
-  }
-  return NULL;
 }

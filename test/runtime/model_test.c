@@ -278,6 +278,57 @@ static void test_run(infer_model_t model) {
   infer_tensor_release(inputs[1]);
 }
 
+/* Runs into the caller's tensors: a wrapped array and a created tensor,
+ * reused across calls; every misuse is refused before the code runs. */
+static void test_run_into(infer_model_t model) {
+  infer_tensor_t inputs[2] = {matrix(1.0f), matrix(10.0f)};
+  float sums[6] = {0};
+  infer_tensor_t out = NULL;
+  EXPECT_OK(infer_tensor_wrap(INFER_DTYPE_F32, 2, kMatrix, sums, &out));
+  for (int call = 0; call < 3; ++call) {
+    float *a = infer_tensor_data(inputs[0]);
+    a[0] = (float)call;
+    EXPECT_OK(infer_model_run_into(model, inputs, 2, &out, 1));
+    EXPECT(sums[0] == (float)call + 10.0f && sums[5] == 15.0f + 6.0f);
+  }
+  EXPECT_ERROR(infer_model_run_into(model, inputs, 2, &out, 0),
+               INFER_INVALID_ARGUMENT, "got 2 inputs and 0 outputs");
+  EXPECT_ERROR(infer_model_run_into(NULL, inputs, 2, &out, 1),
+               INFER_INVALID_ARGUMENT, "model is NULL");
+  infer_tensor_t none = NULL;
+  EXPECT_ERROR(infer_model_run_into(model, inputs, 2, &none, 1),
+               INFER_INVALID_ARGUMENT, "output 'sum' (index 0) is NULL");
+  const int64_t transposed[] = {3, 2};
+  infer_tensor_t bad = NULL;
+  EXPECT_OK(infer_tensor_create(INFER_DTYPE_F32, 2, transposed, &bad));
+  EXPECT_ERROR(infer_model_run_into(model, inputs, 2, &bad, 1),
+               INFER_INVALID_ARGUMENT,
+               "output 'sum': expected shape [2,3] (float32), got [3,2] "
+               "(float32)");
+  infer_tensor_t wrong_input[2] = {inputs[0], bad};
+  EXPECT_ERROR(infer_model_run_into(model, wrong_input, 2, &out, 1),
+               INFER_INVALID_ARGUMENT, "input 'b': expected shape [2,3]");
+  infer_tensor_release(bad);
+  /* An output over an input's bytes, whole or in part. */
+  EXPECT_ERROR(infer_model_run_into(model, inputs, 2, &inputs[1], 1),
+               INFER_INVALID_ARGUMENT,
+               "output 'sum' shares memory with input 'b'");
+  float shifted[9] = {0};
+  infer_tensor_t first = NULL, second = NULL;
+  EXPECT_OK(infer_tensor_wrap(INFER_DTYPE_F32, 2, kMatrix, shifted, &first));
+  EXPECT_OK(
+      infer_tensor_wrap(INFER_DTYPE_F32, 2, kMatrix, shifted + 3, &second));
+  infer_tensor_t overlapped[2] = {first, inputs[1]};
+  EXPECT_ERROR(infer_model_run_into(model, overlapped, 2, &second, 1),
+               INFER_INVALID_ARGUMENT,
+               "output 'sum' shares memory with input 'a'");
+  infer_tensor_release(first);
+  infer_tensor_release(second);
+  infer_tensor_release(out);
+  infer_tensor_release(inputs[0]);
+  infer_tensor_release(inputs[1]);
+}
+
 static void test_logic_model(const char *path) {
   infer_model_t model = NULL;
   EXPECT_OK(infer_model_load(path, "fake_logic", &model));
@@ -302,6 +353,25 @@ static void test_logic_model(const char *path) {
          positive[3] == 0);
   infer_tensor_release(outputs[0]);
   infer_tensor_release(outputs[1]);
+
+  /* Two outputs over the same bytes. */
+  int64_t out_values[4];
+  infer_tensor_t into[2] = {NULL, NULL};
+  EXPECT_OK(infer_tensor_wrap(INFER_DTYPE_I64, 1, shape, out_values, &into[0]));
+  EXPECT_OK(infer_tensor_wrap(INFER_DTYPE_BOOL, 1, shape,
+                              (uint8_t *)out_values + 30, &into[1]));
+  EXPECT_ERROR(infer_model_run_into(model, inputs, 2, into, 2),
+               INFER_INVALID_ARGUMENT,
+               "output 'positive' shares memory with output 'masked'");
+  infer_tensor_release(into[1]);
+  uint8_t out_positive[4];
+  EXPECT_OK(
+      infer_tensor_wrap(INFER_DTYPE_BOOL, 1, shape, out_positive, &into[1]));
+  EXPECT_OK(infer_model_run_into(model, inputs, 2, into, 2));
+  EXPECT(out_values[1] == 5 && out_values[2] == 0 && out_positive[2] == 1 &&
+         out_positive[3] == 0);
+  infer_tensor_release(into[0]);
+  infer_tensor_release(into[1]);
 
   /* A bool where an int64 belongs. */
   infer_tensor_t swapped[2] = {inputs[1], inputs[0]};
@@ -492,6 +562,7 @@ int main(int argc, char **argv) {
   if (model) {
     test_queries(model);
     test_run(model);
+    test_run_into(model);
     test_threads(model);
     test_device_api_on_cpu(model);
     infer_model_release(model);

@@ -260,13 +260,27 @@ import json, sys
 data = json.loads(sys.argv[1])
 assert data["model"] == "fake_logic" and data["threads"] == 4, data
 assert data["iterations"] == 50 and data["throughput_per_s"] > 0, data
+assert data["into"] is False, data
 PY
+  # Each calling thread writes into its own outputs.
+  out=$("$bench" "$model" --name fake_logic --json --into --threads 4 --iterations 50)
+  checks=$((checks + 1))
+  echo "$out"
+  python3 - "$out" <<'PY' || fail "bad JSON: $out"
+import json, sys
+data = json.loads(sys.argv[1])
+assert data["into"] is True and data["threads"] == 4, data
+assert data["latency_ms"]["p50"] >= 0 and data["throughput_per_s"] > 0, data
+PY
+  expect 0 "infer_model_run_into (outputs made once)" -- "$bench" "$model" --into --iterations 5
   ;;
 bench-bad-args)
   expect 1 "--iterations expects an integer from 1" -- "$bench" "$model" --iterations 0
   expect 1 "--threads expects an integer" -- "$bench" "$model" --threads x
   expect 1 "no model given" -- "$bench"
   expect 1 "cannot open model" -- "$bench" "$work/none.so"
+  expect 1 "dims known only at run time" "calls infer_model_run" -- \
+    "$bench" "$model" --name fake_rows --into --iterations 5
   ;;
 *)
   echo "unknown case '$case_name'" >&2

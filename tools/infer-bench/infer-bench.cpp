@@ -1,7 +1,8 @@
 //===- infer-bench.cpp - latency and throughput of a compiled model -------===//
 //
 // Runs a model library on given or random inputs: W warm-up calls, then I timed
-// calls of infer_model_run per thread, each timed with CLOCK_MONOTONIC. With
+// calls of infer_model_run (or, with --into, infer_model_run_into) per
+// thread, each timed with CLOCK_MONOTONIC. With
 // --threads N, N threads call run concurrently on one model; percentiles are
 // over every timed call and throughput is all calls over the wall time of
 // the timed phase.
@@ -35,7 +36,8 @@ USAGE
 MODEL.so is a shared library built from infer-compile's output; its symbol
 is `<stem>_model` (m.so -> m_model) unless --name says otherwise. Each call
 of the runtime's infer_model_run, including the allocation of its outputs,
-is timed.
+is timed (with --into, of infer_model_run_into, writing into outputs made
+once).
 
 INPUTS (pick one source; with none, inputs are random)
   --test-data DIR     the inputs of an ONNX test_data_set_N directory
@@ -57,13 +59,17 @@ OPTIONS
                       OMP_NUM_THREADS instead.
   --warmup W          untimed calls per thread before timing (default 10).
   --iterations I      timed calls per thread (default 100).
+  --into              time infer_model_run_into instead: each calling thread
+                      creates its outputs once and every call writes into
+                      them, so a call allocates nothing (the fixed cost of
+                      a call, for tiny models). Models of static shapes.
   --threads N         threads calling the model concurrently (default 1).
                       Latency percentiles are over all N*I calls; throughput
                       is N*I over the wall time from the first timed call to
                       the last.
   --json              print one JSON object instead of the table:
-                      {"model", "threads", "intra_threads", "warmup",
-                       "iterations",
+                      {"model", "threads", "intra_threads", "into",
+                       "warmup", "iterations",
                        "latency_ms": {"p50","p90","p99","max","mean"},
                        "throughput_per_s"}
   --no-cuda-graph     CUDA models: launch the kernels one by one instead of
@@ -85,6 +91,7 @@ struct Options {
   int64_t threads = 1;
   uint64_t seed = 1;
   bool json = false;
+  bool into = false;
   std::vector<std::string> shapes;
   std::string testData;
   std::vector<std::string> inputs;
@@ -126,6 +133,8 @@ std::optional<Options> parseArgs(int argc, char **argv) {
           static_cast<uint64_t>(parseInteger(value, "--seed", 0, INT64_MAX));
     } else if (args.flag("--json")) {
       options.json = true;
+    } else if (args.flag("--into")) {
+      options.into = true;
     } else if (args.flag("--no-cuda-graph")) {
       // Read by the runtime's CUDA backend when the model is loaded.
       setenv("INFER_CUDA_GRAPHS", "0", 1);
@@ -183,22 +192,42 @@ void benchThread(infer_model_t model, const std::vector<infer_tensor_t> &inputs,
                  const Options &options, StartLine &startLine,
                  ThreadResult &result) {
   std::vector<infer_tensor_t> outputs(infer_model_num_outputs(model));
+  auto fail = [&](infer_status_t status) {
+    if (result.error.empty()) {
+      result.error = infer_status_message(status);
+    }
+    infer_status_free(status);
+    return false;
+  };
+  if (options.into) {
+    // The outputs every call writes into, made once per thread.
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const infer_abi_tensor_t *declared = infer_model_output(model, i);
+      if (infer_status_t status = infer_tensor_create(
+              static_cast<infer_dtype_t>(declared->dtype), declared->rank,
+              declared->shape, &outputs[i])) {
+        fail(status);
+        break;
+      }
+    }
+  }
   auto call = [&]() -> bool {
+    if (options.into) {
+      infer_status_t status = infer_model_run_into(
+          model, inputs.data(), inputs.size(), outputs.data(), outputs.size());
+      return status ? fail(status) : true;
+    }
     infer_status_t status = infer_model_run(model, inputs.data(), inputs.size(),
                                             outputs.data(), outputs.size());
     if (status) {
-      if (result.error.empty()) {
-        result.error = infer_status_message(status);
-      }
-      infer_status_free(status);
-      return false;
+      return fail(status);
     }
     for (infer_tensor_t output : outputs) {
       infer_tensor_release(output);
     }
     return true;
   };
-  bool ok = true;
+  bool ok = result.error.empty();
   for (int64_t i = 0; i < options.warmup && ok; ++i) {
     ok = call();
   }
@@ -211,6 +240,11 @@ void benchThread(infer_model_t model, const std::vector<infer_tensor_t> &inputs,
     result.latencies.push_back(nowSeconds() - before);
   }
   result.end = nowSeconds();
+  if (options.into) {
+    for (infer_tensor_t output : outputs) {
+      infer_tensor_release(output);
+    }
+  }
 }
 
 /// Nearest-rank percentile of sorted values.
@@ -243,6 +277,13 @@ int run(int argc, char **argv) {
   const Options &options = *parsed;
   Model model =
       loadModel(options.modelPath, options.name, options.intraThreads);
+  if (options.into && infer_model_is_dynamic(model.get())) {
+    throw ToolError(fmt::format(
+        "--into needs a model of static shapes: '{}' has dims known only at "
+        "run time (its outputs' shapes come from each run), so time it "
+        "without --into, which calls infer_model_run",
+        infer_model_name(model.get())));
+  }
   TestCase source =
       !options.testData.empty() ? loadTestDataSet(model.get(), options.testData)
       : !options.inputs.empty() ? loadInputFiles(model.get(), options.inputs)
@@ -294,12 +335,13 @@ int run(int argc, char **argv) {
 
   if (options.json) {
     fmt::print("{{\"model\": {}, \"threads\": {}, \"intra_threads\": {}, "
-               "\"warmup\": {}, "
+               "\"into\": {}, \"warmup\": {}, "
                "\"iterations\": {}, \"latency_ms\": {{\"p50\": {:.6f}, "
                "\"p90\": {:.6f}, \"p99\": {:.6f}, \"max\": {:.6f}, "
                "\"mean\": {:.6f}}}, \"throughput_per_s\": {:.3f}}}\n",
                jsonString(infer_model_name(model.get())), options.threads,
-               infer_model_intra_op_threads(model.get()), options.warmup,
+               infer_model_intra_op_threads(model.get()),
+               options.into ? "true" : "false", options.warmup,
                options.iterations, p50, p90, p99, max, mean, throughput);
     return 0;
   }
@@ -307,6 +349,9 @@ int run(int argc, char **argv) {
              options.modelPath);
   fmt::print("threads     {} calling, {} inside each run\n", options.threads,
              infer_model_intra_op_threads(model.get()));
+  fmt::print("calls       {}\n",
+             options.into ? "infer_model_run_into (outputs made once)"
+                          : "infer_model_run (outputs allocated per call)");
   fmt::print("warmup      {} calls per thread\n", options.warmup);
   fmt::print("iterations  {} timed calls per thread ({} in all)\n",
              options.iterations, latencies.size());

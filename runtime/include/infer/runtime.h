@@ -134,6 +134,22 @@ infer_status_t infer_model_run(infer_model_t model,
                                const infer_tensor_t *inputs, size_t num_inputs,
                                infer_tensor_t *out_outputs, size_t num_outputs);
 
+/* Runs a model of static shapes into the caller's tensors: outputs[i] must
+ * have the declared dtype and shape (infer_tensor_create once, or
+ * infer_tensor_wrap over the caller's memory) and share no byte with any
+ * input or other output. The call allocates nothing once the model's
+ * workspace exists (the first run makes it): the fixed cost of a call is
+ * the checks and the jump into the code. INVALID_ARGUMENT for a model with
+ * dims known only at run time (its outputs' shapes come from the run: use
+ * infer_model_run), and as infer_model_run for the inputs; the outputs'
+ * contents are unspecified after a failed run. Safe to call concurrently
+ * on one model with different output tensors. */
+infer_status_t infer_model_run_into(infer_model_t model,
+                                    const infer_tensor_t *inputs,
+                                    size_t num_inputs,
+                                    const infer_tensor_t *outputs,
+                                    size_t num_outputs);
+
 /*===-- Device-resident tensors (CUDA models) ---------------------------===*
  *
  * For callers that keep data on the GPU. A device tensor is a device
