@@ -453,6 +453,9 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
     }
     acc = branch.getResults();
   }
+  // A packed at compile time: this tile's rows are [tile][k][0..MR).
+  Value packedTile =
+      packedLhs ? arith::DivUIOp::create(b, loc, m0, index(rows)) : Value();
   auto step = [&](Value kv, ValueRange args) {
     ivs[c.kId()] = kv;
     Value row;
@@ -466,7 +469,11 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
     SmallVector<Value> next;
     for (int64_t i = 0; i < tileRows; ++i) {
       ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
-      Value a = memref::LoadOp::create(b, loc, lhs, indices(lhsDims));
+      Value a =
+          packedLhs
+              ? memref::LoadOp::create(b, loc, packedLhs,
+                                       ValueRange{packedTile, kv, index(i)})
+              : memref::LoadOp::create(b, loc, lhs, indices(lhsDims));
       Value splat = vector::BroadcastOp::create(b, loc, type, a);
       next.push_back(vector::FMAOp::create(b, loc, splat, row, args[i]));
     }
@@ -572,6 +579,25 @@ linalg::FillOp initializingFill(linalg::LinalgOp op) {
   return {};
 }
 
+/// A get_global of the packed copy of `c`'s A infer-cpu-pack-weights made
+/// for tiles of `rows` rows, or null.
+Value packedLhsOf(OpBuilder &b, Contraction &c, int64_t rows) {
+  auto info = c.op->getAttrOfType<DictionaryAttr>(kPackedLhsAttr);
+  if (!info) {
+    return {};
+  }
+  auto global = info.getAs<FlatSymbolRefAttr>("global");
+  auto operand = info.getAs<IntegerAttr>("operand");
+  auto packedRows = info.getAs<IntegerAttr>("rows");
+  if (!global || !operand || !packedRows || operand.getInt() != c.lhs ||
+      packedRows.getInt() != rows) {
+    return {};
+  }
+  int64_t tiles = llvm::divideCeil(c.m, rows);
+  auto type = MemRefType::get({tiles, c.k, rows}, b.getF32Type());
+  return memref::GetGlobalOp::create(b, c.op.getLoc(), type, global.getValue());
+}
+
 struct ContractionKernelsPass final
     : impl::ContractionKernelsPassBase<ContractionKernelsPass> {
   using Base::Base;
@@ -605,8 +631,12 @@ struct ContractionKernelsPass final
           c.op->getNextNode()->moveBefore(c.op);
         }
       }
-      KernelBuilder(b, c, vectorBits, kBlock, parallel, shared, init, epilogue)
-          .build();
+      KernelBuilder builder(b, c, vectorBits, kBlock, parallel, shared, init,
+                            epilogue);
+      if (Value packed = packedLhsOf(b, c, tileRowsFor(vectorBits))) {
+        builder.setPackedLhs(packed);
+      }
+      builder.build();
       c.op->erase();
       if (epilogue) {
         epilogue->op->erase();

@@ -20,8 +20,26 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <optional>
+#include <vector>
 
 namespace infer::cpu {
+
+/// MR: the rows of C one register tile holds, for vectors of `vectorBits`
+/// (2 * MR accumulators, a row of B and a broadcast fit the register file:
+/// 16 registers on AVX2, 32 on AVX-512).
+inline int64_t tileRowsFor(unsigned vectorBits) {
+  return vectorBits >= 512 ? 8 : 6;
+}
+
+/// Set by infer-cpu-pack-weights on a contraction whose constant A it
+/// packed: {global = @packed ([ceil(M / MR)][K][MR]), operand = A's index,
+/// rows = MR}.
+inline constexpr llvm::StringLiteral kPackedLhsAttr = "infer.packed_lhs";
+
+/// The `count` f32 elements of a dense or dense-resource attribute, or
+/// nullopt when it holds something else.
+std::optional<std::vector<float>> elementsData(mlir::Attribute attr,
+                                               int64_t count);
 
 struct Contraction {
   mlir::linalg::LinalgOp op;

@@ -47,7 +47,12 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   kernels.vectorBits = options.vectorBits;
   kernels.parallel = parallel;
   pm.addNestedPass<func::FuncOp>(createPadBordersPass());
+  PackWeightsPassOptions packing;
+  packing.vectorBits = options.vectorBits;
+  pm.addPass(createPackWeightsPass(packing));
   pm.addNestedPass<func::FuncOp>(createContractionKernelsPass(kernels));
+  // Weights the kernels now read packed are left unused.
+  pm.addPass(createSymbolDCEPass());
   pm.addNestedPass<func::FuncOp>(targets::createExpandCopiesPass());
   if (parallel) {
     pm.addNestedPass<func::FuncOp>(createParallelLoopsPass());

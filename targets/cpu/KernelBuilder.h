@@ -31,7 +31,7 @@ public:
       : b(b), loc(c.op.getLoc()), c(c), parallel(parallel), init(init),
         epilogue(std::move(epilogue)),
         lanes(std::max<int64_t>(vectorBits / 32, 4)),
-        rows(vectorBits >= 512 ? 8 : 6), kBlock(kBlock), ivs(c.numIds()),
+        rows(tileRowsFor(vectorBits)), kBlock(kBlock), ivs(c.numIds()),
         shared(shared) {
     // Two vectors of columns per panel; when C has fewer rows than a
     // tile (and B is read in place, not packed), wider panels keep the
@@ -42,6 +42,10 @@ public:
         m < rows && !c.gather ? std::min<int64_t>(2 * rows / m, 16) : 2;
     panelWidth = vectors * lanes;
   }
+
+  /// Reads A from `packed` ([ceil(M / MR)][K][MR], infer-cpu-pack-weights)
+  /// instead of from A's rows.
+  void setPackedLhs(mlir::Value packed) { packedLhs = packed; }
 
   void build();
 
@@ -244,7 +248,7 @@ private:
   std::optional<Epilogue> epilogue;
   int64_t lanes, rows, kBlock, panelWidth;
   mlir::SmallVector<mlir::Value> ivs;
-  mlir::Value lhs, rhs, out, flat, strided;
+  mlir::Value lhs, rhs, out, flat, strided, packedLhs;
   mlir::SmallVector<int> lhsDims, rhsDims, outDims;
   mlir::Value &shared;
 };

@@ -43,6 +43,28 @@ def TransposeRhsPass : Pass<"infer-cpu-transpose-rhs", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PackWeightsPass : Pass<"infer-cpu-pack-weights", "::mlir::ModuleOp"> {
+  let summary = "Packs constant A operands of contractions into the kernels' tile layout";
+  let description = [{
+    For each f32 contraction on buffers that `infer-cpu-contraction-kernels`
+    takes, with at least one full tile of rows, whose A operand (the one
+    the kernels broadcast: a convolution's filters) is an M x K row-major
+    view of a constant `memref.global`, adds a private constant global
+    holding A as `[ceil(M / MR)][K][MR]` (rows past M are zero; MR is the
+    kernels' tile height for `vector-bits`) and marks the contraction with
+    `infer.packed_lhs = {global = @packed, operand = A's index, rows = MR}`. The
+    kernels then read each tile's rows of A as one contiguous stream
+    instead of MR streams a row of A apart. Weights shared by several
+    contractions are packed once; the original global stays until symbol
+    DCE finds it unused.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", "256",
+           "Vector register width in bits (sets MR as the kernels do)">
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def PadBordersPass : Pass<"infer-cpu-pad-borders", "::mlir::func::FuncOp"> {
   let summary = "Fills only the border of a padded buffer whose interior is copied in";
   let description = [{

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/fusion/Passes.h"
+#include "targets/cpu/ContractionMatch.h"
 #include "targets/cpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,7 +22,6 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 
 #include "mlir/Dialect/Utils/IndexingUtils.h"
-#include <cstring>
 
 using namespace mlir;
 
@@ -66,21 +66,7 @@ std::optional<std::vector<float>> constantData(Value value) {
   }
   auto type = cast<RankedTensorType>(value.getType());
   if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
-    Attribute attr = constant.getValue();
-    if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-      auto values = dense.getValues<float>();
-      return std::vector<float>(values.begin(), values.end());
-    }
-    auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
-    AsmResourceBlob *blob =
-        resource ? resource.getRawHandle().getBlob() : nullptr;
-    size_t count = type.getNumElements();
-    if (!blob || blob->getData().size() != count * sizeof(float)) {
-      return std::nullopt;
-    }
-    std::vector<float> data(count);
-    std::memcpy(data.data(), blob->getData().data(), count * sizeof(float));
-    return data;
+    return elementsData(constant.getValue(), type.getNumElements());
   }
   if (isa<tensor::ReshapeOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
           def)) {

@@ -419,3 +419,40 @@ func.func @depthwise_stride2(%x: memref<1x4x1x17x17xf32>, %w: memref<4x1x1x3x3xf
   }
   return
 }
+
+// -----
+
+#a = affine_map<(m, k, n) -> (m, k)>
+#b = affine_map<(m, k, n) -> (k, n)>
+#c = affine_map<(m, k, n) -> (m, n)>
+
+// A packed by infer-cpu-pack-weights for 6-row tiles ([3][K = 2][6]):
+// each tile reads its rows from the packed copy, tile m0 / 6 (the last,
+// one-row tile from tile 2), not from A's rows. For 8-row tiles (AVX-512)
+// the packing does not fit, and A is read in place.
+// CHECK-LABEL: func.func @packed_lhs
+// CHECK: %[[P:.+]] = memref.get_global @w_packed : memref<3x2x6xf32>
+// CHECK: scf.for %[[M0:.+]] = %c0 to %c12 step %c6
+// CHECK: %[[T:.+]] = arith.divui %[[M0]], %c6
+// CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %c1 iter_args(
+// CHECK: memref.load %[[P]][%[[T]], %[[K]], %c0] : memref<3x2x6xf32>
+// CHECK: memref.load %[[P]][%[[T]], %[[K]], %c5] : memref<3x2x6xf32>
+// CHECK: scf.yield
+// CHECK: memref.load %[[P]][%c2, %{{.+}}, %c0] : memref<3x2x6xf32>
+// AVX512-LABEL: func.func @packed_lhs
+// AVX512-NOT: @w_packed
+// AVX512: memref.load %{{.+}} : memref<13x2xf32>
+memref.global "private" constant @w : memref<13x2xf32> = dense<1.0>
+memref.global "private" constant @w_packed : memref<3x2x6xf32> = dense<1.0>
+func.func @packed_lhs(%b: memref<2x36xf32>, %c: memref<13x36xf32>) {
+  %a = memref.get_global @w : memref<13x2xf32>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<13x2xf32>, memref<2x36xf32>) outs(%c : memref<13x36xf32>)
+      attrs = {infer.packed_lhs = {global = @w_packed, operand = 0 : i64, rows = 6 : i64}} {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
