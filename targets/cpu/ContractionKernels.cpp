@@ -467,6 +467,17 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
       row = rowOf(source, kv);
     }
     SmallVector<Value> next;
+    if (packedLhs) {
+      // One stream of A per tile: the prefetchers alone keep few of its
+      // lines in flight when the weights come from memory.
+      Value ahead = arith::MinUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, kv, index(kPrefetchSteps)),
+          index(c.k - 1));
+      memref::PrefetchOp::create(b, loc, packedLhs,
+                                 ValueRange{packedTile, ahead, index(0)},
+                                 /*isWrite=*/false, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+    }
     for (int64_t i = 0; i < tileRows; ++i) {
       ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
       Value a =

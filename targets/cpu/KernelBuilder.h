@@ -229,6 +229,8 @@ private:
   static constexpr int64_t kMinParallelBatch = 4;
   static constexpr int64_t kMinTilesPerChunk = 4;
   static constexpr int64_t kUnrolledK = 16;
+  /// Steps of k a packed A is prefetched ahead (MR floats a step).
+  static constexpr int64_t kPrefetchSteps = 32;
   bool inParallelBatch = false;
   /// Runs of consecutive elements a vector of B's row can span.
   int64_t runsPerVector = 2;

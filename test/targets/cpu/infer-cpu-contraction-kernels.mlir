@@ -428,13 +428,16 @@ func.func @depthwise_stride2(%x: memref<1x4x1x17x17xf32>, %w: memref<4x1x1x3x3xf
 
 // A packed by infer-cpu-pack-weights for 6-row tiles ([3][K = 2][6]):
 // each tile reads its rows from the packed copy, tile m0 / 6 (the last,
-// one-row tile from tile 2), not from A's rows. For 8-row tiles (AVX-512)
+// one-row tile from tile 2), not from A's rows, and prefetch it ahead. For 8-row tiles (AVX-512)
 // the packing does not fit, and A is read in place.
 // CHECK-LABEL: func.func @packed_lhs
 // CHECK: %[[P:.+]] = memref.get_global @w_packed : memref<3x2x6xf32>
 // CHECK: scf.for %[[M0:.+]] = %c0 to %c12 step %c6
 // CHECK: %[[T:.+]] = arith.divui %[[M0]], %c6
 // CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %c1 iter_args(
+// The tile's stream of A is prefetched 32 steps ahead (clamped to K - 1).
+// CHECK: %[[AHEAD:.+]] = arith.minui %{{.+}}, %c1 : index
+// CHECK: memref.prefetch %[[P]][%[[T]], %[[AHEAD]], %c0], read, locality<3>, data : memref<3x2x6xf32>
 // CHECK: memref.load %[[P]][%[[T]], %[[K]], %c0] : memref<3x2x6xf32>
 // CHECK: memref.load %[[P]][%[[T]], %[[K]], %c5] : memref<3x2x6xf32>
 // CHECK: scf.yield
