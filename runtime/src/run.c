@@ -26,7 +26,7 @@
 
 enum { WORKSPACE_ALIGNMENT = 64 };
 
-static void *workspace_take(struct infer_model *model) {
+static void *workspace_alloc(struct infer_model *model) {
   uint64_t size = model->abi->workspace_size;
   if (model->abi->abi_version < 2 || size == 0) {
     return NULL;
@@ -43,6 +43,20 @@ static void *workspace_take(struct infer_model *model) {
     workspace = aligned_alloc(WORKSPACE_ALIGNMENT, rounded);
   }
   return workspace;
+}
+
+/* The model's workspace in *out (NULL for a model with none), or
+ * OUT_OF_MEMORY. */
+static infer_status_t workspace_take(struct infer_model *model, void **out) {
+  *out = workspace_alloc(model);
+  if (!*out && model->abi->abi_version >= 2 && model->abi->workspace_size > 0) {
+    return infer_status_make(INFER_OUT_OF_MEMORY,
+                             "out of memory for the %llu-byte workspace of "
+                             "model '%s'",
+                             (unsigned long long)model->abi->workspace_size,
+                             model->name);
+  }
+  return NULL;
 }
 
 static void workspace_give_back(struct infer_model *model, void *workspace) {
@@ -143,13 +157,9 @@ static infer_status_t run_buffers(struct infer_model *model, void **buffers) {
   }
   void *workspace = NULL;
   if (abi->abi_version >= 2) {
-    workspace = workspace_take(model);
-    if (!workspace && abi->workspace_size > 0) {
-      return infer_status_make(INFER_OUT_OF_MEMORY,
-                               "out of memory for the %llu-byte workspace of "
-                               "model '%s'",
-                               (unsigned long long)abi->workspace_size,
-                               model->name);
+    infer_status_t status = workspace_take(model, &workspace);
+    if (status) {
+      return status;
     }
     buffers[abi->num_inputs + abi->num_outputs] = workspace;
   }
@@ -164,6 +174,30 @@ static infer_status_t run_buffers(struct infer_model *model, void **buffers) {
   workspace_give_back(model, workspace);
   return failed_check ? infer_check_failure(abi, model->name, failed_check)
                       : NULL;
+}
+
+/* Runs a static-shape model from `inputs` into `outputs` (tensors of the
+ * declared dtypes and shapes). */
+static infer_status_t run_static(struct infer_model *model,
+                                 const infer_tensor_t *inputs,
+                                 const infer_tensor_t *outputs) {
+  const infer_abi_model_t *abi = model->abi;
+  void *stack[STACK_BUFFERS];
+  void **buffers = buffer_array(model, stack);
+  if (!buffers) {
+    return infer_status_make(INFER_OUT_OF_MEMORY, "out of memory");
+  }
+  for (size_t i = 0; i < abi->num_inputs; ++i) {
+    buffers[i] = infer_tensor_data(inputs[i]);
+  }
+  for (size_t i = 0; i < abi->num_outputs; ++i) {
+    buffers[abi->num_inputs + i] = infer_tensor_data(outputs[i]);
+  }
+  infer_status_t status = run_buffers(model, buffers);
+  if (buffers != stack) {
+    free(buffers);
+  }
+  return status;
 }
 
 infer_status_t infer_model_run(infer_model_t model,
@@ -195,13 +229,10 @@ infer_status_t infer_model_run(infer_model_t model,
     }
   }
   if (dynamic) {
-    void *workspace = workspace_take(model);
-    if (!workspace && abi->workspace_size > 0) {
-      return infer_status_make(INFER_OUT_OF_MEMORY,
-                               "out of memory for the %llu-byte workspace of "
-                               "model '%s'",
-                               (unsigned long long)abi->workspace_size,
-                               model->name);
+    void *workspace = NULL;
+    infer_status_t taken = workspace_take(model, &workspace);
+    if (taken) {
+      return taken;
     }
     infer_abi_executor_t *previous = enter_pool(model);
     infer_status_t status =
@@ -212,14 +243,6 @@ infer_status_t infer_model_run(infer_model_t model,
     return status;
   }
 
-  void *stack[STACK_BUFFERS];
-  void **buffers = buffer_array(model, stack);
-  if (!buffers) {
-    return infer_status_make(INFER_OUT_OF_MEMORY, "out of memory");
-  }
-  for (size_t i = 0; i < num_inputs; ++i) {
-    buffers[i] = infer_tensor_data(inputs[i]);
-  }
   infer_status_t status = NULL;
   for (size_t i = 0; i < num_outputs && !status; ++i) {
     const infer_abi_tensor_t *declared = &abi->outputs[i];
@@ -227,15 +250,9 @@ infer_status_t infer_model_run(infer_model_t model,
     status = infer_tensor_create_uninitialized((infer_dtype_t)declared->dtype,
                                                declared->rank, declared->shape,
                                                &out_outputs[i]);
-    if (!status) {
-      buffers[num_inputs + i] = infer_tensor_data(out_outputs[i]);
-    }
   }
   if (!status) {
-    status = run_buffers(model, buffers);
-  }
-  if (buffers != stack) {
-    free(buffers);
+    status = run_static(model, inputs, out_outputs);
   }
   if (status) {
     for (size_t i = 0; i < num_outputs; ++i) {
@@ -302,20 +319,5 @@ infer_status_t infer_model_run_into(infer_model_t model,
       }
     }
   }
-  void *stack[STACK_BUFFERS];
-  void **buffers = buffer_array(model, stack);
-  if (!buffers) {
-    return infer_status_make(INFER_OUT_OF_MEMORY, "out of memory");
-  }
-  for (size_t i = 0; i < num_inputs; ++i) {
-    buffers[i] = infer_tensor_data(inputs[i]);
-  }
-  for (size_t i = 0; i < num_outputs; ++i) {
-    buffers[num_inputs + i] = infer_tensor_data(outputs[i]);
-  }
-  status = run_buffers(model, buffers);
-  if (buffers != stack) {
-    free(buffers);
-  }
-  return status;
+  return run_static(model, inputs, outputs);
 }
