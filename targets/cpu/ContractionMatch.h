@@ -20,7 +20,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <optional>
-#include <vector>
 
 namespace infer::cpu {
 
@@ -35,11 +34,6 @@ inline int64_t tileRowsFor(unsigned vectorBits) {
 /// packed: {global = @packed ([ceil(M / MR)][K][MR]), operand = A's index,
 /// rows = MR}.
 inline constexpr llvm::StringLiteral kPackedLhsAttr = "infer.packed_lhs";
-
-/// The `count` f32 elements of a dense or dense-resource attribute, or
-/// nullopt when it holds something else.
-std::optional<std::vector<float>> elementsData(mlir::Attribute attr,
-                                               int64_t count);
 
 struct Contraction {
   mlir::linalg::LinalgOp op;

@@ -15,39 +15,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/cpu/BufferViews.h"
+#include "targets/cpu/ConstantData.h"
 #include "targets/cpu/ContractionMatch.h"
 #include "targets/cpu/Passes.h"
 
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
-
-#include <cstring>
 
 using namespace mlir;
 
 namespace infer::cpu {
 #define GEN_PASS_DEF_PACKWEIGHTSPASS
 #include "targets/cpu/Passes.h.inc"
-
-std::optional<std::vector<float>> elementsData(Attribute attr, int64_t count) {
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-    if (!dense.getElementType().isF32() || dense.getNumElements() != count) {
-      return std::nullopt;
-    }
-    auto values = dense.getValues<float>();
-    return std::vector<float>(values.begin(), values.end());
-  }
-  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
-  AsmResourceBlob *blob =
-      resource ? resource.getRawHandle().getBlob() : nullptr;
-  if (!blob || blob->getData().size() != size_t(count) * sizeof(float)) {
-    return std::nullopt;
-  }
-  std::vector<float> data(count);
-  std::memcpy(data.data(), blob->getData().data(), count * sizeof(float));
-  return data;
-}
 
 namespace {
 
@@ -162,15 +140,7 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
     SmallVector<int64_t> shape{tiles, k, rows};
     auto f32 = Float32Type::get(global.getContext());
     auto tensorType = RankedTensorType::get(shape, f32);
-    Attribute value;
-    if (packed.size() <= 64) { // small enough to print inline
-      value = DenseElementsAttr::get(tensorType, ArrayRef<float>(packed));
-    } else {
-      value = DenseResourceElementsAttr::get(
-          tensorType, "packed",
-          HeapAsmResourceBlob::allocateAndCopyInferAlign(
-              ArrayRef<float>(packed)));
-    }
+    Attribute value = f32Elements(tensorType, packed, "packed");
     OpBuilder b(global);
     b.setInsertionPointAfter(global);
     auto result = memref::GlobalOp::create(

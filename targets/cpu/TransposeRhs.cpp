@@ -14,12 +14,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/fusion/Passes.h"
-#include "targets/cpu/ContractionMatch.h"
+#include "targets/cpu/ConstantData.h"
 #include "targets/cpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 
@@ -121,16 +120,9 @@ Value foldedTranspose(OpBuilder &b, Location loc, Value value,
       }
     }
   }
-  if (result.size() <= 64) { // small enough to print inline
-    return arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(transposedType, ArrayRef<float>(result)));
-  }
-  AsmResourceBlob blob =
-      HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<float>(result));
-  auto attr = DenseResourceElementsAttr::get(transposedType, "transposed",
-                                             std::move(blob));
-  return arith::ConstantOp::create(b, loc, attr);
+  return arith::ConstantOp::create(
+      b, loc,
+      cast<TypedAttr>(f32Elements(transposedType, result, "transposed")));
 }
 
 struct TransposeRhsPass final : impl::TransposeRhsPassBase<TransposeRhsPass> {

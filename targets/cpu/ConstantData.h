@@ -1,0 +1,32 @@
+//===- ConstantData.h - f32 constants read and made at compile time -*- C++
+//-*-===//
+//
+// The CPU passes that rewrite weights at compile time (transposed B in
+// infer-cpu-transpose-rhs, packed A in infer-cpu-pack-weights) read a
+// constant's f32 elements and make a new constant of the rewritten ones.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INFER_TARGETS_CPU_CONSTANTDATA_H
+#define INFER_TARGETS_CPU_CONSTANTDATA_H
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <optional>
+#include <vector>
+
+namespace infer::cpu {
+
+/// The `count` f32 elements of a dense or dense-resource attribute, or
+/// nullopt when it holds something else.
+std::optional<std::vector<float>> elementsData(mlir::Attribute attr,
+                                               int64_t count);
+
+/// `values` as an attribute of `type`: inline when small enough to read in
+/// printed IR (64 elements), else a dense resource blob named `name`.
+mlir::Attribute f32Elements(mlir::RankedTensorType type,
+                            llvm::ArrayRef<float> values, llvm::StringRef name);
+
+} // namespace infer::cpu
+
+#endif // INFER_TARGETS_CPU_CONSTANTDATA_H
