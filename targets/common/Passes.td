@@ -57,8 +57,23 @@ def PlanWorkspacePass : Pass<"infer-plan-workspace", "::mlir::ModuleOp"> {
     argument (`memref<SIZExi8>`) and SIZE is recorded as the module
     attribute `infer.workspace_size`, which the artifact states in its
     header and ABI constant. Dynamic or escaping allocations, and those
-    inside loops, keep their heap allocation.
+    inside loops, keep their heap allocation. Each view carries its
+    buffer's number as `infer.buffer`, so that views of different buffers
+    at the same offset stay distinct values (CSE would merge them) and
+    later passes can tell a buffer's users apart from its successors'.
+
+    With `live-through-next-op`, a buffer whose last use is a contraction
+    (a linalg op with a reduction) stays live through the next top-level
+    op when that is an elementwise linalg.generic (views, constants and
+    allocations between them skipped): for a target that runs such an op
+    as the contraction's epilogue, writing its output while the
+    contraction still reads its operands.
   }];
+  let options = [
+    Option<"liveThroughNextOp", "live-through-next-op", "bool",
+           /*default=*/"false",
+           "Keep a contraction's operands live through an elementwise op right after it">
+  ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
 }

@@ -16,6 +16,7 @@
 #include "targets/common/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -77,6 +78,16 @@ FailureOr<int64_t> lastUse(Value value, Block &entry,
   return last;
 }
 
+bool isContraction(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.getNumReductionLoops() > 0;
+}
+
+bool isElementwise(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && generic.getNumParallelLoops() == generic.getNumLoops();
+}
+
 std::optional<int64_t> staticBytes(MemRefType type) {
   Type element = type.getElementType();
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
@@ -129,6 +140,7 @@ int64_t assignOffsets(MutableArrayRef<Buffer> buffers) {
 
 struct PlanWorkspacePass final
     : impl::PlanWorkspacePassBase<PlanWorkspacePass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> entries;
@@ -186,6 +198,22 @@ struct PlanWorkspacePass final
     for (Operation &op : entry) {
       position[&op] = index++;
     }
+    // Per position, where a buffer last used there stops being live: the
+    // position itself, or for a contraction followed by an elementwise op
+    // (views, constants and allocations between them), that op.
+    SmallVector<int64_t> liveUntil(index);
+    Operation *next = nullptr;
+    for (Operation &op : llvm::reverse(entry)) {
+      int64_t at = position.lookup(&op);
+      liveUntil[at] =
+          liveThroughNextOp && next && isContraction(&op) && isElementwise(next)
+              ? position.lookup(next)
+              : at;
+      if (!isa<ViewLikeOpInterface, memref::ReshapeOp, memref::AllocOp>(&op) &&
+          !op.hasTrait<OpTrait::ConstantLike>()) {
+        next = &op;
+      }
+    }
     SmallVector<Buffer> buffers;
     for (auto alloc : entry.getOps<memref::AllocOp>()) {
       std::optional<int64_t> bytes = staticBytes(alloc.getType());
@@ -197,7 +225,8 @@ struct PlanWorkspacePass final
         continue;
       }
       int64_t first = position.lookup(alloc);
-      buffers.push_back({alloc, *bytes, first, std::max(first, *last)});
+      buffers.push_back(
+          {alloc, *bytes, first, *last < 0 ? first : liveUntil[*last]});
     }
     int64_t total = assignOffsets(buffers);
     auto workspaceType =
@@ -211,9 +240,11 @@ struct PlanWorkspacePass final
       OpBuilder b(buffer.alloc);
       Location loc = buffer.alloc.getLoc();
       Value offset = arith::ConstantIndexOp::create(b, loc, buffer.offset);
-      Value view = memref::ViewOp::create(b, loc, buffer.alloc.getType(),
-                                          workspace, offset, ValueRange{});
-      buffer.alloc.replaceAllUsesWith(view);
+      auto view = memref::ViewOp::create(b, loc, buffer.alloc.getType(),
+                                         workspace, offset, ValueRange{});
+      view->setAttr("infer.buffer",
+                    b.getI64IntegerAttr(&buffer - buffers.data()));
+      buffer.alloc.getResult().replaceAllUsesWith(view.getResult());
       buffer.alloc.erase();
     }
     return total;
