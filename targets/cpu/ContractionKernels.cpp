@@ -375,7 +375,7 @@ void KernelBuilder::panel(Value n0, int64_t width, int64_t length, Value k0,
                           Value kEnd, Value packed) {
   int64_t m = c.m;
   Rows source{n0, Value(), {}, width, length};
-  if (flat) {
+  if (flat || stridedRuns) {
     source.parts = planRuns(n0, width, length);
   } else if (c.gather && !strided) {
     source.offsets = columnOffsets(n0, length);

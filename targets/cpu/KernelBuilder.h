@@ -129,6 +129,9 @@ private:
     /// Per run: the offset of its first element, the lanes it fills, and
     /// the first of those lanes.
     mlir::SmallVector<mlir::Value> offsets, masks, firstLanes;
+    /// (Stride-2 runs.) Per run: the elements of a 2 * lanes load starting
+    /// 2 * first lane before its offset that the run's even lanes take.
+    mlir::SmallVector<mlir::Value> wideMasks;
   };
   struct Rows {
     mlir::Value n0, offsets;
@@ -153,10 +156,12 @@ private:
 
   mlir::Value loadRuns(const Rows &source, mlir::Value kv);
 
-  /// For B read through a stride-2 window whose output rows are whole
-  /// vectors (every vector of a panel lies in one output row): each
+  /// For B read through a stride-2 window: when output rows are whole
+  /// vectors (every vector of a panel lies in one output row), each
   /// vector is one load of 2 * lanes - 1 consecutive elements, its even
-  /// lanes taken (no gather).
+  /// lanes taken; otherwise the same per run of lanes in one output row
+  /// (`stridedRuns`, parts planned as for loadRuns), each run's lanes
+  /// selected. No gather either way.
   mlir::Value loadStrided(const Rows &source, mlir::Value kv);
 
   /// The batch loops' part of B's offsets.
@@ -167,8 +172,8 @@ private:
   /// GEMM with output rows of at least lanes / 3); null otherwise.
   mlir::Value runsView();
 
-  /// B as one dimension when its panels load as loadStrided does; null
-  /// otherwise.
+  /// B as one dimension when its panels load as loadStrided does (setting
+  /// `stridedRuns` when output rows are not whole vectors); null otherwise.
   mlir::Value stridedView();
 
   /// sum(coefficient[d] * index_d) over `dims`, delinearizing `flat`
@@ -234,6 +239,8 @@ private:
   bool inParallelBatch = false;
   /// Runs of consecutive elements a vector of B's row can span.
   int64_t runsPerVector = 2;
+  /// A stride-2 B whose vectors span output rows: loaded as runs.
+  bool stridedRuns = false;
   /// The rows of C this thread computes, when threads split M.
   mlir::Value mBegin, mEnd;
   /// A run-time N's last columns (fewer than a panel), and the mask of the

@@ -2,7 +2,8 @@
 //
 // In place (B's innermost dim is N), packed into a per-thread buffer,
 // gathered at offsets linear in the loop dims, or, for stride-1 windows,
-// as runs of consecutive elements (one masked load per run).
+// as runs of consecutive elements (one masked load per run), and for
+// stride-2 windows as the even lanes of wide loads (one per run).
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +70,21 @@ KernelBuilder::planRuns(Value n0, int64_t width, int64_t length) {
           columnOffset(arith::MinSIOp::create(b, loc, column, index(c.n - 1))));
       part.masks.push_back(arith::XOrIOp::create(b, loc, upTo, before));
       part.firstLanes.push_back(bound);
+      if (stridedRuns) {
+        // Elements 2 * bound .. 2 * next - 2 of the wide load (none for
+        // an empty run).
+        auto wideType = VectorType::get({2 * lanes}, b.getI1Type());
+        Value from = arith::MulIOp::create(b, loc, bound, index(2));
+        Value to = arith::MaxSIOp::create(
+            b, loc,
+            arith::SubIOp::create(b, loc,
+                                  arith::MulIOp::create(b, loc, next, index(2)),
+                                  index(1)),
+            from);
+        part.wideMasks.push_back(arith::XOrIOp::create(
+            b, loc, vector::CreateMaskOp::create(b, loc, wideType, to),
+            vector::CreateMaskOp::create(b, loc, wideType, from)));
+      }
       before = upTo;
       bound = next;
     }
@@ -115,20 +131,47 @@ Value KernelBuilder::loadStrided(const Rows &source, Value kv) {
   auto wide = VectorType::get({2 * lanes}, b.getF32Type());
   auto rowType = VectorType::get({source.length}, b.getF32Type());
   auto index = [&](int64_t v) -> Value { return this->index(v); };
-  Value row = arith::AddIOp::create(b, loc, batchOffset(),
-                                    linearOffset<Value>(kv, c.kDims, index));
   Value zero = arith::ConstantOp::create(
       b, loc, wide, DenseElementsAttr::get(wide, b.getF32FloatAttr(0)));
-  // The last element a vector needs is 2 * (lanes - 1) after its first.
-  Value mask = vector::ConstantMaskOp::create(
-      b, loc, VectorType::get({2 * lanes}, b.getI1Type()),
-      ArrayRef<int64_t>{2 * lanes - 1});
   SmallVector<int64_t> even;
   for (int64_t l = 0; l < lanes; ++l) {
     even.push_back(2 * l);
   }
   Value result = arith::ConstantOp::create(
       b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
+  if (stridedRuns) {
+    // Lane i of run r reads element offset_r + 2 * (i - first_r): the even
+    // lanes of a wide load starting 2 * first_r elements before the run
+    // (never before the buffer: offset_r >= 2 * its column >= 2 * first_r
+    // for a stride-2 window, whose input rows are at least 2 * OW - 1
+    // long), masked to the run's elements.
+    Value row = linearOffset<Value>(kv, c.kDims, index);
+    auto type = VectorType::get({lanes}, b.getF32Type());
+    for (auto [v, part] : llvm::enumerate(source.parts)) {
+      Value value = arith::ConstantOp::create(
+          b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+      for (auto [r, offset] : llvm::enumerate(part.offsets)) {
+        Value address = arith::SubIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, row, offset),
+            arith::MulIOp::create(b, loc, part.firstLanes[r], index(2)));
+        ValueRange at{address};
+        Value pairs = vector::MaskedLoadOp::create(b, loc, wide, strided, at,
+                                                   part.wideMasks[r], zero);
+        Value evens = vector::ShuffleOp::create(b, loc, pairs, pairs, even);
+        value = arith::SelectOp::create(b, loc, part.masks[r], evens, value);
+      }
+      result = vector::InsertStridedSliceOp::create(
+          b, loc, value, result, ArrayRef<int64_t>{int64_t(v) * lanes},
+          ArrayRef<int64_t>{1});
+    }
+    return result;
+  }
+  Value row = arith::AddIOp::create(b, loc, batchOffset(),
+                                    linearOffset<Value>(kv, c.kDims, index));
+  // The last element a vector needs is 2 * (lanes - 1) after its first.
+  Value mask = vector::ConstantMaskOp::create(
+      b, loc, VectorType::get({2 * lanes}, b.getI1Type()),
+      ArrayRef<int64_t>{2 * lanes - 1});
   for (int64_t v = 0; v * lanes < source.width; ++v) {
     Value column =
         arith::AddIOp::create(b, loc, source.n0, this->index(v * lanes));
@@ -150,8 +193,16 @@ Value KernelBuilder::stridedView() {
     return {};
   }
   int64_t innermost = c.nDims.back();
-  if (c.coefficients[innermost] != 2 || c.ranges[innermost] % lanes) {
+  if (c.coefficients[innermost] != 2) {
     return {};
+  }
+  if (c.ranges[innermost] % lanes) {
+    // Up to 4 runs per vector (output rows of at least lanes / 3).
+    runsPerVector = llvm::divideCeil(lanes - 1, c.ranges[innermost]) + 1;
+    if (runsPerVector > 4) {
+      return {};
+    }
+    stridedRuns = true;
   }
   return flatView(b, loc, rhs);
 }

@@ -138,9 +138,15 @@ func.func @conv_stride1(%w: memref<8x4x3x3xf32>, %x: memref<4x20x20xf32>, %y: me
 
 // -----
 
-// Stride 2: the panel's rows are gathered (offsets 2 apart along a row).
+// Stride 2, output rows of 10 (vectors span rows): per run of lanes in
+// one output row, a masked load of twice the lanes whose even elements it
+// takes (offsets 2 apart along a row), selected into the run's lanes; no
+// gather.
 // CHECK-LABEL: func.func @conv_stride2
-// CHECK: vector.gather
+// CHECK-NOT: vector.gather
+// CHECK: vector.maskedload
+// CHECK-NEXT: vector.shuffle %[[PAIRS:.+]], %[[PAIRS]] [0, 2, 4, 6, 8, 10, 12, 14] : vector<16xf32>, vector<16xf32>
+// CHECK: arith.select
 // CHECK: vector.fma
 func.func @conv_stride2(%w: memref<8x4x3x3xf32>, %x: memref<4x21x21xf32>, %y: memref<8x10x10xf32>) {
   linalg.generic {indexing_maps = [affine_map<(f, c, kh, kw, oh, ow) -> (f, c, kh, kw)>,
