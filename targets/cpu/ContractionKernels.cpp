@@ -521,7 +521,8 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
   auto applyEpilogue = [&] {
     for (int64_t i = 0; i < tileRows; ++i) {
       ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
-      emitEpilogue(b, loc, *epilogue, sums[i], rowIndex(), n0, mask);
+      emitEpilogue(b, loc, *epilogue, sums[i], rowIndex(), n0, panelWidth,
+                   mask);
     }
   };
   if (c.k <= kBlock) {

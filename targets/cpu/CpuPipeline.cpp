@@ -27,7 +27,16 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   // Outputs of dynamic size are allocated by the code and handed to the
   // caller (the deallocation pipeline makes every returned buffer owned).
   targets::buildBufferizePipeline(pm, /*outParams=*/!options.dynamicShapes);
-  pm.addPass(targets::createPlanWorkspacePass());
+  // Padded inputs: the border filled, the interior written by the
+  // producer itself; before planning, so the padded buffer's lifetime
+  // starts at that producer.
+  pm.addNestedPass<func::FuncOp>(createPadBordersPass());
+  pm.addNestedPass<func::FuncOp>(createElideInteriorCopiesPass());
+  targets::PlanWorkspacePassOptions planning;
+  // The kernels write a fused consumer's output while the contraction
+  // before it still reads its operands.
+  planning.liveThroughNextOp = true;
+  pm.addPass(targets::createPlanWorkspacePass(planning));
   pm.addPass(targets::createChecksToStatusPass());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
@@ -46,7 +55,6 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   ContractionKernelsPassOptions kernels;
   kernels.vectorBits = options.vectorBits;
   kernels.parallel = parallel;
-  pm.addNestedPass<func::FuncOp>(createPadBordersPass());
   PackWeightsPassOptions packing;
   packing.vectorBits = options.vectorBits;
   pm.addPass(createPackWeightsPass(packing));

@@ -145,8 +145,10 @@ std::optional<Epilogue> matchEpilogue(linalg::LinalgOp op, int64_t rowLength) {
   // The output: contiguous, in C's order, overlapping neither A nor B.
   OpOperand *output = consumer.getDpsInitOperand(0);
   Storage outStorage = storageOf(output->get());
-  if (!consumer.getMatchingIndexingMap(output).isIdentity() ||
-      !contiguous(output->get())) {
+  // (Or, for a padded buffer's interior, rows of C split into runs.)
+  auto outType = dyn_cast<MemRefType>(output->get().getType());
+  if (!consumer.getMatchingIndexingMap(output).isIdentity() || !outType ||
+      !outType.hasStaticShape()) {
     return std::nullopt;
   }
   for (OpOperand *input : op.getDpsInputOperands()) {
@@ -186,11 +188,23 @@ std::optional<Epilogue> matchEpilogue(linalg::LinalgOp op, int64_t rowLength) {
         consecutive &= (*coefficients)[d] == expected;
         expected *= epilogue.domain[d];
       }
-      if (!constant && !consecutive) {
+      // The output may also be rows of unit-stride runs (each of the
+      // consumer's innermost rows consecutive, the rows apart).
+      bool runs = !constant && !consecutive &&
+                  &operand == consumer.getDpsInitOperand(0) &&
+                  coefficients->back() == 1;
+      if (!constant && !consecutive && !runs) {
+        return std::nullopt;
+      }
+      // Vectors of i1 are bit-packed in memory, a buffer of i1 has a byte
+      // per element: only whole-byte elements load along a row.
+      Type element = getElementTypeOrSelf(operand.get().getType());
+      if (!constant && element.getIntOrFloatBitWidth() % 8 != 0) {
         return std::nullopt;
       }
       entry.coefficients = std::move(*coefficients);
       entry.alongRow = !constant;
+      entry.runs = runs;
     }
     epilogue.operands.push_back(std::move(entry));
   }
@@ -198,7 +212,8 @@ std::optional<Epilogue> matchEpilogue(linalg::LinalgOp op, int64_t rowLength) {
 }
 
 void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
-                  Value acc, Value row, Value n0, Value mask) {
+                  Value acc, Value row, Value n0, int64_t columnStep,
+                  Value mask) {
   linalg::GenericOp op = epilogue.op;
   auto accType = cast<VectorType>(acc.getType());
   int64_t length = accType.getNumElements();
@@ -280,7 +295,70 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
       vectorOf(cast<linalg::YieldOp>(body->getTerminator()).getOperand(0));
   OpOperand *output = op.getDpsInitOperand(0);
   Value flat = flatView(b, loc, output->get());
-  Value offset = offsetOf(epilogue.operands[output->getOperandNumber()]);
+  const Epilogue::Operand &stored =
+      epilogue.operands[output->getOperandNumber()];
+  if (stored.runs) {
+    // A row of C split over rows of the output: one store per run of
+    // lanes in one output row, at the run's offset less its first lane
+    // (lanes outside the run masked off). Rows of a multiple of the
+    // column step hold whole vectors: one run.
+    int64_t width = epilogue.domain.back();
+    int64_t runs = width % columnStep == 0
+                       ? 1
+                       : std::min<int64_t>(
+                             length, llvm::divideCeil(length - 1, width) + 1);
+    auto maskType = VectorType::get({length}, b.getI1Type());
+    Value rowPart = offsetOf(Epilogue::Operand{stored.coefficients, false});
+    Value first = index(0);
+    Value before =
+        vector::ConstantMaskOp::create(b, loc, maskType, ArrayRef<int64_t>{0});
+    for (int64_t r = 0; r < runs; ++r) {
+      Value column = arith::AddIOp::create(b, loc, n0, first);
+      Value next = index(length);
+      Value lanes = mask;
+      if (runs > 1) {
+        next = arith::MinSIOp::create(
+            b, loc,
+            arith::AddIOp::create(
+                b, loc, first,
+                arith::SubIOp::create(
+                    b, loc, index(width),
+                    arith::RemUIOp::create(b, loc, column, index(width)))),
+            index(length));
+        Value upTo = vector::CreateMaskOp::create(b, loc, maskType, next);
+        lanes = arith::XOrIOp::create(b, loc, upTo, before);
+        if (mask) {
+          lanes = arith::AndIOp::create(b, loc, lanes, mask);
+        }
+        before = upTo;
+      }
+      // The column's offset: its index in each of C's N dims.
+      Value offset = rowPart, rest = column;
+      for (size_t d = epilogue.domain.size(); d-- > epilogue.split;) {
+        Value position = rest;
+        if (d > epilogue.split) {
+          position =
+              arith::RemUIOp::create(b, loc, rest, index(epilogue.domain[d]));
+          rest =
+              arith::DivUIOp::create(b, loc, rest, index(epilogue.domain[d]));
+        }
+        if (int64_t coefficient = stored.coefficients[d]) {
+          offset = arith::AddIOp::create(
+              b, loc, offset,
+              arith::MulIOp::create(b, loc, position, index(coefficient)));
+        }
+      }
+      Value address = arith::SubIOp::create(b, loc, offset, first);
+      if (lanes) {
+        vector::MaskedStoreOp::create(b, loc, flat, address, lanes, result);
+      } else {
+        vector::StoreOp::create(b, loc, result, flat, address);
+      }
+      first = next;
+    }
+    return;
+  }
+  Value offset = offsetOf(stored);
   if (mask) {
     vector::MaskedStoreOp::create(b, loc, flat, offset, mask, result);
   } else {

@@ -9,9 +9,10 @@
 // Taken when the consumer is the next op after the contraction (views
 // aside), reads C through an identity map over C's elements in C's order,
 // is C's only reader, reads its other operands either broadcast along C's
-// rows (a per-channel bias) or in C's element order (a residual), writes a
-// contiguous output in C's order that overlaps none of the contraction's
-// operands, and has a body of arith/math ops only.
+// rows (a per-channel bias) or in C's element order (a residual), writes an
+// output in C's order (contiguous, or a padded buffer's interior: rows of
+// unit-stride runs) that overlaps none of the contraction's operands, and
+// has a body of arith/math ops only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +38,10 @@ struct Epilogue {
   struct Operand {
     llvm::SmallVector<int64_t> coefficients;
     bool alongRow = false;
+    /// (The output only.) Along a row of C, consecutive within each of the
+    /// consumer's innermost rows but not across them: a padded buffer's
+    /// interior, stored as one masked store per run.
+    bool runs = false;
   };
   llvm::SmallVector<Operand> operands;
 };
@@ -47,11 +52,12 @@ std::optional<Epilogue> matchEpilogue(mlir::linalg::LinalgOp op,
                                       int64_t rowLength);
 
 /// Applies `epilogue` to `acc`, the accumulators of C's row `row` (the
-/// linear index of its batch and M indices) at columns n0.. (`mask`: the
-/// valid lanes, or null), and stores the result to the consumer's output.
+/// linear index of its batch and M indices) at columns n0.. (a multiple of
+/// `columnStep`; `mask`: the valid lanes, or null), and stores the result
+/// to the consumer's output.
 void emitEpilogue(mlir::OpBuilder &b, mlir::Location loc,
                   const Epilogue &epilogue, mlir::Value acc, mlir::Value row,
-                  mlir::Value n0, mlir::Value mask);
+                  mlir::Value n0, int64_t columnStep, mlir::Value mask);
 
 } // namespace infer::cpu
 

@@ -81,6 +81,22 @@ def PadBordersPass : Pass<"infer-cpu-pad-borders", "::mlir::func::FuncOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def ElideInteriorCopiesPass : Pass<"infer-cpu-elide-interior-copies", "::mlir::func::FuncOp"> {
+  let summary = "Computes a padded buffer's interior in place instead of copying it in";
+  let description = [{
+    Runs on buffers after infer-cpu-pad-borders and before the workspace
+    is planned. For `memref.copy %v, %i` where `%v` is a static allocation
+    used only by one linalg op that writes all of it (its only output,
+    through a permutation map, not read) and by the copy, and `%i` is a
+    static unit-stride subview of a static allocation `%p` (the padded
+    buffer) that nothing between that op and the copy touches except
+    through subviews disjoint from `%i` (the border fills): `%p` and `%i`
+    move before the op, which now writes `%i`; the copy and `%v` go. A
+    convolution's padded input is then written once, by its producer.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::func::FuncOp"> {
   let summary = "Rewrites f32 contractions on buffers into register-tiled vector kernels";
   let description = [{

@@ -244,6 +244,116 @@ func.func @epilogue(%a: memref<16x8xf32>, %b: memref<8x32xf32>, %bias: memref<16
 
 // -----
 
+// C is a workspace slice whose bytes a later value reuses, through a view
+// of its own (another buffer's): C's only readers are the contraction and
+// the consumer, so the consumer still runs in the kernel.
+// CHECK-LABEL: func.func @epilogue_reused_slice
+// CHECK: vector.fma
+// CHECK: math.tanh {{.+}} : vector<16xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.fill
+func.func @epilogue_reused_slice(%a: memref<16x8xf32>, %b: memref<8x32xf32>, %y: memref<16x32xf32>, %z: memref<16x32xf32>, %ws: memref<4096xi8>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c2048 = arith.constant 2048 : index
+  %c = memref.view %ws[%c0][] {infer.buffer = 0 : i64} : memref<4096xi8> to memref<16x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<16x8xf32>, memref<8x32xf32>) outs(%c : memref<16x32xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  %t = memref.view %ws[%c2048][] {infer.buffer = 1 : i64} : memref<4096xi8> to memref<16x32xf32>
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<16x32xf32>) outs(%t : memref<16x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.tanh %v : f32
+    linalg.yield %r : f32
+  }
+  // A later value in C's bytes.
+  %later = memref.view %ws[%c0][] {infer.buffer = 2 : i64} : memref<4096xi8> to memref<16x32xf32>
+  linalg.fill ins(%zero : f32) outs(%later : memref<16x32xf32>)
+  memref.copy %t, %y : memref<16x32xf32> to memref<16x32xf32>
+  memref.copy %later, %z : memref<16x32xf32> to memref<16x32xf32>
+  return
+}
+
+// -----
+
+// The consumer writes the interior of a padded buffer: each row of C (24
+// columns) is three output rows of 8, 10 elements apart. Each row's
+// vector is stored as runs, one masked store per output row, at the run's
+// offset less its first lane: 10 r - 8 r for run r of row 0, 50 more for
+// row 1.
+// CHECK-LABEL: func.func @epilogue_into_interior
+// CHECK: vector.fma
+// CHECK: arith.maximumf {{.+}} : vector<24xf32>
+// CHECK: vector.maskedstore %{{.+}}[%c0], {{.+}} : memref<78xf32, strided<[1], offset: 11>>, vector<24xi1>, vector<24xf32>
+// CHECK: vector.maskedstore %{{.+}}[%c2], {{.+}} : memref<78xf32, strided<[1], offset: 11>>, vector<24xi1>, vector<24xf32>
+// CHECK: vector.maskedstore %{{.+}}[%c4], {{.+}} : memref<78xf32, strided<[1], offset: 11>>, vector<24xi1>, vector<24xf32>
+// CHECK: vector.maskedstore %{{.+}}[%c50], {{.+}} : memref<78xf32, strided<[1], offset: 11>>, vector<24xi1>, vector<24xf32>
+// CHECK: vector.maskedstore %{{.+}}[%c52], {{.+}} : memref<78xf32, strided<[1], offset: 11>>, vector<24xi1>, vector<24xf32>
+// CHECK: vector.maskedstore %{{.+}}[%c54], {{.+}} : memref<78xf32, strided<[1], offset: 11>>, vector<24xi1>, vector<24xf32>
+// CHECK-NOT: linalg.generic
+func.func @epilogue_into_interior(%a: memref<2x4xf32>, %b: memref<4x24xf32>, %p: memref<2x5x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<2x24xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x24xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<2x4xf32>, memref<4x24xf32>) outs(%c : memref<2x24xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %q = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %q : f32
+    linalg.yield %s : f32
+  }
+  %rows = memref.expand_shape %c [[0], [1, 2]] output_shape [2, 3, 8] : memref<2x24xf32> into memref<2x3x8xf32>
+  %interior = memref.subview %p[0, 1, 1] [2, 3, 8] [1, 1, 1] : memref<2x5x10xf32> to memref<2x3x8xf32, strided<[50, 10, 1], offset: 11>>
+  linalg.generic {indexing_maps = [affine_map<(m, h, w) -> (m, h, w)>, affine_map<(m, h, w) -> (m, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%rows : memref<2x3x8xf32>) outs(%interior : memref<2x3x8xf32, strided<[50, 10, 1], offset: 11>>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %c : memref<2x24xf32>
+  return
+}
+
+// -----
+
+// A boolean mask read along the rows (an attention mask): vectors of i1
+// are bit-packed, the buffer has a byte per element, so the consumer
+// stays a separate op.
+// CHECK-LABEL: func.func @no_epilogue_with_mask
+// CHECK: vector.fma
+// CHECK: linalg.generic
+func.func @no_epilogue_with_mask(%a: memref<16x8xf32>, %b: memref<8x32xf32>, %mask: memref<16x32xi1>, %y: memref<16x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<16x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<16x8xf32>, memref<8x32xf32>) outs(%c : memref<16x32xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %q = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %q : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %mask : memref<16x32xf32>, memref<16x32xi1>) outs(%y : memref<16x32xf32>) {
+  ^bb0(%v: f32, %m: i1, %o: f32):
+    %r = arith.select %m, %v, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %c : memref<16x32xf32>
+  return
+}
+
+// -----
+
 // C is the caller's buffer (a model output): it must hold the contraction,
 // so the consumer stays a separate op.
 // CHECK-LABEL: func.func @no_epilogue_into_output

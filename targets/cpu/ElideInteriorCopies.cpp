@@ -1,0 +1,148 @@
+//===- ElideInteriorCopies.cpp - compute into a padded buffer's interior --===//
+//
+// A padded input (a convolution's) is built by computing the producer's
+// result into a buffer of its own and copying that into the interior of
+// the padded buffer, whose border infer-cpu-pad-borders fills:
+//
+//   %v = memref.alloc()              linalg.generic ... outs(%v)
+//   %p = memref.alloc()              linalg.fill (border slabs of %p)
+//   %i = memref.subview %p[1, 1]     memref.copy %v, %i
+//
+// Here the producer writes %i directly: %p and %i move before it, the
+// copy and %v go. Runs on buffers before the workspace is planned, so the
+// padded buffer's lifetime starts where it is now written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/cpu/Passes.h"
+
+using namespace mlir;
+
+namespace infer::cpu {
+#define GEN_PASS_DEF_ELIDEINTERIORCOPIESPASS
+#include "targets/cpu/Passes.h.inc"
+
+namespace {
+
+/// A static unit-stride subview's box: offsets and sizes per dim.
+struct Box {
+  ArrayRef<int64_t> offsets, sizes;
+};
+
+std::optional<Box> boxOf(memref::SubViewOp view) {
+  if (!view.hasUnitStride() ||
+      ShapedType::isDynamicShape(view.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(view.getStaticSizes()) ||
+      view.getSourceType().getRank() != view.getType().getRank()) {
+    return std::nullopt;
+  }
+  return Box{view.getStaticOffsets(), view.getStaticSizes()};
+}
+
+bool disjoint(const Box &a, const Box &b) {
+  for (size_t d = 0; d < a.offsets.size(); ++d) {
+    if (a.offsets[d] + a.sizes[d] <= b.offsets[d] ||
+        b.offsets[d] + b.sizes[d] <= a.offsets[d]) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The one op besides `copy` that uses `buffer`, when it writes all of it
+/// before `copy` without reading it: a linalg op with `buffer` as its only
+/// output (a permutation of its loops) and not among its inputs.
+linalg::LinalgOp soleWriter(memref::AllocOp buffer, memref::CopyOp copy) {
+  linalg::LinalgOp writer;
+  for (Operation *user : buffer->getUsers()) {
+    if (user == copy.getOperation()) {
+      continue;
+    }
+    auto op = dyn_cast<linalg::LinalgOp>(user);
+    if (writer || !op || op->getBlock() != copy->getBlock() ||
+        !op->isBeforeInBlock(copy) || op.getNumDpsInits() != 1) {
+      return {};
+    }
+    OpOperand *init = op.getDpsInitOperand(0);
+    if (init->get() != buffer.getResult() ||
+        op.payloadUsesValueFromOperand(init) ||
+        !op.getMatchingIndexingMap(init).isPermutation() ||
+        llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+          return input->get() == buffer.getResult();
+        })) {
+      return {};
+    }
+    writer = op;
+  }
+  return writer;
+}
+
+/// Whether the ops strictly between `writer` and `copy` leave `interior`
+/// (a box of `padded`) alone: they touch `padded` only through subviews
+/// disjoint from it (the border fills), and `padded`'s views and
+/// allocation may move before `writer`.
+bool interiorUntouched(Operation *writer, memref::CopyOp copy,
+                       memref::SubViewOp interior, const Box &box) {
+  Value padded = interior.getSource();
+  for (Operation *user : padded.getUsers()) {
+    if (user == interior.getOperation()) {
+      continue;
+    }
+    bool between = writer->isBeforeInBlock(user) &&
+                   user->getBlock() == copy->getBlock() &&
+                   user->isBeforeInBlock(copy);
+    if (!between) {
+      // Uses after the copy read the result; none may come before.
+      if (user->getBlock() != copy->getBlock() ||
+          !copy->isBeforeInBlock(user)) {
+        return false;
+      }
+      continue;
+    }
+    auto slab = dyn_cast<memref::SubViewOp>(user);
+    std::optional<Box> other = slab ? boxOf(slab) : std::nullopt;
+    if (!other || !disjoint(box, *other)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+struct ElideInteriorCopiesPass final
+    : impl::ElideInteriorCopiesPassBase<ElideInteriorCopiesPass> {
+  void runOnOperation() override {
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+    for (memref::CopyOp copy : copies) {
+      auto source = copy.getSource().getDefiningOp<memref::AllocOp>();
+      auto interior = copy.getTarget().getDefiningOp<memref::SubViewOp>();
+      if (!source || !interior || !source.getType().hasStaticShape()) {
+        continue;
+      }
+      auto padded = interior.getSource().getDefiningOp<memref::AllocOp>();
+      std::optional<Box> box = boxOf(interior);
+      if (!padded || !box || !interior->hasOneUse() ||
+          padded->getNumOperands() != 0 ||
+          padded->getBlock() != copy->getBlock() ||
+          interior->getBlock() != copy->getBlock()) {
+        continue;
+      }
+      linalg::LinalgOp writer = soleWriter(source, copy);
+      if (!writer || !interiorUntouched(writer, copy, interior, *box)) {
+        continue;
+      }
+      if (!padded->isBeforeInBlock(writer)) {
+        padded->moveBefore(writer);
+      }
+      if (!interior->isBeforeInBlock(writer)) {
+        interior->moveBefore(writer);
+      }
+      writer.getDpsInitOperand(0)->set(interior.getResult());
+      copy->erase();
+      source->erase();
+    }
+  }
+};
+
+} // namespace
+} // namespace infer::cpu

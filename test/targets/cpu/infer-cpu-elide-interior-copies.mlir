@@ -1,0 +1,104 @@
+// RUN: infer-opt %s --split-input-file --infer-cpu-elide-interior-copies | FileCheck %s
+
+// A Relu computed into its own buffer, then copied into the interior of a
+// padded buffer whose border is filled in between (what tensor.pad
+// becomes after bufferization and infer-cpu-pad-borders): the padded
+// buffer and its interior move before the Relu, which writes the
+// interior; the copy and the Relu's buffer go. The border fills stay.
+// CHECK-LABEL: func.func @relu_into_padded
+// CHECK: %[[PADDED:.+]] = memref.alloc() : memref<1x2x6x6xf32>
+// CHECK: %[[INTERIOR:.+]] = memref.subview %[[PADDED]][0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%[[INTERIOR]] : memref<1x2x4x4xf32, strided<[72, 36, 6, 1], offset: 7>>)
+// CHECK: linalg.fill
+// CHECK: linalg.fill
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.copy
+// CHECK: memref.copy %[[PADDED]], %{{.+}} : memref<1x2x6x6xf32> to memref<1x2x6x6xf32>
+// CHECK-NEXT: return
+func.func @relu_into_padded(%x: memref<1x2x4x4xf32>, %out: memref<1x2x6x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %v = memref.alloc() : memref<1x2x4x4xf32>
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x2x4x4xf32>) outs(%v : memref<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  %p = memref.alloc() : memref<1x2x6x6xf32>
+  %top = memref.subview %p[0, 0, 0, 0] [1, 2, 1, 6] [1, 1, 1, 1] : memref<1x2x6x6xf32> to memref<1x2x1x6xf32, strided<[72, 36, 6, 1]>>
+  linalg.fill ins(%zero : f32) outs(%top : memref<1x2x1x6xf32, strided<[72, 36, 6, 1]>>)
+  %left = memref.subview %p[0, 0, 1, 0] [1, 2, 4, 1] [1, 1, 1, 1] : memref<1x2x6x6xf32> to memref<1x2x4x1xf32, strided<[72, 36, 6, 1], offset: 6>>
+  linalg.fill ins(%zero : f32) outs(%left : memref<1x2x4x1xf32, strided<[72, 36, 6, 1], offset: 6>>)
+  %i = memref.subview %p[0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1] : memref<1x2x6x6xf32> to memref<1x2x4x4xf32, strided<[72, 36, 6, 1], offset: 7>>
+  memref.copy %v, %i : memref<1x2x4x4xf32> to memref<1x2x4x4xf32, strided<[72, 36, 6, 1], offset: 7>>
+  memref.copy %p, %out : memref<1x2x6x6xf32> to memref<1x2x6x6xf32>
+  return
+}
+
+// -----
+
+// A fill of the whole padded buffer between the producer and the copy
+// would overwrite the interior once the producer writes it there: left
+// alone.
+// CHECK-LABEL: func.func @whole_fill_between
+// CHECK: memref.copy %{{.+}}, %{{.+}} : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+func.func @whole_fill_between(%x: memref<4xf32>, %out: memref<6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %v = memref.alloc() : memref<4xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : memref<4xf32>) outs(%v : memref<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  %p = memref.alloc() : memref<6xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<6xf32>)
+  %i = memref.subview %p[1] [4] [1] : memref<6xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %v, %i : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %p, %out : memref<6xf32> to memref<6xf32>
+  return
+}
+
+// -----
+
+// The producer's buffer is read by something else too: the copy stays.
+// CHECK-LABEL: func.func @source_read_twice
+// CHECK: memref.copy %{{.+}}, %{{.+}} : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+func.func @source_read_twice(%x: memref<4xf32>, %out: memref<6xf32>, %also: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %v = memref.alloc() : memref<4xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : memref<4xf32>) outs(%v : memref<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  %p = memref.alloc() : memref<6xf32>
+  %i = memref.subview %p[1] [4] [1] : memref<6xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %v, %i : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %v, %also : memref<4xf32> to memref<4xf32>
+  memref.copy %p, %out : memref<6xf32> to memref<6xf32>
+  return
+}
+
+// -----
+
+// The producer accumulates onto its buffer (it reads it): the copy stays.
+// CHECK-LABEL: func.func @producer_reads_output
+// CHECK: memref.copy %{{.+}}, %{{.+}} : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+func.func @producer_reads_output(%x: memref<4xf32>, %out: memref<6xf32>) {
+  %v = memref.alloc() : memref<4xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : memref<4xf32>) outs(%v : memref<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %a, %o : f32
+    linalg.yield %r : f32
+  }
+  %p = memref.alloc() : memref<6xf32>
+  %i = memref.subview %p[1] [4] [1] : memref<6xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %v, %i : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %p, %out : memref<6xf32> to memref<6xf32>
+  return
+}
