@@ -2,6 +2,7 @@
 
 #include "targets/cpu/BufferViews.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -40,6 +41,18 @@ Value flatView(OpBuilder &b, Location loc, Value memref) {
       b, loc, flatType, metadata.getBaseBuffer(), metadata.getOffset(),
       ArrayRef<OpFoldResult>{b.getIndexAttr(extent)},
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+}
+
+Value runEnd(OpBuilder &b, Location loc, Value first, Value column,
+             int64_t rowLength, int64_t limit) {
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value left = arith::SubIOp::create(
+      b, loc, index(rowLength),
+      arith::RemUIOp::create(b, loc, column, index(rowLength)));
+  return arith::MinSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, first, left), index(limit));
 }
 
 } // namespace infer::cpu

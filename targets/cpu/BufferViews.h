@@ -17,6 +17,12 @@ mlir::Value viewRoot(mlir::Value value);
 mlir::Value flatView(mlir::OpBuilder &b, mlir::Location loc,
                      mlir::Value memref);
 
+/// The lane after a run of lanes that starts at lane `first` of a vector
+/// whose lane `first` is column `column` of rows of `rowLength` columns:
+/// the lane where that column's row ends, or `limit` if sooner.
+mlir::Value runEnd(mlir::OpBuilder &b, mlir::Location loc, mlir::Value first,
+                   mlir::Value column, int64_t rowLength, int64_t limit);
+
 } // namespace infer::cpu
 
 #endif // INFER_TARGETS_CPU_BUFFERVIEWS_H

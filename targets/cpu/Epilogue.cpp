@@ -317,14 +317,7 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
       Value next = index(length);
       Value lanes = mask;
       if (runs > 1) {
-        next = arith::MinSIOp::create(
-            b, loc,
-            arith::AddIOp::create(
-                b, loc, first,
-                arith::SubIOp::create(
-                    b, loc, index(width),
-                    arith::RemUIOp::create(b, loc, column, index(width)))),
-            index(length));
+        next = runEnd(b, loc, first, column, width, length);
         Value upTo = vector::CreateMaskOp::create(b, loc, maskType, next);
         lanes = arith::XOrIOp::create(b, loc, upTo, before);
         if (mask) {

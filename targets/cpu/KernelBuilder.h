@@ -156,6 +156,15 @@ private:
 
   mlir::Value loadRuns(const Rows &source, mlir::Value kv);
 
+  /// Row kv of B over the panel's vectors of runs: per run r of a part,
+  /// `load` fills the run's lanes of `value`, given the address of B's
+  /// element at lane 0's place (offset_r less stride x first_r).
+  mlir::Value assembleRuns(
+      const Rows &source, mlir::Value kv, int64_t stride,
+      mlir::function_ref<mlir::Value(mlir::Value address, const Part &part,
+                                     size_t r, mlir::Value value)>
+          load);
+
   /// For B read through a stride-2 window: when output rows are whole
   /// vectors (every vector of a panel lies in one output row), each
   /// vector is one load of 2 * lanes - 1 consecutive elements, its even

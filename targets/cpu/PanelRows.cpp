@@ -57,14 +57,7 @@ KernelBuilder::planRuns(Value n0, int64_t width, int64_t length) {
         vector::ConstantMaskOp::create(b, loc, maskType, ArrayRef<int64_t>{0});
     for (int64_t r = 0; r < runsPerVector; ++r) {
       Value column = arith::AddIOp::create(b, loc, start, bound);
-      Value next = arith::MinSIOp::create(
-          b, loc,
-          arith::AddIOp::create(
-              b, loc, bound,
-              arith::SubIOp::create(
-                  b, loc, index(rowLength),
-                  arith::RemUIOp::create(b, loc, column, index(rowLength)))),
-          index(valid));
+      Value next = runEnd(b, loc, bound, column, rowLength, valid);
       Value upTo = vector::CreateMaskOp::create(b, loc, maskType, next);
       part.offsets.push_back(
           columnOffset(arith::MinSIOp::create(b, loc, column, index(c.n - 1))));
@@ -93,7 +86,10 @@ KernelBuilder::planRuns(Value n0, int64_t width, int64_t length) {
   return parts;
 }
 
-Value KernelBuilder::loadRuns(const Rows &source, Value kv) {
+Value KernelBuilder::assembleRuns(
+    const Rows &source, Value kv, int64_t stride,
+    function_ref<Value(Value address, const Part &part, size_t r, Value value)>
+        load) {
   auto type = VectorType::get({lanes}, b.getF32Type());
   auto rowType = VectorType::get({source.length}, b.getF32Type());
   Value row = linearOffset<Value>(kv, c.kDims,
@@ -101,30 +97,40 @@ Value KernelBuilder::loadRuns(const Rows &source, Value kv) {
   Value result = arith::ConstantOp::create(
       b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
   for (auto [v, part] : llvm::enumerate(source.parts)) {
-    // Each run is one masked load into its lanes: lane i of run r reads
-    // element offset_r + (i - first_r), so the load starts first_r
-    // elements before the run. That address is never before the buffer:
-    // run r starts r output rows in, at least r input rows (each as long
-    // as an output row) from the start, and first_r <= r * row length.
-    // (An expanding load would do it too, but AVX2 has none: LLVM makes
-    // it a branch per lane.)
     Value value = arith::ConstantOp::create(
         b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
     for (auto [r, offset] : llvm::enumerate(part.offsets)) {
-      // A named Value: a ValueRange over a temporary would dangle.
+      Value first = part.firstLanes[r];
+      if (stride != 1) {
+        first = arith::MulIOp::create(b, loc, first, index(stride));
+      }
       Value address = arith::SubIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, row, offset),
-          part.firstLanes[r]);
-      ValueRange at{address};
-      value = vector::MaskedLoadOp::create(b, loc, type, flat, at,
-                                           part.masks[r], value)
-                  .getResult();
+          b, loc, arith::AddIOp::create(b, loc, row, offset), first);
+      value = load(address, part, r, value);
     }
     result = vector::InsertStridedSliceOp::create(
         b, loc, value, result, ArrayRef<int64_t>{int64_t(v) * lanes},
         ArrayRef<int64_t>{1});
   }
   return result;
+}
+
+Value KernelBuilder::loadRuns(const Rows &source, Value kv) {
+  auto type = VectorType::get({lanes}, b.getF32Type());
+  // Each run is one masked load into its lanes: lane i of run r reads
+  // element offset_r + (i - first_r), so the load starts first_r elements
+  // before the run. That address is never before the buffer: run r starts
+  // r output rows in, at least r input rows (each as long as an output
+  // row) from the start, and first_r <= r * row length. (An expanding load
+  // would do it too, but AVX2 has none: LLVM makes it a branch per lane.)
+  return assembleRuns(
+      source, kv, 1,
+      [&](Value address, const Part &part, size_t r, Value value) -> Value {
+        // A named Value: a ValueRange over a temporary would dangle.
+        ValueRange at{address};
+        return vector::MaskedLoadOp::create(b, loc, type, flat, at,
+                                            part.masks[r], value);
+      });
 }
 
 Value KernelBuilder::loadStrided(const Rows &source, Value kv) {
@@ -137,35 +143,24 @@ Value KernelBuilder::loadStrided(const Rows &source, Value kv) {
   for (int64_t l = 0; l < lanes; ++l) {
     even.push_back(2 * l);
   }
-  Value result = arith::ConstantOp::create(
-      b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
   if (stridedRuns) {
     // Lane i of run r reads element offset_r + 2 * (i - first_r): the even
     // lanes of a wide load starting 2 * first_r elements before the run
     // (never before the buffer: offset_r >= 2 * its column >= 2 * first_r
     // for a stride-2 window, whose input rows are at least 2 * OW - 1
     // long), masked to the run's elements.
-    Value row = linearOffset<Value>(kv, c.kDims, index);
-    auto type = VectorType::get({lanes}, b.getF32Type());
-    for (auto [v, part] : llvm::enumerate(source.parts)) {
-      Value value = arith::ConstantOp::create(
-          b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
-      for (auto [r, offset] : llvm::enumerate(part.offsets)) {
-        Value address = arith::SubIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, row, offset),
-            arith::MulIOp::create(b, loc, part.firstLanes[r], index(2)));
-        ValueRange at{address};
-        Value pairs = vector::MaskedLoadOp::create(b, loc, wide, strided, at,
-                                                   part.wideMasks[r], zero);
-        Value evens = vector::ShuffleOp::create(b, loc, pairs, pairs, even);
-        value = arith::SelectOp::create(b, loc, part.masks[r], evens, value);
-      }
-      result = vector::InsertStridedSliceOp::create(
-          b, loc, value, result, ArrayRef<int64_t>{int64_t(v) * lanes},
-          ArrayRef<int64_t>{1});
-    }
-    return result;
+    return assembleRuns(
+        source, kv, 2,
+        [&](Value address, const Part &part, size_t r, Value value) -> Value {
+          ValueRange at{address};
+          Value pairs = vector::MaskedLoadOp::create(b, loc, wide, strided, at,
+                                                     part.wideMasks[r], zero);
+          Value evens = vector::ShuffleOp::create(b, loc, pairs, pairs, even);
+          return arith::SelectOp::create(b, loc, part.masks[r], evens, value);
+        });
   }
+  Value result = arith::ConstantOp::create(
+      b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
   Value row = arith::AddIOp::create(b, loc, batchOffset(),
                                     linearOffset<Value>(kv, c.kDims, index));
   // The last element a vector needs is 2 * (lanes - 1) after its first.
