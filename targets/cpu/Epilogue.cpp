@@ -142,10 +142,11 @@ std::optional<Epilogue> matchEpilogue(linalg::LinalgOp op, int64_t rowLength) {
       return std::nullopt;
     }
   }
-  // The output: contiguous, in C's order, overlapping neither A nor B.
+  // The output: in C's order, overlapping neither A nor B, of static
+  // shape and strides (stored at the offsets its coefficients give: rows
+  // of C in place, or split into runs over a padded buffer's interior).
   OpOperand *output = consumer.getDpsInitOperand(0);
   Storage outStorage = storageOf(output->get());
-  // (Or, for a padded buffer's interior, rows of C split into runs.)
   auto outType = dyn_cast<MemRefType>(output->get().getType());
   if (!consumer.getMatchingIndexingMap(output).isIdentity() || !outType ||
       !outType.hasStaticShape()) {
