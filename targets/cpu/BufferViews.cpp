@@ -43,6 +43,26 @@ Value flatView(OpBuilder &b, Location loc, Value memref) {
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
 }
 
+bool Box::disjoint(const Box &other) const {
+  for (size_t d = 0; d < offsets.size(); ++d) {
+    if (offsets[d] + sizes[d] <= other.offsets[d] ||
+        other.offsets[d] + other.sizes[d] <= offsets[d]) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<Box> staticBox(memref::SubViewOp view) {
+  if (!view.hasUnitStride() ||
+      ShapedType::isDynamicShape(view.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(view.getStaticSizes()) ||
+      view.getSourceType().getRank() != view.getType().getRank()) {
+    return std::nullopt;
+  }
+  return Box{view.getStaticOffsets(), view.getStaticSizes()};
+}
+
 Value runEnd(OpBuilder &b, Location loc, Value first, Value column,
              int64_t rowLength, int64_t limit) {
   auto index = [&](int64_t v) -> Value {

@@ -3,7 +3,10 @@
 #ifndef INFER_TARGETS_CPU_BUFFERVIEWS_H
 #define INFER_TARGETS_CPU_BUFFERVIEWS_H
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+
+#include <optional>
 
 namespace infer::cpu {
 
@@ -16,6 +19,15 @@ mlir::Value viewRoot(mlir::Value value);
 /// strides are not static.
 mlir::Value flatView(mlir::OpBuilder &b, mlir::Location loc,
                      mlir::Value memref);
+
+/// A static unit-stride subview of the same rank as its source: its
+/// offsets and sizes per dim.
+struct Box {
+  llvm::ArrayRef<int64_t> offsets, sizes;
+  /// Whether the two boxes share no element.
+  bool disjoint(const Box &other) const;
+};
+std::optional<Box> staticBox(mlir::memref::SubViewOp view);
 
 /// The lane after a run of lanes that starts at lane `first` of a vector
 /// whose lane `first` is column `column` of rows of `rowLength` columns:

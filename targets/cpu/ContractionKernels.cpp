@@ -636,12 +636,14 @@ struct ContractionKernelsPass final
       // (No epilogue over a run-time N: the consumer runs on its own.)
       std::optional<Epilogue> epilogue =
           ShapedType::isDynamic(c.n) ? std::nullopt : matchEpilogue(c.op, c.n);
+      SmallVector<Operation *> borderFills;
       if (epilogue) {
         // The views between the two (of the consumer's operands) move
         // before the kernel that now uses them.
         while (c.op->getNextNode() != epilogue->op.getOperation()) {
           c.op->getNextNode()->moveBefore(c.op);
         }
+        borderFills = adoptBorderFills(*epilogue, c.op);
       }
       KernelBuilder builder(b, c, vectorBits, kBlock, parallel, shared, init,
                             epilogue);
@@ -652,6 +654,13 @@ struct ContractionKernelsPass final
       c.op->erase();
       if (epilogue) {
         epilogue->op->erase();
+      }
+      for (Operation *fill : borderFills) {
+        Operation *slab = fill->getOperand(1).getDefiningOp();
+        fill->erase();
+        if (slab && slab->use_empty()) {
+          slab->erase();
+        }
       }
     }
   }

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "targets/cpu/BufferViews.h"
 #include "targets/cpu/Passes.h"
 
 using namespace mlir;
@@ -23,31 +24,6 @@ namespace infer::cpu {
 #include "targets/cpu/Passes.h.inc"
 
 namespace {
-
-/// A static unit-stride subview's box: offsets and sizes per dim.
-struct Box {
-  ArrayRef<int64_t> offsets, sizes;
-};
-
-std::optional<Box> boxOf(memref::SubViewOp view) {
-  if (!view.hasUnitStride() ||
-      ShapedType::isDynamicShape(view.getStaticOffsets()) ||
-      ShapedType::isDynamicShape(view.getStaticSizes()) ||
-      view.getSourceType().getRank() != view.getType().getRank()) {
-    return std::nullopt;
-  }
-  return Box{view.getStaticOffsets(), view.getStaticSizes()};
-}
-
-bool disjoint(const Box &a, const Box &b) {
-  for (size_t d = 0; d < a.offsets.size(); ++d) {
-    if (a.offsets[d] + a.sizes[d] <= b.offsets[d] ||
-        b.offsets[d] + b.sizes[d] <= a.offsets[d]) {
-      return true;
-    }
-  }
-  return false;
-}
 
 /// The one op besides `copy` that uses `buffer`, when it writes all of it
 /// before `copy` without reading it: a linalg op with `buffer` as its only
@@ -100,8 +76,8 @@ bool interiorUntouched(Operation *writer, memref::CopyOp copy,
       continue;
     }
     auto slab = dyn_cast<memref::SubViewOp>(user);
-    std::optional<Box> other = slab ? boxOf(slab) : std::nullopt;
-    if (!other || !disjoint(box, *other)) {
+    std::optional<Box> other = slab ? staticBox(slab) : std::nullopt;
+    if (!other || !box.disjoint(*other)) {
       return false;
     }
   }
@@ -120,7 +96,7 @@ struct ElideInteriorCopiesPass final
         continue;
       }
       auto padded = interior.getSource().getDefiningOp<memref::AllocOp>();
-      std::optional<Box> box = boxOf(interior);
+      std::optional<Box> box = staticBox(interior);
       if (!padded || !box || !interior->hasOneUse() ||
           padded->getNumOperands() != 0 ||
           padded->getBlock() != copy->getBlock() ||

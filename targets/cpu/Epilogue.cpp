@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -212,6 +213,149 @@ std::optional<Epilogue> matchEpilogue(linalg::LinalgOp op, int64_t rowLength) {
   return epilogue;
 }
 
+SmallVector<Operation *> adoptBorderFills(Epilogue &epilogue,
+                                          Operation *kernel) {
+  linalg::GenericOp consumer = epilogue.op;
+  OpOperand *output = consumer.getDpsInitOperand(0);
+  if (!epilogue.operands[output->getOperandNumber()].runs) {
+    return {};
+  }
+  auto interior = output->get().getDefiningOp<memref::SubViewOp>();
+  std::optional<Box> box = interior ? staticBox(interior) : std::nullopt;
+  Value padded = interior ? interior.getSource() : Value();
+  auto type = padded ? dyn_cast<MemRefType>(padded.getType()) : MemRefType();
+  if (!box || !type || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity() ||
+      epilogue.domain.back() != box->sizes.back()) {
+    return {};
+  }
+  size_t d = type.getRank() - 1;
+  int64_t counts[2] = {box->offsets[d],
+                       type.getDimSize(d) - box->offsets[d] - box->sizes[d]};
+  int64_t starts[2] = {0, box->offsets[d] + box->sizes[d]};
+  // The border fills after the consumer, until anything else uses the
+  // padded buffer; every fill seen must stay clear of the adopted columns
+  // (a write between would otherwise be overtaken).
+  SmallVector<std::pair<linalg::FillOp, Box>> fills;
+  for (Operation *op = consumer->getNextNode(); op; op = op->getNextNode()) {
+    if (auto slab = dyn_cast<memref::SubViewOp>(op);
+        slab && slab.getSource() == padded) {
+      continue;
+    }
+    auto fill = dyn_cast<linalg::FillOp>(op);
+    auto slab = fill ? fill.getDpsInitOperand(0)
+                           ->get()
+                           .getDefiningOp<memref::SubViewOp>()
+                     : memref::SubViewOp();
+    if (slab && slab.getSource() == padded) {
+      std::optional<Box> other = staticBox(slab);
+      if (!other) {
+        break;
+      }
+      fills.push_back({fill, *other});
+      continue;
+    }
+    bool uses = false;
+    op->walk([&](Operation *inner) {
+      uses |= llvm::is_contained(inner->getOperands(), padded);
+    });
+    if (uses) {
+      break;
+    }
+  }
+  SmallVector<Operation *> adopted;
+  Epilogue::Border *sides[2] = {&epilogue.left, &epilogue.right};
+  for (int side = 0; side < 2; ++side) {
+    if (counts[side] <= 0 || counts[side] > 4) {
+      continue;
+    }
+    for (auto &[fill, other] : fills) {
+      bool column = other.offsets.drop_back() == box->offsets.drop_back() &&
+                    other.sizes.drop_back() == box->sizes.drop_back() &&
+                    other.offsets[d] == starts[side] &&
+                    other.sizes[d] == counts[side];
+      Operation *def = fill.value().getDefiningOp();
+      bool early = !def || def->getBlock() != kernel->getBlock() ||
+                   def->isBeforeInBlock(kernel);
+      bool clear = llvm::all_of(fills, [&](auto &entry) {
+        return entry.first == fill || entry.second.disjoint(other);
+      });
+      if (column && early && clear && fill.value().getType().isF32()) {
+        *sides[side] = {fill.value(), counts[side]};
+        adopted.push_back(fill);
+        break;
+      }
+    }
+  }
+  if (!adopted.empty()) {
+    epilogue.padded = padded;
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t stride = 1;
+    for (size_t i = shape.size(); i-- > 0;) {
+      epilogue.interiorOffset += box->offsets[i] * stride;
+      stride *= shape[i];
+    }
+  }
+  return adopted;
+}
+
+namespace {
+
+/// The adopted border columns beside a run of `count` lanes at `column`
+/// of C's row (`offset`: its first element in the interior): the left
+/// one when the run starts an output row, the right one when it ends one
+/// (lanes past C's last column do not count).
+void storeBorders(OpBuilder &b, Location loc, const Epilogue &epilogue,
+                  Value column, Value offset, Value count, int64_t length) {
+  if (!epilogue.padded) {
+    return;
+  }
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t width = epilogue.domain.back();
+  int64_t columns = 1;
+  for (size_t d = epilogue.split; d < epilogue.domain.size(); ++d) {
+    columns *= epilogue.domain[d];
+  }
+  // Lanes of the run that are columns of C.
+  Value valid = arith::MinSIOp::create(
+      b, loc, count, arith::SubIOp::create(b, loc, index(columns), column));
+  Value some =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, valid, index(0));
+  Value position = arith::RemUIOp::create(b, loc, column, index(width));
+  Value at =
+      arith::AddIOp::create(b, loc, offset, index(epilogue.interiorOffset));
+  Value flat = flatView(b, loc, epilogue.padded);
+  auto store = [&](const Epilogue::Border &side, Value when, Value where) {
+    auto branch =
+        scf::IfOp::create(b, loc, arith::AndIOp::create(b, loc, some, when));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    auto type = VectorType::get({length}, side.value.getType());
+    Value mask = vector::ConstantMaskOp::create(
+        b, loc, VectorType::get({length}, b.getI1Type()),
+        ArrayRef<int64_t>{side.count});
+    Value values = vector::BroadcastOp::create(b, loc, type, side.value);
+    vector::MaskedStoreOp::create(b, loc, flat, where, mask, values);
+  };
+  if (epilogue.left.value) {
+    store(epilogue.left,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, position,
+                                index(0)),
+          arith::SubIOp::create(b, loc, at, index(epilogue.left.count)));
+  }
+  if (epilogue.right.value) {
+    store(epilogue.right,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                arith::AddIOp::create(b, loc, position, valid),
+                                index(width)),
+          arith::AddIOp::create(b, loc, at, valid));
+  }
+}
+
+} // namespace
+
 void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
                   Value acc, Value row, Value n0, int64_t columnStep,
                   Value mask) {
@@ -348,6 +492,8 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
       } else {
         vector::StoreOp::create(b, loc, result, flat, address);
       }
+      storeBorders(b, loc, epilogue, column, offset,
+                   arith::SubIOp::create(b, loc, next, first), length);
       first = next;
     }
     return;

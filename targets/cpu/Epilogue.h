@@ -44,12 +44,33 @@ struct Epilogue {
     bool runs = false;
   };
   llvm::SmallVector<Operand> operands;
+  /// (A runs output: the interior of a padded buffer.) The border columns
+  /// beside the interior's rows, stored with the rows the epilogue writes
+  /// (their lines are in L1 then) instead of by their own fills: the
+  /// elements on each side and their value (null: left to the fill).
+  struct Border {
+    mlir::Value value;
+    int64_t count = 0;
+  };
+  Border left, right;
+  /// The padded buffer, and the interior's first element in it.
+  mlir::Value padded;
+  int64_t interiorOffset = 0;
 };
 
 /// The consumer of contraction `op` (whose C has `rowLength` elements per
 /// row) that can run as its epilogue, or nullopt.
 std::optional<Epilogue> matchEpilogue(mlir::linalg::LinalgOp op,
                                       int64_t rowLength);
+
+/// For an epilogue that stores into a padded buffer's interior, the fills
+/// of the border columns beside the interior's rows (as
+/// infer-cpu-pad-borders leaves them: after the consumer, nothing reading
+/// the buffer in between) whose value is defined before `kernel`: they are
+/// recorded in `epilogue` for emitEpilogue to store, and returned for the
+/// caller to erase.
+llvm::SmallVector<mlir::Operation *> adoptBorderFills(Epilogue &epilogue,
+                                                      mlir::Operation *kernel);
 
 /// Applies `epilogue` to `acc`, the accumulators of C's row `row` (the
 /// linear index of its batch and M indices) at columns n0.. (a multiple of

@@ -324,6 +324,90 @@ func.func @epilogue_into_interior(%a: memref<2x4xf32>, %b: memref<4x24xf32>, %p:
 
 // -----
 
+// As above, with the border columns beside the interior's rows filled
+// after the consumer (as infer-cpu-pad-borders leaves them): the kernel
+// stores them with the runs that start and end output rows (here known at
+// compile time: the run at interior offset 0 is row 1 of the padded
+// buffer, whose left border is element 10 and right border element 19),
+// and their fills go. The top row keeps its fill.
+// CHECK-LABEL: func.func @epilogue_writes_borders
+// CHECK: vector.fma
+// CHECK: vector.maskedstore %{{.+}}[%c0], {{.+}} : memref<78xf32, strided<[1], offset: 11>>, vector<24xi1>, vector<24xf32>
+// CHECK: memref.reinterpret_cast %{{.+}} to offset: [0], sizes: [100], strides: [1]
+// CHECK: vector.maskedstore %{{.+}}[%c10], {{.+}} : memref<100xf32, strided<[1]>>, vector<24xi1>, vector<24xf32>
+// CHECK: vector.maskedstore %{{.+}}[%c19], {{.+}} : memref<100xf32, strided<[1]>>, vector<24xi1>, vector<24xf32>
+// CHECK-NOT: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<2x3x1xf32
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<2x1x10xf32
+// CHECK-NOT: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<2x3x1xf32
+func.func @epilogue_writes_borders(%a: memref<2x4xf32>, %b: memref<4x24xf32>, %p: memref<2x5x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<2x24xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x24xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<2x4xf32>, memref<4x24xf32>) outs(%c : memref<2x24xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %q = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %q : f32
+    linalg.yield %s : f32
+  }
+  %rows = memref.expand_shape %c [[0], [1, 2]] output_shape [2, 3, 8] : memref<2x24xf32> into memref<2x3x8xf32>
+  %interior = memref.subview %p[0, 1, 1] [2, 3, 8] [1, 1, 1] : memref<2x5x10xf32> to memref<2x3x8xf32, strided<[50, 10, 1], offset: 11>>
+  linalg.generic {indexing_maps = [affine_map<(m, h, w) -> (m, h, w)>, affine_map<(m, h, w) -> (m, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%rows : memref<2x3x8xf32>) outs(%interior : memref<2x3x8xf32, strided<[50, 10, 1], offset: 11>>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  }
+  %top = memref.subview %p[0, 0, 0] [2, 1, 10] [1, 1, 1] : memref<2x5x10xf32> to memref<2x1x10xf32, strided<[50, 10, 1]>>
+  linalg.fill ins(%zero : f32) outs(%top : memref<2x1x10xf32, strided<[50, 10, 1]>>)
+  %left = memref.subview %p[0, 1, 0] [2, 3, 1] [1, 1, 1] : memref<2x5x10xf32> to memref<2x3x1xf32, strided<[50, 10, 1], offset: 10>>
+  linalg.fill ins(%zero : f32) outs(%left : memref<2x3x1xf32, strided<[50, 10, 1], offset: 10>>)
+  %right = memref.subview %p[0, 1, 9] [2, 3, 1] [1, 1, 1] : memref<2x5x10xf32> to memref<2x3x1xf32, strided<[50, 10, 1], offset: 19>>
+  linalg.fill ins(%zero : f32) outs(%right : memref<2x3x1xf32, strided<[50, 10, 1], offset: 19>>)
+  memref.dealloc %c : memref<2x24xf32>
+  return
+}
+
+// -----
+
+// Something reads the padded buffer before the border fills: they stay.
+// CHECK-LABEL: func.func @borders_after_a_read
+// CHECK: vector.fma
+// CHECK: memref.copy
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<2x3x1xf32
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<2x3x1xf32
+func.func @borders_after_a_read(%a: memref<2x4xf32>, %b: memref<4x24xf32>, %p: memref<2x5x10xf32>, %out: memref<2x5x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<2x24xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x24xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<2x4xf32>, memref<4x24xf32>) outs(%c : memref<2x24xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %q = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %q : f32
+    linalg.yield %s : f32
+  }
+  %rows = memref.expand_shape %c [[0], [1, 2]] output_shape [2, 3, 8] : memref<2x24xf32> into memref<2x3x8xf32>
+  %interior = memref.subview %p[0, 1, 1] [2, 3, 8] [1, 1, 1] : memref<2x5x10xf32> to memref<2x3x8xf32, strided<[50, 10, 1], offset: 11>>
+  linalg.generic {indexing_maps = [affine_map<(m, h, w) -> (m, h, w)>, affine_map<(m, h, w) -> (m, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%rows : memref<2x3x8xf32>) outs(%interior : memref<2x3x8xf32, strided<[50, 10, 1], offset: 11>>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %p, %out : memref<2x5x10xf32> to memref<2x5x10xf32>
+  %left = memref.subview %p[0, 1, 0] [2, 3, 1] [1, 1, 1] : memref<2x5x10xf32> to memref<2x3x1xf32, strided<[50, 10, 1], offset: 10>>
+  linalg.fill ins(%zero : f32) outs(%left : memref<2x3x1xf32, strided<[50, 10, 1], offset: 10>>)
+  %right = memref.subview %p[0, 1, 9] [2, 3, 1] [1, 1, 1] : memref<2x5x10xf32> to memref<2x3x1xf32, strided<[50, 10, 1], offset: 19>>
+  linalg.fill ins(%zero : f32) outs(%right : memref<2x3x1xf32, strided<[50, 10, 1], offset: 19>>)
+  memref.dealloc %c : memref<2x24xf32>
+  return
+}
+
+// -----
+
 // A boolean mask read along the rows (an attention mask): vectors of i1
 // are bit-packed, the buffer has a byte per element, so the consumer
 // stays a separate op.
