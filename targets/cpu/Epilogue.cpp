@@ -287,16 +287,17 @@ SmallVector<Operation *> adoptBorderFills(Epilogue &epilogue,
       }
     }
   }
-  if (!adopted.empty()) {
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  if (!adopted.empty() &&
+      succeeded(interior.getType().getStridesAndOffset(strides, offset)) &&
+      !ShapedType::isDynamic(offset)) {
     epilogue.padded = padded;
-    ArrayRef<int64_t> shape = type.getShape();
-    int64_t stride = 1;
-    for (size_t i = shape.size(); i-- > 0;) {
-      epilogue.interiorOffset += box->offsets[i] * stride;
-      stride *= shape[i];
-    }
+    epilogue.interiorOffset = offset;
+    return adopted;
   }
-  return adopted;
+  epilogue.left = epilogue.right = {};
+  return {};
 }
 
 namespace {
