@@ -15,6 +15,7 @@
 #include "dynamic.h"
 #include "elf_check.h"
 #include "model.h"
+#include "profile.h"
 #include "tensor_alloc.h"
 #include "text.h"
 
@@ -114,6 +115,9 @@ static infer_status_t make_model(const infer_abi_model_t *abi, void *library,
   if (!status) {
     status = check_abi_tensors("output", abi->outputs, abi->num_outputs,
                                infer_abi_is_dynamic(abi));
+  }
+  if (!status) {
+    status = infer_check_abi_profile(abi);
   }
   struct infer_model *model = NULL;
   if (!status) {

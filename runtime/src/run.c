@@ -17,12 +17,14 @@
 #include "cuda.h"
 #include "dynamic.h"
 #include "model.h"
+#include "profile.h"
 #include "tensor_alloc.h"
 #include "text.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { WORKSPACE_ALIGNMENT = 64 };
 
@@ -148,8 +150,10 @@ static void **buffer_array(const struct infer_model *model, void **stack) {
 }
 
 /* Runs a static-shape model on `buffers` (the inputs' and outputs' data,
- * then a slot this fills with the workspace). */
-static infer_status_t run_buffers(struct infer_model *model, void **buffers) {
+ * then a slot this fills with the workspace); with `stamps`, copies the
+ * run's cycle-counter stamps there (a profiled model's). */
+static infer_status_t run_buffers(struct infer_model *model, void **buffers,
+                                  uint64_t *stamps) {
   const infer_abi_model_t *abi = model->abi;
   if (model->cuda) {
     /* CUDA models keep their workspace on the device. */
@@ -171,6 +175,11 @@ static infer_status_t run_buffers(struct infer_model *model, void **buffers) {
   } else {
     ((infer_abi_run_v1_fn)(void (*)(void))abi->run)((void *const *)buffers);
   }
+  const infer_abi_profile_t *profile = infer_abi_profile(abi);
+  if (stamps && profile) {
+    memcpy(stamps, (const char *)workspace + profile->stamps_offset,
+           ((size_t)profile->num_segments + 1) * sizeof(uint64_t));
+  }
   workspace_give_back(model, workspace);
   return failed_check ? infer_check_failure(abi, model->name, failed_check)
                       : NULL;
@@ -180,7 +189,8 @@ static infer_status_t run_buffers(struct infer_model *model, void **buffers) {
  * declared dtypes and shapes). */
 static infer_status_t run_static(struct infer_model *model,
                                  const infer_tensor_t *inputs,
-                                 const infer_tensor_t *outputs) {
+                                 const infer_tensor_t *outputs,
+                                 uint64_t *stamps) {
   const infer_abi_model_t *abi = model->abi;
   void *stack[STACK_BUFFERS];
   void **buffers = buffer_array(model, stack);
@@ -193,7 +203,7 @@ static infer_status_t run_static(struct infer_model *model,
   for (size_t i = 0; i < abi->num_outputs; ++i) {
     buffers[abi->num_inputs + i] = infer_tensor_data(outputs[i]);
   }
-  infer_status_t status = run_buffers(model, buffers);
+  infer_status_t status = run_buffers(model, buffers, stamps);
   if (buffers != stack) {
     free(buffers);
   }
@@ -252,7 +262,7 @@ infer_status_t infer_model_run(infer_model_t model,
                                                &out_outputs[i]);
   }
   if (!status) {
-    status = run_static(model, inputs, out_outputs);
+    status = run_static(model, inputs, out_outputs, NULL);
   }
   if (status) {
     for (size_t i = 0; i < num_outputs; ++i) {
@@ -272,11 +282,13 @@ static bool overlap(infer_tensor_t a, infer_tensor_t b) {
   return a_bytes > 0 && b_bytes > 0 && a0 < b0 + b_bytes && b0 < a0 + a_bytes;
 }
 
-infer_status_t infer_model_run_into(infer_model_t model,
-                                    const infer_tensor_t *inputs,
-                                    size_t num_inputs,
-                                    const infer_tensor_t *outputs,
-                                    size_t num_outputs) {
+/* The checks of infer_model_run_into: a static model, tensors of the
+ * declared dtypes and shapes, outputs that share no byte with any tensor. */
+static infer_status_t check_run_into(infer_model_t model,
+                                     const infer_tensor_t *inputs,
+                                     size_t num_inputs,
+                                     const infer_tensor_t *outputs,
+                                     size_t num_outputs) {
   if (!model) {
     return infer_status_make(INFER_INVALID_ARGUMENT, "model is NULL");
   }
@@ -319,5 +331,61 @@ infer_status_t infer_model_run_into(infer_model_t model,
       }
     }
   }
-  return run_static(model, inputs, outputs);
+  return NULL;
+}
+
+infer_status_t infer_model_run_into(infer_model_t model,
+                                    const infer_tensor_t *inputs,
+                                    size_t num_inputs,
+                                    const infer_tensor_t *outputs,
+                                    size_t num_outputs) {
+  infer_status_t status =
+      check_run_into(model, inputs, num_inputs, outputs, num_outputs);
+  return status ? status : run_static(model, inputs, outputs, NULL);
+}
+
+infer_status_t infer_model_run_profiled(
+    infer_model_t model, const infer_tensor_t *inputs, size_t num_inputs,
+    const infer_tensor_t *outputs, size_t num_outputs,
+    infer_profile_segment_t *out_segments, size_t num_segments) {
+  infer_status_t status =
+      check_run_into(model, inputs, num_inputs, outputs, num_outputs);
+  if (status) {
+    return status;
+  }
+  const infer_abi_profile_t *profile = infer_abi_profile(model->abi);
+  if (!profile) {
+    return infer_status_make(INFER_INVALID_ARGUMENT,
+                             "model '%s' was compiled without --profile",
+                             model->name);
+  }
+  if (num_segments != profile->num_segments ||
+      (num_segments > 0 && !out_segments)) {
+    return infer_status_make(INFER_INVALID_ARGUMENT,
+                             "model '%s' has %u profile segments, got room "
+                             "for %zu",
+                             model->name, (unsigned)profile->num_segments,
+                             num_segments);
+  }
+  double rate = 0;
+  if ((status = infer_profile_ticks_per_ns(&rate))) {
+    return status;
+  }
+  uint64_t stack[STACK_BUFFERS];
+  uint64_t *stamps = num_segments < STACK_BUFFERS
+                         ? stack
+                         : malloc((num_segments + 1) * sizeof(uint64_t));
+  if (!stamps) {
+    return infer_status_make(INFER_OUT_OF_MEMORY, "out of memory");
+  }
+  status = run_static(model, inputs, outputs, stamps);
+  for (size_t j = 0; !status && j < num_segments; ++j) {
+    out_segments[j].kernel = profile->segments[j];
+    out_segments[j].begin_ns = (double)(stamps[j] - stamps[0]) / rate;
+    out_segments[j].end_ns = (double)(stamps[j + 1] - stamps[0]) / rate;
+  }
+  if (stamps != stack) {
+    free(stamps);
+  }
+  return status;
 }

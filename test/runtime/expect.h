@@ -64,5 +64,6 @@ static inline void expect_error(const char *file, int line,
 void test_from_abi(void);
 void test_workspace(void);
 void test_executor(void);
+void test_profile(void);
 
 #endif /* INFER_TEST_RUNTIME_EXPECT_H */

@@ -571,6 +571,7 @@ int main(int argc, char **argv) {
   test_from_abi();
   test_workspace();
   test_executor();
+  test_profile();
   test_dynamic(path);
 
   char scratch[sizeof(dir) + 32];

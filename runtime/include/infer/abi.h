@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define INFER_ABI_VERSION 7
+#define INFER_ABI_VERSION 8
 
 /* Element types, numbered as ONNX's TensorProto.DataType. */
 typedef enum infer_dtype_e {
@@ -175,6 +175,33 @@ typedef struct infer_abi_cuda {
   const infer_abi_cuda_weight_t *weights;
 } infer_abi_cuda_t;
 
+/* A model compiled with --profile (abi_version >= 8): its kernels (the
+ * fused op groups, each one loop nest or parallel loop of the code) and
+ * where a run leaves its cycle counts. The entry reads the CPU's cycle
+ * counter before each segment of its code and once at the end, into
+ * `num_segments + 1` uint64_t slots of the workspace at byte
+ * `stamps_offset`; segment j runs kernel `segments[j]` from stamp j to
+ * stamp j + 1. A kernel may own several segments. */
+typedef struct infer_abi_kernel {
+  const char *name;     /* its first ONNX node */
+  const char *op_types; /* the op types it computes, joined by '+' */
+  uint32_t num_nodes;
+  uint32_t reserved;
+  const char *const *nodes; /* the ONNX nodes it computes */
+  double flops;             /* arithmetic operations of one run (a
+                               multiply-add counts two), 0 if unknown */
+  uint64_t bytes;           /* bytes of the buffers it reads and writes (inputs,
+                               weights, outputs), each counted once */
+} infer_abi_kernel_t;
+
+typedef struct infer_abi_profile {
+  uint32_t num_kernels;
+  uint32_t num_segments;
+  const infer_abi_kernel_t *kernels;
+  const uint32_t *segments; /* per segment, an index into `kernels` */
+  uint64_t stamps_offset;   /* bytes into the workspace, 8-byte aligned */
+} infer_abi_profile_t;
+
 typedef struct infer_abi_model {
   uint32_t abi_version; /* INFER_ABI_VERSION at compile time */
   uint32_t num_inputs;
@@ -207,6 +234,9 @@ typedef struct infer_abi_model {
    * see infer_abi_executor_t; NULL when it takes none (serial code,
    * OpenMP code, CUDA models). */
   infer_abi_set_executor_fn set_executor;
+  /* abi_version >= 8 (absent before): the kernels and stamps of a model
+   * compiled with --profile, NULL otherwise. */
+  const infer_abi_profile_t *profile;
 } infer_abi_model_t;
 
 #ifdef __cplusplus

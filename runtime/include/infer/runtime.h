@@ -150,6 +150,34 @@ infer_status_t infer_model_run_into(infer_model_t model,
                                     const infer_tensor_t *outputs,
                                     size_t num_outputs);
 
+/*===-- Kernel profiles (CPU models compiled with --profile) ------------===*
+ *
+ * A profiled model's code reads the CPU's cycle counter between kernels
+ * (fused op groups); each kernel comes with its ONNX nodes, its FLOPs and
+ * the bytes it reads and writes (infer_abi_kernel_t). A run is a sequence
+ * of segments, each spent in one kernel; together they cover the run. */
+
+/* The kernels (0 for a model compiled without --profile), kernel `index`
+ * (NULL past the end), and the segments of one run. */
+size_t infer_model_num_kernels(infer_model_t model);
+const infer_abi_kernel_t *infer_model_kernel(infer_model_t model, size_t index);
+size_t infer_model_num_segments(infer_model_t model);
+
+typedef struct infer_profile_segment {
+  uint32_t kernel; /* index of the kernel that ran */
+  double begin_ns; /* from the start of the run */
+  double end_ns;
+} infer_profile_segment_t;
+
+/* Runs the model as infer_model_run_into (same checks) and fills
+ * out_segments[j] with segment j's kernel and times; `num_segments` must
+ * be infer_model_num_segments. INVALID_ARGUMENT for a model without a
+ * profile, UNAVAILABLE where the runtime cannot read the counter. */
+infer_status_t infer_model_run_profiled(
+    infer_model_t model, const infer_tensor_t *inputs, size_t num_inputs,
+    const infer_tensor_t *outputs, size_t num_outputs,
+    infer_profile_segment_t *out_segments, size_t num_segments);
+
 /*===-- Device-resident tensors (CUDA models) ---------------------------===*
  *
  * For callers that keep data on the GPU. A device tensor is a device
