@@ -9,6 +9,69 @@
 
 namespace infer::targets {
 
+namespace {
+
+llvm::Constant *privateGlobal(llvm::Module &module, llvm::Constant *init,
+                              const std::string &name) {
+  return new llvm::GlobalVariable(module, init->getType(), true,
+                                  llvm::GlobalValue::PrivateLinkage, init,
+                                  name);
+}
+
+/// The infer_abi_profile_t of a model compiled with --profile, or null.
+llvm::Constant *addKernelProfile(llvm::Module &module,
+                                 const ModelSignature &sig) {
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  if (!sig.profiled) {
+    return llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(ctx));
+  }
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::Type *f64 = llvm::Type::getDoubleTy(ctx);
+  auto string = [&](const std::string &text) {
+    return privateGlobal(module, llvm::ConstantDataArray::getString(ctx, text),
+                         sig.name + ".kernel");
+  };
+  auto *kernelType =
+      llvm::StructType::get(ctx, {ptr, ptr, i32, i32, ptr, f64, i64});
+  std::vector<llvm::Constant *> kernels;
+  for (const KernelSignature &kernel : sig.kernels) {
+    std::vector<llvm::Constant *> nodes;
+    for (const std::string &node : kernel.nodes) {
+      nodes.push_back(string(node));
+    }
+    auto *nodesType = llvm::ArrayType::get(ptr, nodes.size());
+    kernels.push_back(llvm::ConstantStruct::get(
+        kernelType,
+        {string(kernel.name), string(kernel.opTypes),
+         llvm::ConstantInt::get(i32, nodes.size()),
+         llvm::ConstantInt::get(i32, 0),
+         privateGlobal(module, llvm::ConstantArray::get(nodesType, nodes),
+                       sig.name + ".nodes"),
+         llvm::ConstantFP::get(f64, kernel.flops),
+         llvm::ConstantInt::get(i64, kernel.bytes)}));
+  }
+  auto *kernelsType = llvm::ArrayType::get(kernelType, kernels.size());
+  std::vector<uint32_t> segments = sig.segments;
+  segments.push_back(0); // never empty
+  auto *profileType = llvm::StructType::get(ctx, {i32, i32, ptr, ptr, i64});
+  return privateGlobal(
+      module,
+      llvm::ConstantStruct::get(
+          profileType,
+          {llvm::ConstantInt::get(i32, sig.kernels.size()),
+           llvm::ConstantInt::get(i32, sig.segments.size()),
+           privateGlobal(module, llvm::ConstantArray::get(kernelsType, kernels),
+                         sig.name + ".kernels"),
+           privateGlobal(module, llvm::ConstantDataArray::get(ctx, segments),
+                         sig.name + ".segments"),
+           llvm::ConstantInt::get(i64, sig.stampsOffset)}),
+      sig.name + ".profile");
+}
+
+} // namespace
+
 void addAbiConstant(llvm::Module &module, const ModelSignature &sig,
                     const AbiEntryPoints &entries) {
   llvm::LLVMContext &ctx = module.getContext();
@@ -81,10 +144,10 @@ void addAbiConstant(llvm::Module &module, const ModelSignature &sig,
   };
   auto *modelType =
       llvm::StructType::get(ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr,
-                                  ptr, ptr, ptr, ptr, ptr, ptr, ptr});
+                                  ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr});
   auto *model = llvm::ConstantStruct::get(
       modelType,
-      {llvm::ConstantInt::get(i32, 7),
+      {llvm::ConstantInt::get(i32, 8),
        llvm::ConstantInt::get(i32, sig.inputs.size()),
        llvm::ConstantInt::get(i32, sig.outputs.size()),
        llvm::ConstantInt::get(i32, sig.errors.size()), stringConstant(sig.name),
@@ -92,7 +155,8 @@ void addAbiConstant(llvm::Module &module, const ModelSignature &sig,
        llvm::ConstantInt::get(i64, sig.workspaceSize), run, device, errors,
        runDynamic, profile(&TensorSignature::min, "shape_min"),
        profile(&TensorSignature::opt, "shape_opt"),
-       profile(&TensorSignature::max, "shape_max"), setExecutor});
+       profile(&TensorSignature::max, "shape_max"), setExecutor,
+       addKernelProfile(module, sig)});
   new llvm::GlobalVariable(module, modelType, true,
                            llvm::GlobalValue::ExternalLinkage, model,
                            sig.name + "_model");

@@ -32,6 +32,25 @@ def PrepareEntryPass : Pass<"infer-prepare-entry", "::mlir::ModuleOp"> {
   ];
 }
 
+def MarkKernelsPass : Pass<"infer-mark-kernels", "::mlir::ModuleOp"> {
+  let summary = "Numbers the fused graph's kernels in their locations, for --profile";
+  let description = [{
+    Runs on linalg on tensors, after fusion, when the model is compiled
+    with `--profile`. Every top-level op of a function body that does work
+    (a linalg op, a pad or concat, an op with regions such as `scf.if`)
+    is a kernel; a `linalg.fill` used only as other linalg ops' output
+    init (a contraction's accumulator) belongs to its users. Kernels are
+    numbered in order and each gets
+    `loc(fused<{infer.kernel = N : i64, flops = F : f64}>[...])`, where F
+    is the kernel's arithmetic for one run: the iterations of the op times
+    the arithmetic ops in its body, so a multiply-add counts two (0 for
+    data movement and for dynamic loop ranges). The original location
+    stays inside, so the ONNX node names and op types remain readable, and
+    later rewrites carry the mark to the code they make. The target's
+    instrumentation pass reads it.
+  }];
+}
+
 def ExpandCopiesPass : Pass<"infer-expand-copies", "::mlir::func::FuncOp"> {
   let summary = "Rewrites memref.copy into linalg.copy (loops, no runtime call)";
   let description = [{

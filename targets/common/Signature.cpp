@@ -214,6 +214,32 @@ bool readCheckMessages(ModuleOp module, ModelSignature &signature) {
   return true;
 }
 
+void readKernelProfile(ModuleOp module, ModelSignature &signature) {
+  auto profile = module->getAttrOfType<DictionaryAttr>("infer.profile");
+  if (!profile) {
+    return;
+  }
+  signature.profiled = true;
+  signature.stampsOffset =
+      profile.getAs<IntegerAttr>("offset").getValue().getZExtValue();
+  for (int64_t segment :
+       cast<DenseI64ArrayAttr>(profile.get("segments")).asArrayRef()) {
+    signature.segments.push_back(static_cast<uint32_t>(segment));
+  }
+  for (auto entry :
+       profile.getAs<ArrayAttr>("kernels").getAsRange<DictionaryAttr>()) {
+    KernelSignature kernel;
+    kernel.name = entry.getAs<StringAttr>("name").str();
+    kernel.opTypes = entry.getAs<StringAttr>("op_types").str();
+    for (auto node : entry.getAs<ArrayAttr>("nodes").getAsRange<StringAttr>()) {
+      kernel.nodes.push_back(node.str());
+    }
+    kernel.flops = entry.getAs<FloatAttr>("flops").getValueAsDouble();
+    kernel.bytes = entry.getAs<IntegerAttr>("bytes").getValue().getZExtValue();
+    signature.kernels.push_back(std::move(kernel));
+  }
+}
+
 LogicalResult applyShapeProfiles(ModuleOp module,
                                  ArrayRef<std::string> profiles,
                                  ModelSignature &signature) {

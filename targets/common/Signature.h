@@ -31,6 +31,15 @@ struct TensorSignature {
   bool isDynamic() const;
 };
 
+/// One kernel of a model compiled with --profile (infer_abi_kernel_t).
+struct KernelSignature {
+  std::string name;
+  std::string opTypes;
+  std::vector<std::string> nodes;
+  double flops = 0;
+  uint64_t bytes = 0;
+};
+
 struct ModelSignature {
   std::string name; // symbol prefix
   std::vector<TensorSignature> inputs;
@@ -45,6 +54,12 @@ struct ModelSignature {
   // Some input or output has a dynamic dim: the code is a generic variant
   // that reads its shapes at run time.
   bool dynamic = false;
+  // --profile: the kernels, each segment's kernel, and the workspace
+  // offset of the cycle-counter stamps (infer_abi_profile_t).
+  bool profiled = false;
+  std::vector<KernelSignature> kernels;
+  std::vector<uint32_t> segments;
+  uint64_t stampsOffset = 0;
 };
 
 /// Reads names, dtypes and static shapes of the entry function `func`
@@ -78,6 +93,10 @@ bool readCheckMessages(mlir::ModuleOp module, ModelSignature &signature);
 /// Sets each dynamic input's profile from `profiles` ("name=MIN:OPT:MAX" or
 /// "name=MIN:MAX", each a shape like 1x3x224x224); inputs without one get
 /// min 1, opt 1 and max INT64_MAX at their dynamic dims.
+/// Reads the module attribute `infer.profile` (infer-cpu-profile-stamps)
+/// into `signature`; leaves it unprofiled when there is none.
+void readKernelProfile(mlir::ModuleOp module, ModelSignature &signature);
+
 llvm::LogicalResult applyShapeProfiles(mlir::ModuleOp module,
                                        llvm::ArrayRef<std::string> profiles,
                                        ModelSignature &signature);

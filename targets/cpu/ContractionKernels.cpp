@@ -644,6 +644,10 @@ struct ContractionKernelsPass final
           c.op->getNextNode()->moveBefore(c.op);
         }
         borderFills = adoptBorderFills(*epilogue, c.op);
+        // The kernel computes the consumer's nodes too (--profile reads
+        // them from its locations).
+        c.op->setLoc(FusedLoc::get(&getContext(),
+                                   {c.op->getLoc(), epilogue->op->getLoc()}));
       }
       KernelBuilder builder(b, c, vectorBits, kBlock, parallel, shared, init,
                             epilogue);

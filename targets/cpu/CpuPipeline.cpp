@@ -20,6 +20,10 @@ using namespace mlir;
 namespace infer::cpu {
 
 void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
+  if (options.profile) {
+    // The fused graph's kernels, numbered before codegen rewrites them.
+    pm.addPass(targets::createMarkKernelsPass());
+  }
   // Convolutions read their input through the window map (no im2col
   // columns); the kernels below pack B straight from it.
   pm.addNestedPass<func::FuncOp>(createImplicitGemmPass());
@@ -68,6 +72,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   pm.addNestedPass<func::FuncOp>(targets::createContractReductionsPass());
   if (options.approximateMath) {
     pm.addNestedPass<func::FuncOp>(targets::createApproximateMathPass());
+  }
+  if (options.profile) {
+    pm.addPass(createProfileStampsPass());
   }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (parallel) {

@@ -30,6 +30,7 @@ CodegenOptions codegenOptions(const CpuTargetOptions &options) {
                                       : CodegenOptions::Parallel::None;
   codegen.dynamicShapes = options.dynamicShapes;
   codegen.approximateMath = options.math == "polynomial";
+  codegen.profile = options.profile;
   return codegen;
 }
 
@@ -80,6 +81,10 @@ public:
                                      const targets::CompileOutput &) override {
     CodegenOptions codegen = codegenOptions(options);
     codegen.dynamicShapes = signature.dynamic;
+    if (codegen.profile && signature.dynamic) {
+      return module.emitError("--profile needs static shapes: give every "
+                              "dynamic input a --shape");
+    }
     buildCpuCodegenPipeline(pm, codegen);
     return success();
   }

@@ -51,6 +51,9 @@ struct CodegenOptions {
   // f32 exp, tanh, erf, log... as inline polynomials (vectorizable), not
   // libm calls.
   bool approximateMath = true;
+  // Cycle-counter stamps between kernels and their metadata in the
+  // artifact (infer-bench --profile).
+  bool profile = false;
 };
 
 /// The widest vector registers of the target `options` name: 512 with
@@ -91,6 +94,14 @@ struct CpuTargetOptions : public targets::TargetOptions<CpuTargetOptions> {
                      "(docs/design/cpu-kernels.md states each bound); "
                      "'libm' calls the C library once per element"),
       llvm::cl::init("polynomial")};
+  Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Instrument the code: the cycle counter is read "
+                     "between kernels (each fused op group) and the "
+                     "artifact lists each kernel's ONNX nodes, FLOPs and "
+                     "bytes, for infer-bench --profile (static shapes "
+                     "only; costs a few ns per kernel, nothing when off)"),
+      llvm::cl::init(false)};
   Option<unsigned> vectorBits{
       *this, "vector-bits",
       llvm::cl::desc("Vector register width the kernels assume: 128, 256 "

@@ -310,6 +310,7 @@ LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &signature,
   }
   sig.workspaceSize = workspace.getInt();
   sig.hasStatus = readCheckMessages(module, sig);
+  readKernelProfile(module, sig);
   registerBuiltinDialectTranslation(*module->getContext());
   registerLLVMDialectTranslation(*module->getContext());
   registerOpenMPDialectTranslation(*module->getContext());

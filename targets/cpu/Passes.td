@@ -97,6 +97,31 @@ def ElideInteriorCopiesPass : Pass<"infer-cpu-elide-interior-copies", "::mlir::f
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def ProfileStampsPass : Pass<"infer-cpu-profile-stamps", "::mlir::ModuleOp"> {
+  let summary = "Reads the cycle counter between kernels into the workspace (--profile)";
+  let description = [{
+    Runs on buffers, after the kernels are made and before linalg becomes
+    loops, on a module whose kernels `infer-mark-kernels` numbered. The
+    entry function's top-level ops that do work are split into segments,
+    maximal runs of ops with the same kernel mark (an op without one
+    joins the segment before it). Before each segment and before the
+    return, `llvm.readcyclecounter` is stored into an i64 slot after the
+    planned buffers (the workspace grows by 8 bytes per stamp, 64-byte
+    aligned), so stamp j..j+1 spans segment j and the segments cover the
+    whole run. A kernel left with no top-level op of its own, whose code
+    sits inside another kernel's (an elementwise consumer fused into a
+    contraction's epilogue), is merged into that kernel. The module
+    attribute `infer.profile` records the stamps' `offset`, the `kernels`
+    (each a dictionary of `name`, ONNX `nodes`, `op_types` joined by '+',
+    `flops` and `bytes`: the size of every buffer it reads or writes,
+    once) and per segment its kernel's index (`segments`); the ABI
+    constant carries them to the runtime.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::func::FuncOp"> {
   let summary = "Rewrites f32 contractions on buffers into register-tiled vector kernels";
   let description = [{
