@@ -11,6 +11,8 @@
 
 #include "tools/common/Args.h"
 #include "tools/common/TestData.h"
+#include "tools/infer-bench/Machine.h"
+#include "tools/infer-bench/Profile.h"
 
 #include <fmt/format.h>
 
@@ -77,8 +79,32 @@ OPTIONS
                       compare the two (sets INFER_CUDA_GRAPHS=0).
   --help              show this text.
 
+PROFILE (models compiled with infer-compile --profile)
+  --profile           time each kernel (a fused op group) of each run and
+                      print the slowest: time, % of the run, GFLOP/s, GB/s,
+                      arithmetic intensity (FLOP/B), % of the roofline
+                      (the time the machine's limits allow over the time
+                      taken) and a class: compute-bound (intensity above
+                      the ridge point), memory-bound (below it), or
+                      overhead-bound (under 10 us and under 25% of its
+                      roofline: a fixed cost dominates). One calling
+                      thread; --intra-threads as above.
+  --top N             kernels in the table (default 20).
+  --trace FILE        also write a Chrome trace of the timed runs (open it
+                      in https://ui.perfetto.dev or chrome://tracing).
+  --profile-json FILE also write the profile as JSON.
+  --report FILE       also write a self-contained HTML report (drawn by
+                      infer-report, beside infer-bench, from the JSON it
+                      writes to FILE.json unless --profile-json is given).
+  --measure-machine   measure the peak FMA rate (one core's widest FMAs
+                      times the threads) and the triad memory bandwidth
+                      again; without a model, only print them. Cached in
+                      ~/.cache/infer/machine.txt per CPU and thread count.
+  --machine-file FILE the cache file to use instead.
+
 EXAMPLES
   infer-bench m.so --iterations 1000 --threads 4 --json
+  infer-bench resnet.so --profile --trace resnet.trace.json --report r.html
   infer-bench bert.so --input input_ids=ids.npy --input attention_mask=mask.npy
 )";
 
@@ -96,6 +122,9 @@ struct Options {
   std::string testData;
   std::vector<std::string> inputs;
   IntRange ints;
+  bool profile = false;
+  bool measureMachine = false;
+  ProfileOptions profiling;
 };
 
 std::optional<Options> parseArgs(int argc, char **argv) {
@@ -131,6 +160,17 @@ std::optional<Options> parseArgs(int argc, char **argv) {
     } else if (args.option("--seed", value)) {
       options.seed =
           static_cast<uint64_t>(parseInteger(value, "--seed", 0, INT64_MAX));
+    } else if (args.flag("--profile")) {
+      options.profile = true;
+    } else if (args.option("--top", value)) {
+      options.profiling.top = parseInteger(value, "--top", 1, 1000000);
+    } else if (args.option("--trace", options.profiling.tracePath) ||
+               args.option("--profile-json", options.profiling.jsonPath) ||
+               args.option("--report", options.profiling.reportPath) ||
+               args.option("--machine-file", options.profiling.machineFile)) {
+      continue;
+    } else if (args.flag("--measure-machine")) {
+      options.measureMachine = true;
     } else if (args.flag("--json")) {
       options.json = true;
     } else if (args.flag("--into")) {
@@ -144,6 +184,24 @@ std::optional<Options> parseArgs(int argc, char **argv) {
       throw ToolError(fmt::format("unexpected argument '{}' (see --help)",
                                   args.positional()));
     }
+  }
+  bool profileFiles = !options.profiling.tracePath.empty() ||
+                      !options.profiling.jsonPath.empty() ||
+                      !options.profiling.reportPath.empty();
+  if (profileFiles && !options.profile) {
+    throw ToolError("--trace, --profile-json and --report need --profile");
+  }
+  if (options.profile && (options.threads != 1 || options.into)) {
+    throw ToolError("--profile runs one calling thread into outputs made "
+                    "once: drop --threads and --into");
+  }
+  options.profiling.modelPath = options.modelPath;
+  options.profiling.warmup = options.warmup;
+  options.profiling.iterations = options.iterations;
+  options.profiling.remeasure = options.measureMachine;
+  options.profiling.self = argv[0];
+  if (options.modelPath.empty() && options.measureMachine) {
+    return options;
   }
   if (options.modelPath.empty()) {
     throw ToolError("no model given; usage: infer-bench MODEL.so [options] "
@@ -254,27 +312,27 @@ double percentile(const std::vector<double> &sorted, double p) {
   return sorted[std::min(sorted.size() - 1, rank ? rank - 1 : 0)];
 }
 
-std::string jsonString(const std::string &text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      out += fmt::format("\\u{:04x}", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
 int run(int argc, char **argv) {
   std::optional<Options> parsed = parseArgs(argc, argv);
   if (!parsed) {
     return 0;
   }
   const Options &options = *parsed;
+  if (options.modelPath.empty()) {
+    int threads = options.intraThreads > 0
+                      ? static_cast<int>(options.intraThreads)
+                      : static_cast<int>(std::thread::hardware_concurrency());
+    MachineLimits limits = machineLimits(
+        options.profiling.machineFile.empty() ? defaultMachineFile()
+                                              : options.profiling.machineFile,
+        std::max(threads, 1), /*remeasure=*/true);
+    fmt::print("cpu         {}\nfma         {}\nthreads     {}\n"
+               "peak        {:.1f} GFLOP/s (f32)\nbandwidth   {:.1f} GB/s "
+               "(triad)\n",
+               limits.cpu, limits.isa, limits.threads, limits.peakGflops,
+               limits.bandwidthGbs);
+    return 0;
+  }
   Model model =
       loadModel(options.modelPath, options.name, options.intraThreads);
   if (options.into && infer_model_is_dynamic(model.get())) {
@@ -295,6 +353,10 @@ int run(int argc, char **argv) {
     inputs.push_back(input.get());
   }
 
+  if (options.profile) {
+    runProfile(model.get(), inputs, options.profiling);
+    return 0;
+  }
   size_t numThreads = static_cast<size_t>(options.threads);
   std::vector<ThreadResult> results(numThreads);
   StartLine startLine(numThreads);

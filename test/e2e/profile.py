@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Kernel profiles end to end: infer-compile --profile, infer-bench
+--profile with its Chrome trace and HTML report, the report rendered in
+headless Chromium.
+
+A small CNN (Conv+Relu, MaxPool, Conv+Relu, GlobalAveragePool, Gemm,
+Softmax) is compiled with and without --profile:
+
+- the profiled artifact still matches onnx.reference;
+- each kernel's FLOPs are those of the ONNX nodes it lists, computed here
+  from the layer shapes: a convolution's contraction 2*Cout*Cin*Kh*Kw*H*W,
+  and with its bias (one add per output), Relu (one max) and the 2x2
+  MaxPool (four maxes per pooled output) wherever they were fused;
+- every Conv, the MaxPool and the Gemm are named by some kernel; classes
+  are compute, memory or overhead;
+- the kernels' stamps cover at least 90% of the measured latency (they
+  start and end inside the call, so the rest is the runtime's own cost);
+- the trace is valid JSON in Chrome's Trace Event Format, one complete
+  event per run and per segment, each segment inside its run;
+- the HTML report renders in Chromium (its script marks the page once
+  every chart image decoded) and the screenshot is not blank;
+- a model compiled without --profile is refused by infer-bench --profile,
+  and --profile on a model with dynamic dims by infer-compile.
+
+Usage: profile.py --infer-compile BIN --infer-run BIN --infer-bench BIN
+                  --chromium BIN --work DIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+from PIL import Image
+
+from test_data import compile_model, expect_match, make_model
+
+F = TensorProto.FLOAT
+RNG = np.random.default_rng(5)
+H = W = 32
+CIN, C1, C2, CLASSES = 8, 16, 32, 10
+
+
+def weight(name, *shape):
+    return numpy_helper.from_array((RNG.standard_normal(shape) * 0.2).astype(np.float32), name)
+
+
+def cnn(batch=1):
+    node = helper.make_node
+    nodes = [
+        node("Conv", ["x", "w1", "b1"], ["c1"], kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+             name="conv1"),
+        node("Relu", ["c1"], ["r1"], name="relu1"),
+        node("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2], name="pool"),
+        node("Conv", ["p1", "w2", "b2"], ["c2"], kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+             name="conv2"),
+        node("Relu", ["c2"], ["r2"], name="relu2"),
+        node("GlobalAveragePool", ["r2"], ["g"], name="gap"),
+        node("Flatten", ["g"], ["f"], name="flatten"),
+        node("Gemm", ["f", "wf", "bf"], ["logits"], transB=1, name="fc"),
+        node("Softmax", ["logits"], ["y"], axis=1, name="softmax"),
+    ]
+    inits = [weight("w1", C1, CIN, 3, 3), weight("b1", C1), weight("w2", C2, C1, 3, 3),
+             weight("b2", C2), weight("wf", CLASSES, C2), weight("bf", CLASSES)]
+    graph = helper.make_graph(
+        nodes, "cnn", [helper.make_tensor_value_info("x", F, [batch, CIN, H, W])],
+        [helper.make_tensor_value_info("y", F, [batch, CLASSES])], inits)
+    return make_model(graph, 17)
+
+
+def check(condition, message):
+    if not condition:
+        sys.exit(f"FAIL: {message}")
+    print(f"ok {message}")
+
+
+def run(command, env=None):
+    return subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
+
+
+def main():
+    import argparse
+    import shutil
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    for tool in ("infer-compile", "infer-run", "infer-bench", "chromium"):
+        parser.add_argument(f"--{tool}", required=True)
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    if not shutil.which(args.chromium):
+        sys.exit(f"FAIL: no Chromium at '{args.chromium}': install Debian's chromium "
+                 "(.ci/install-deps does)")
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+
+    model = cnn()
+    work, profiled = compile_model(args, model, "profiled", "--profile")
+    _, plain = compile_model(args, model, "plain")
+    feeds = {"x": RNG.standard_normal((1, CIN, H, W)).astype(np.float32)}
+    expect_match(args, work, profiled, model, feeds, "profiled-matches-reference")
+
+    files = {k: os.path.join(args.work, f"profile.{k}") for k in ("json", "trace", "html")}
+    # infer-report runs on the PATH's python3: this one, with matplotlib.
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep +
+               os.environ.get("PATH", ""))
+    proc = run([args.infer_bench, profiled, "--profile", "--intra-threads", "1",
+                "--iterations", "200", "--machine-file", os.path.join(args.work, "machine.txt"),
+                "--profile-json", files["json"], "--trace", files["trace"],
+                "--report", files["html"]], env=env)
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: infer-bench --profile:\n{proc.stdout}{proc.stderr}")
+    print(proc.stdout)
+    with open(files["json"]) as f:
+        profile = json.load(f)
+    kernels = profile["kernels"]
+    check(len(kernels) >= 4, f"{len(kernels)} kernels profiled")
+    check(all(k["class"] in ("compute", "memory", "overhead") for k in kernels),
+          "every kernel has a class")
+    named = {node for k in kernels for node in k["nodes"]}
+    check({"conv1", "conv2", "pool", "fc"} <= named,
+          f"the Convs, the MaxPool and the Gemm are named ({sorted(named)})")
+
+    def kernels_of(*nodes):
+        return [k for k in kernels if set(nodes) & set(k["nodes"])]
+
+    # conv1's multiply-adds, its bias and Relu (one op per output each) and
+    # the 2x2 MaxPool (four maxes per pooled output), wherever fused.
+    for name, cout, cin, size in (("conv1", C1, CIN, H), ("conv2", C2, C1, H // 2)):
+        [contraction] = [k for k in kernels_of(name) if k["op_types"] == "Conv" and k["flops"]]
+        macs = cout * cin * 9 * size * size
+        check(contraction["flops"] == 2 * macs,
+              f"{name}'s kernel counts {contraction['flops']:.0f} FLOPs (2 x {macs} MACs)")
+    group = sum(k["flops"] for k in kernels_of("conv1", "relu1", "pool"))
+    expected = 2 * C1 * CIN * 9 * H * W + 3 * C1 * H * W
+    check(group == expected,
+          f"conv1, relu1 and pool's kernels count {group:.0f} FLOPs (expected {expected})")
+    coverage = profile["kernels_p50_ms"] / profile["latency_p50_ms"]
+    check(0.9 <= coverage <= 1.0,
+          f"the kernels cover {100 * coverage:.1f}% of the latency "
+          f"({profile['kernels_p50_ms']:.4f} of {profile['latency_p50_ms']:.4f} ms)")
+
+    with open(files["trace"]) as f:
+        trace = json.load(f)
+    events = trace["traceEvents"]
+    runs = [e for e in events if e["cat"] == "run"]
+    segments = [e for e in events if e["cat"] == "kernel"]
+    check(len(runs) == 200 and len(segments) % 200 == 0 and
+          all(e["ph"] == "X" and e["dur"] >= 0 for e in events),
+          f"the trace holds {len(runs)} runs and {len(segments)} segments")
+    per_run = len(segments) // len(runs)
+    inside = all(runs[i // per_run]["ts"] <= s["ts"] and
+                 s["ts"] + s["dur"] <= runs[i // per_run]["ts"] + runs[i // per_run]["dur"] + 0.01
+                 for i, s in enumerate(segments))
+    check(inside, "each segment lies inside its run")
+
+    page = files["html"]
+    dom = run([args.chromium, "--headless", "--no-sandbox", "--disable-gpu",
+               "--dump-dom", f"file://{os.path.abspath(page)}"])
+    check('data-rendered="yes"' in dom.stdout and 'data-charts="3"' in dom.stdout,
+          "the report's three charts decoded in Chromium")
+    shot = os.path.join(args.work, "report.png")
+    run([args.chromium, "--headless", "--no-sandbox", "--disable-gpu",
+         "--window-size=1200,1600", f"--screenshot={shot}",
+         f"file://{os.path.abspath(page)}"])
+    colors = Image.open(shot).convert("RGB").getcolors(maxcolors=1 << 20) or []
+    check(len(colors) > 50, f"the screenshot shows the report ({len(colors)} colours)")
+
+    proc = run([args.infer_bench, plain, "--profile",
+                "--machine-file", os.path.join(args.work, "machine.txt")])
+    check(proc.returncode == 1 and "compile it with infer-compile --profile" in proc.stderr,
+          "infer-bench --profile refuses a model compiled without it")
+    dynamic = os.path.join(args.work, "dynamic.onnx")
+    import onnx
+
+    onnx.save(cnn(batch="N"), dynamic)
+    proc = run([args.infer_compile, dynamic, "--profile", "-o",
+                os.path.join(args.work, "dynamic")])
+    check(proc.returncode == 1 and "--profile needs static shapes" in proc.stderr,
+          "infer-compile --profile refuses dynamic dims")
+
+
+if __name__ == "__main__":
+    main()
