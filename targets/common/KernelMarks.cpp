@@ -3,6 +3,7 @@
 #include "targets/common/KernelMarks.h"
 #include "targets/common/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -92,11 +93,28 @@ bool isKernel(Operation *op) {
 
 /// Arithmetic operations of one execution of `op`: for a linalg op, the
 /// iterations times the arithmetic ops of its body (a multiply-add counts
-/// two); 0 for data movement or when a loop range is dynamic.
+/// two); for a loop with constant bounds (a recurrence), its trips times
+/// the linalg ops' in its body; for other ops with regions the costliest
+/// region's; 0 for data movement or when a range is dynamic.
 double countFlops(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp) {
-    return 0;
+    double costliest = 0;
+    for (Region &region : op->getRegions()) {
+      double sum = 0;
+      for (Block &block : region) {
+        for (Operation &inner : block) {
+          sum += countFlops(&inner);
+        }
+      }
+      costliest = std::max(costliest, sum);
+    }
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop) {
+      return costliest;
+    }
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    return trips ? costliest * static_cast<double>(trips->getZExtValue()) : 0;
   }
   double iterations = 1;
   for (int64_t range : linalgOp.getStaticLoopRanges()) {

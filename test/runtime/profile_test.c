@@ -80,8 +80,8 @@ void test_profile(void) {
   EXPECT_OK(infer_tensor_wrap(INFER_DTYPE_F32, 1, kOne, &x, &in));
   EXPECT_OK(infer_tensor_wrap(INFER_DTYPE_F32, 1, kOne, &y, &out));
   infer_profile_segment_t segments[kSegments];
-  EXPECT_OK(infer_model_run_profiled(model, &in, 1, &out, 1, segments,
-                                     kSegments));
+  EXPECT_OK(
+      infer_model_run_profiled(model, &in, 1, &out, 1, segments, kSegments));
   EXPECT(y == 6);
   EXPECT(segments[0].kernel == 0 && segments[1].kernel == 1 &&
          segments[2].kernel == 0);

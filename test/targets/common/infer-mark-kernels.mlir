@@ -1,4 +1,4 @@
-// RUN: infer-opt %s --infer-mark-kernels --mlir-print-debuginfo | FileCheck %s
+// RUN: infer-opt %s --split-input-file --infer-mark-kernels --mlir-print-debuginfo | FileCheck %s
 
 // Kernels are numbered in order: the pad (role "pad"), the matmul (its
 // accumulator fill belongs to it and gets no number), the elementwise
@@ -37,4 +37,28 @@ func.func @kernels(%a: tensor<4x14xf32>, %b: tensor<16x8xf32>) -> tensor<8x4xf32
   %t0 = tensor.empty() : tensor<8x4xf32>
   %t = linalg.transpose ins(%r : tensor<4x8xf32>) outs(%t0 : tensor<8x4xf32>) permutation = [1, 0] loc("t"("Transpose"))
   return %t : tensor<8x4xf32>
+}
+
+// -----
+
+// A recurrence: the loop is one kernel, its FLOPs the trips (3) times its
+// body's (an add over 8 elements): 24.
+// CHECK-LABEL: func.func @recurrence
+// CHECK: scf.for
+// CHECK: } loc(#[[LOOP:loc[0-9]+]])
+// CHECK: #[[LOOP]] = loc(fused<{flops = 2.400000e+01 : f64, infer.kernel = 0 : i64}>
+func.func @recurrence(%h0: tensor<8xf32>) -> tensor<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %h = scf.for %t = %c0 to %c3 step %c1 iter_args(%h1 = %h0) -> tensor<8xf32> {
+    %e = tensor.empty() : tensor<8xf32>
+    %n = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%h1 : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %s = arith.addf %x, %x : f32
+      linalg.yield %s : f32
+    } -> tensor<8xf32>
+    scf.yield %n : tensor<8xf32>
+  } loc("rnn"("GRU"))
+  return %h : tensor<8xf32>
 }
