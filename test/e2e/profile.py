@@ -19,6 +19,9 @@ Softmax) is compiled with and without --profile:
   event per run and per segment, each segment inside its run;
 - the HTML report renders in Chromium (its script marks the page once
   every chart image decoded) and the screenshot is not blank;
+- the CNN compiled with a batch range runs under --batch-sweep, whose
+  curve infer-report draws as a fourth chart; a batch outside the range
+  is refused;
 - a model compiled without --profile is refused by infer-bench --profile,
   and --profile on a model with dynamic dims by infer-compile.
 
@@ -31,6 +34,7 @@ import subprocess
 import sys
 
 import numpy as np
+import onnx
 from onnx import TensorProto, helper, numpy_helper
 from PIL import Image
 
@@ -166,14 +170,40 @@ def main():
     colors = Image.open(shot).convert("RGB").getcolors(maxcolors=1 << 20) or []
     check(len(colors) > 50, f"the screenshot shows the report ({len(colors)} colours)")
 
+    # The batch sweep of the same CNN compiled with a dynamic batch dim,
+    # drawn as a fourth chart.
+    dynamic = os.path.join(args.work, "dynamic.onnx")
+    onnx.save(cnn(batch="N"), dynamic)
+    proc = run([args.infer_compile, dynamic, "--name", "batched", "-o",
+                os.path.join(args.work, "batched"),
+                "--shape-profile", f"x=1x{CIN}x{H}x{W}:2x{CIN}x{H}x{W}:4x{CIN}x{H}x{W}"])
+    check(proc.returncode == 0, "the CNN compiles with a batch range 1..4")
+    proc = run([args.infer_bench, os.path.join(args.work, "batched", "batched.so"),
+                "--batch-sweep", "1,2,4", "--iterations", "20", "--json"])
+    sweep = json.loads(proc.stdout) if proc.returncode == 0 else {}
+    rows = sweep.get("batch_sweep", [])
+    check([r["batch"] for r in rows] == [1, 2, 4] and
+          all(r["latency_p50_ms"] > 0 and r["throughput_per_s"] > 0 for r in rows),
+          f"the batch sweep times batches 1, 2 and 4 ({proc.stderr.strip()})")
+    sweep_file = os.path.join(args.work, "sweep.json")
+    with open(sweep_file, "w") as f:
+        json.dump(sweep, f)
+    both = os.path.join(args.work, "with-sweep.html")
+    proc = run([os.path.join(os.path.dirname(args.infer_bench), "infer-report"), files["json"],
+                "--sweep", sweep_file, "-o", both], env=env)
+    dom = run([args.chromium, "--headless", "--no-sandbox", "--disable-gpu",
+               "--dump-dom", f"file://{os.path.abspath(both)}"])
+    check(proc.returncode == 0 and 'data-rendered="yes"' in dom.stdout and
+          'data-charts="4"' in dom.stdout, "the report with the sweep renders four charts")
+    proc = run([args.infer_bench, os.path.join(args.work, "batched", "batched.so"),
+                "--batch-sweep", "1,8"])
+    check(proc.returncode == 1 and "outside input 'x''s range [1, 4]" in proc.stderr,
+          "a batch outside the compiled range is refused")
+
     proc = run([args.infer_bench, plain, "--profile",
                 "--machine-file", os.path.join(args.work, "machine.txt")])
     check(proc.returncode == 1 and "compile it with infer-compile --profile" in proc.stderr,
           "infer-bench --profile refuses a model compiled without it")
-    dynamic = os.path.join(args.work, "dynamic.onnx")
-    import onnx
-
-    onnx.save(cnn(batch="N"), dynamic)
     proc = run([args.infer_compile, dynamic, "--profile", "-o",
                 os.path.join(args.work, "dynamic")])
     check(proc.returncode == 1 and "--profile needs static shapes" in proc.stderr,

@@ -11,6 +11,7 @@
 
 #include "tools/common/Args.h"
 #include "tools/common/TestData.h"
+#include "tools/infer-bench/BatchSweep.h"
 #include "tools/infer-bench/Machine.h"
 #include "tools/infer-bench/Profile.h"
 
@@ -96,6 +97,11 @@ PROFILE (models compiled with infer-compile --profile)
   --report FILE       also write a self-contained HTML report (drawn by
                       infer-report, beside infer-bench, from the JSON it
                       writes to FILE.json unless --profile-json is given).
+  --batch-sweep B,... time the model at each batch size (a model compiled
+                      with a dynamic leading dim, e.g. --shape-profile
+                      input=1x3x224x224:8x3x224x224:16x3x224x224): p50
+                      latency, ms per item and inferences/s per batch;
+                      with --json, the curve infer-report --sweep draws.
   --measure-machine   measure the peak FMA rate (one core's widest FMAs
                       times the threads) and the triad memory bandwidth
                       again; without a model, only print them. Cached in
@@ -125,6 +131,7 @@ struct Options {
   bool profile = false;
   bool measureMachine = false;
   ProfileOptions profiling;
+  std::vector<int64_t> batches; // --batch-sweep
 };
 
 std::optional<Options> parseArgs(int argc, char **argv) {
@@ -169,6 +176,8 @@ std::optional<Options> parseArgs(int argc, char **argv) {
                args.option("--report", options.profiling.reportPath) ||
                args.option("--machine-file", options.profiling.machineFile)) {
       continue;
+    } else if (args.option("--batch-sweep", value)) {
+      options.batches = parseBatches(value);
     } else if (args.flag("--measure-machine")) {
       options.measureMachine = true;
     } else if (args.flag("--json")) {
@@ -190,6 +199,14 @@ std::optional<Options> parseArgs(int argc, char **argv) {
                       !options.profiling.reportPath.empty();
   if (profileFiles && !options.profile) {
     throw ToolError("--trace, --profile-json and --report need --profile");
+  }
+  if (!options.batches.empty() &&
+      (options.profile || options.threads != 1 || options.into ||
+       !options.testData.empty() || !options.inputs.empty() ||
+       !options.shapes.empty())) {
+    throw ToolError("--batch-sweep makes its own random inputs on one "
+                    "calling thread: drop --profile, --threads, --into, "
+                    "--test-data, --input and --shape");
   }
   if (options.profile && (options.threads != 1 || options.into)) {
     throw ToolError("--profile runs one calling thread into outputs made "
@@ -341,6 +358,18 @@ int run(int argc, char **argv) {
         "run time (its outputs' shapes come from each run), so time it "
         "without --into, which calls infer_model_run",
         infer_model_name(model.get())));
+  }
+  if (!options.batches.empty()) {
+    SweepOptions sweep;
+    sweep.modelPath = options.modelPath;
+    sweep.batches = options.batches;
+    sweep.warmup = options.warmup;
+    sweep.iterations = options.iterations;
+    sweep.seed = options.seed;
+    sweep.ints = options.ints;
+    sweep.json = options.json;
+    runBatchSweep(model.get(), sweep);
+    return 0;
   }
   TestCase source =
       !options.testData.empty() ? loadTestDataSet(model.get(), options.testData)
