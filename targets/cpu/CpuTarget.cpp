@@ -7,6 +7,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include "llvm/TargetParser/Triple.h"
+
 using namespace mlir;
 
 namespace infer::cpu {
@@ -50,6 +52,11 @@ public:
     if (options.math != "polynomial" && options.math != "libm") {
       return "--math must be 'polynomial' or 'libm', got '" + options.math +
              "'";
+    }
+    if (options.profile && !options.targetTriple.empty() &&
+        !llvm::Triple(options.targetTriple).isX86()) {
+      return "--profile reads the x86 time-stamp counter; target '" +
+             options.targetTriple + "' has none the runtime can read";
     }
     unsigned bits = options.vectorBits;
     if (bits != 0 && bits != 128 && bits != 256 && bits != 512) {

@@ -23,7 +23,8 @@ Softmax) is compiled with and without --profile:
   curve infer-report draws as a fourth chart; a batch outside the range
   is refused;
 - a model compiled without --profile is refused by infer-bench --profile,
-  and --profile on a model with dynamic dims by infer-compile.
+  and --profile on a model with dynamic dims, or for a target without the
+  x86 time-stamp counter, by infer-compile.
 
 Usage: profile.py --infer-compile BIN --infer-run BIN --infer-bench BIN
                   --chromium BIN --work DIR
@@ -208,6 +209,10 @@ def main():
                 os.path.join(args.work, "dynamic")])
     check(proc.returncode == 1 and "--profile needs static shapes" in proc.stderr,
           "infer-compile --profile refuses dynamic dims")
+    proc = run([args.infer_compile, os.path.join(work, "model.onnx"), "--profile",
+                "--target-triple=aarch64-linux-gnu", "-o", os.path.join(args.work, "arm")])
+    check(proc.returncode == 1 and "x86 time-stamp counter" in proc.stderr,
+          "infer-compile --profile refuses a target without the counter")
 
 
 if __name__ == "__main__":
