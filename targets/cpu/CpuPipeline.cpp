@@ -70,6 +70,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
     pm.addNestedPass<func::FuncOp>(createParallelLoopsPass());
   }
   pm.addNestedPass<func::FuncOp>(targets::createContractReductionsPass());
+  pm.addNestedPass<func::FuncOp>(targets::createReassociateRowReductionsPass());
   if (options.approximateMath) {
     pm.addNestedPass<func::FuncOp>(targets::createApproximateMathPass());
   }
