@@ -5,6 +5,7 @@
 #include "tools/common/Args.h"
 #include "tools/common/RuntimeHandles.h"
 #include "tools/common/TestData.h"
+#include "tools/infer-bench/Clock.h"
 #include "tools/infer-bench/Profile.h"
 
 #include <fmt/format.h>
@@ -15,13 +16,6 @@
 
 namespace infer::tools {
 namespace {
-
-double nowSeconds() {
-  timespec time;
-  clock_gettime(CLOCK_MONOTONIC, &time);
-  return static_cast<double>(time.tv_sec) +
-         static_cast<double>(time.tv_nsec) * 1e-9;
-}
 
 /// The --shape arguments that set every input's leading dim to `batch`
 /// (other dims at the profile's optimal shape); throws when an input's

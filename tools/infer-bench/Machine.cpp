@@ -3,6 +3,7 @@
 #include "tools/infer-bench/Machine.h"
 
 #include "tools/common/Args.h"
+#include "tools/infer-bench/Clock.h"
 
 #include <fmt/format.h>
 
@@ -24,13 +25,6 @@
 
 namespace infer::tools {
 namespace {
-
-double nowSeconds() {
-  timespec time;
-  clock_gettime(CLOCK_MONOTONIC, &time);
-  return static_cast<double>(time.tv_sec) +
-         static_cast<double>(time.tv_nsec) * 1e-9;
-}
 
 // Twelve independent accumulators hide the FMA latency (4 cycles) on two
 // FMA ports; `iterations` rounds of them, returning the FLOPs done.

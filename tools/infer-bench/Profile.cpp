@@ -4,6 +4,7 @@
 
 #include "tools/common/Args.h"
 #include "tools/common/RuntimeHandles.h"
+#include "tools/infer-bench/Clock.h"
 #include "tools/infer-bench/Machine.h"
 
 #include <fmt/format.h>
@@ -14,21 +15,16 @@
 #include <ctime>
 #include <fstream>
 #include <numeric>
+#include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
+
+extern char **environ;
 
 namespace infer::tools {
 namespace {
 
 constexpr double kOverheadSeconds = 10e-6;
 constexpr double kOverheadFraction = 0.25;
-
-double nowSeconds() {
-  timespec time;
-  clock_gettime(CLOCK_MONOTONIC, &time);
-  return static_cast<double>(time.tv_sec) +
-         static_cast<double>(time.tv_nsec) * 1e-9;
-}
 
 double median(std::vector<double> values) {
   if (values.empty()) {
@@ -230,12 +226,13 @@ void drawReport(const ProfileOptions &options, const std::string &json) {
              "/infer-report";
   }
   std::fflush(stdout);
-  pid_t child = fork();
-  if (child == 0) {
-    execl(script.c_str(), script.c_str(), json.c_str(), "-o",
-          options.reportPath.c_str(), static_cast<char *>(nullptr));
-    std::perror(script.c_str());
-    _exit(127);
+  // posix_spawn, not fork: the runtime's pool threads are running.
+  const char *argv[] = {script.c_str(), json.c_str(), "-o",
+                        options.reportPath.c_str(), nullptr};
+  pid_t child = -1;
+  if (posix_spawn(&child, script.c_str(), nullptr, nullptr,
+                  const_cast<char *const *>(argv), environ) != 0) {
+    child = -1;
   }
   int status = 0;
   if (child < 0 || waitpid(child, &status, 0) < 0 || !WIFEXITED(status) ||

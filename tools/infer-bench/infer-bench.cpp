@@ -12,6 +12,7 @@
 #include "tools/common/Args.h"
 #include "tools/common/TestData.h"
 #include "tools/infer-bench/BatchSweep.h"
+#include "tools/infer-bench/Clock.h"
 #include "tools/infer-bench/Machine.h"
 #include "tools/infer-bench/Profile.h"
 
@@ -229,13 +230,6 @@ std::optional<Options> parseArgs(int argc, char **argv) {
                     "not both");
   }
   return options;
-}
-
-double nowSeconds() {
-  timespec time;
-  clock_gettime(CLOCK_MONOTONIC, &time);
-  return static_cast<double>(time.tv_sec) +
-         static_cast<double>(time.tv_nsec) * 1e-9;
 }
 
 /// Releases all waiting threads at once when the last one arrives.
