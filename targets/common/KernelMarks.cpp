@@ -13,17 +13,23 @@ namespace infer::targets {
 #define GEN_PASS_DEF_MARKKERNELSPASS
 #include "targets/common/Passes.h.inc"
 
+/// The metadata of `loc` when it is a kernel mark.
+static DictionaryAttr markMetadata(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  auto metadata =
+      fused ? dyn_cast_or_null<DictionaryAttr>(fused.getMetadata()) : nullptr;
+  return metadata && metadata.getAs<IntegerAttr>(kKernelMark) ? metadata
+                                                              : nullptr;
+}
+
 SmallVector<KernelMark, 1> findKernelMarks(Location loc) {
   SmallVector<KernelMark, 1> marks;
   loc->walk([&](Location inner) {
-    auto fused = dyn_cast<FusedLoc>(inner);
-    auto metadata =
-        fused ? dyn_cast_or_null<DictionaryAttr>(fused.getMetadata()) : nullptr;
-    auto id = metadata ? metadata.getAs<IntegerAttr>(kKernelMark) : nullptr;
-    if (id) {
+    if (DictionaryAttr metadata = markMetadata(inner)) {
       auto flops = metadata.getAs<FloatAttr>("flops");
       auto role = metadata.getAs<StringAttr>("role");
-      marks.push_back({id.getInt(), flops ? flops.getValueAsDouble() : 0,
+      marks.push_back({metadata.getAs<IntegerAttr>(kKernelMark).getInt(),
+                       flops ? flops.getValueAsDouble() : 0,
                        role ? role.getValue() : StringRef()});
     }
     return WalkResult::advance();
@@ -36,8 +42,9 @@ std::optional<KernelMark> findKernelMark(Location loc) {
   return marks.empty() ? std::nullopt : std::optional(marks.front());
 }
 
-void collectNodes(Location loc, llvm::SetVector<StringRef> &nodes,
-                  llvm::SetVector<StringRef> &opTypes) {
+/// Adds the ONNX nodes `loc` names and their op types.
+static void collectNodes(Location loc, llvm::SetVector<StringRef> &nodes,
+                         llvm::SetVector<StringRef> &opTypes) {
   loc->walk([&](Location inner) {
     auto name = dyn_cast<NameLoc>(inner);
     auto opType = name ? dyn_cast<NameLoc>(name.getChildLoc()) : nullptr;
@@ -54,15 +61,12 @@ void collectMarkedNodes(Location loc, function_ref<bool(int64_t)> wanted,
                         llvm::SetVector<StringRef> &nodes,
                         llvm::SetVector<StringRef> &opTypes) {
   loc->walk([&](Location inner) {
-    auto fused = dyn_cast<FusedLoc>(inner);
-    auto metadata =
-        fused ? dyn_cast_or_null<DictionaryAttr>(fused.getMetadata()) : nullptr;
-    auto id = metadata ? metadata.getAs<IntegerAttr>(kKernelMark) : nullptr;
-    if (!id) {
+    DictionaryAttr metadata = markMetadata(inner);
+    if (!metadata) {
       return WalkResult::advance();
     }
-    if (wanted(id.getInt())) {
-      collectNodes(fused, nodes, opTypes);
+    if (wanted(metadata.getAs<IntegerAttr>(kKernelMark).getInt())) {
+      collectNodes(inner, nodes, opTypes);
     }
     return WalkResult::skip();
   });

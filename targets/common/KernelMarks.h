@@ -44,16 +44,12 @@ llvm::SmallVector<KernelMark, 1> findKernelMarks(mlir::Location loc);
 std::optional<KernelMark> findKernelMark(mlir::Location loc);
 
 /// Adds the ONNX nodes named inside the kernel marks in `loc` for which
-/// `wanted(id)` holds, as collectNodes.
+/// `wanted(id)` holds to `nodes`, and their op types to `opTypes` (the
+/// importer's `NameLoc(node, NameLoc(op_type))`).
 void collectMarkedNodes(mlir::Location loc,
                         llvm::function_ref<bool(int64_t)> wanted,
                         llvm::SetVector<llvm::StringRef> &nodes,
                         llvm::SetVector<llvm::StringRef> &opTypes);
-
-/// Adds the ONNX nodes `loc` names (`NameLoc(node, NameLoc(op_type))` as
-/// the importer makes them) to `nodes` and their op types to `opTypes`.
-void collectNodes(mlir::Location loc, llvm::SetVector<llvm::StringRef> &nodes,
-                  llvm::SetVector<llvm::StringRef> &opTypes);
 
 } // namespace infer::targets
 
