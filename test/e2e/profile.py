@@ -201,6 +201,15 @@ def main():
     check(proc.returncode == 1 and "outside input 'x''s range [1, 4]" in proc.stderr,
           "a batch outside the compiled range is refused")
 
+    # The machine's limits, cached in a file named without a folder.
+    proc = subprocess.run([os.path.abspath(args.infer_bench), "--measure-machine",
+                           "--intra-threads", "1", "--machine-file", "bare.txt"],
+                          capture_output=True, text=True, timeout=600, cwd=args.work)
+    cached = os.path.join(args.work, "bare.txt")
+    check(proc.returncode == 0 and "GFLOP/s" in proc.stdout and os.path.isfile(cached) and
+          open(cached).read().startswith("1\t"),
+          "--measure-machine caches its figures in a bare file name")
+
     proc = run([args.infer_bench, plain, "--profile",
                 "--machine-file", os.path.join(args.work, "machine.txt")])
     check(proc.returncode == 1 and "compile it with infer-compile --profile" in proc.stderr,

@@ -229,7 +229,8 @@ MachineLimits machineLimits(const std::string &file, int threads,
                              limits.isa, limits.peakGflops, limits.bandwidthGbs,
                              limits.cpu));
   // The cache is a convenience: failing to write it is not an error.
-  std::string dir = file.substr(0, file.find_last_of('/'));
+  size_t last = file.find_last_of('/');
+  std::string dir = last == std::string::npos ? "" : file.substr(0, last);
   for (size_t slash = dir.find('/', 1); !dir.empty();
        slash = dir.find('/', slash + 1)) {
     mkdir(dir.substr(0, slash).c_str(), 0755);
