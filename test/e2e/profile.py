@@ -201,6 +201,18 @@ def main():
     check(proc.returncode == 1 and "outside input 'x''s range [1, 4]" in proc.stderr,
           "a batch outside the compiled range is refused")
 
+    # A link at an output path is replaced, never written through.
+    kept = os.path.join(args.work, "kept.txt")
+    with open(kept, "w") as f:
+        f.write("the user's file")
+    linked = os.path.join(args.work, "linked.json")
+    os.symlink(kept, linked)
+    proc = run([args.infer_bench, profiled, "--profile", "--iterations", "2",
+                "--machine-file", os.path.join(args.work, "machine.txt"), "--trace", linked])
+    check(proc.returncode == 0 and open(kept).read() == "the user's file" and
+          not os.path.islink(linked) and json.load(open(linked))["traceEvents"],
+          "a trace written over a symlink replaces the link, not its target")
+
     # The machine's limits, cached in a file named without a folder.
     proc = subprocess.run([os.path.abspath(args.infer_bench), "--measure-machine",
                            "--intra-threads", "1", "--machine-file", "bare.txt"],

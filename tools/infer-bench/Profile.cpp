@@ -129,11 +129,16 @@ std::string clip(const std::string &text, size_t width) {
   return text.size() <= width ? text : text.substr(0, width - 1) + "~";
 }
 
+/// Writes `text` as a new file that then replaces `path`, so a link
+/// already there is replaced, never written through (as infer-compile's
+/// outputs).
 void writeFile(const std::string &path, const std::string &text) {
-  std::ofstream out(path, std::ios::binary);
+  std::string temporary = path + ".tmp";
+  std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out) {
+  if (!out || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
     throw ToolError(fmt::format("cannot write '{}'", path));
   }
 }
