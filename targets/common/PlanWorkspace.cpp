@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "targets/common/MemRefBytes.h"
 #include "targets/common/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -88,21 +89,9 @@ bool isElementwise(Operation *op) {
   return generic && generic.getNumParallelLoops() == generic.getNumLoops();
 }
 
+/// Bytes of a buffer the plan can place: static, with the identity layout.
 std::optional<int64_t> staticBytes(MemRefType type) {
-  Type element = type.getElementType();
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      !(isa<FloatType, IntegerType, IndexType>(element))) {
-    return std::nullopt;
-  }
-  // Booleans take a byte each in memory (LLVM's store size of i1); indices
-  // are 64-bit on every target infer lowers to.
-  unsigned bits = isa<IndexType>(element) ? 64
-                  : element.isInteger(1)  ? 8
-                                          : element.getIntOrFloatBitWidth();
-  if (bits % 8 != 0) {
-    return std::nullopt;
-  }
-  return type.getNumElements() * (bits / 8);
+  return type.getLayout().isIdentity() ? memrefBytes(type) : std::nullopt;
 }
 
 /// First-fit by decreasing size: each buffer goes at the lowest aligned

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/common/KernelMarks.h"
+#include "targets/common/MemRefBytes.h"
 #include "targets/cpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,19 +50,6 @@ struct Kernel {
 bool doesWork(Operation *op) {
   return !isMemoryEffectFree(op) &&
          !isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op);
-}
-
-/// Bytes of a statically shaped memref, 0 otherwise.
-int64_t staticBytes(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !memref.hasStaticShape() ||
-      !memref.getElementType().isIntOrIndexOrFloat()) {
-    return 0;
-  }
-  int64_t bits = memref.getElementType().isIndex()
-                     ? 64
-                     : memref.getElementType().getIntOrFloatBitWidth();
-  return memref.getNumElements() * ((bits + 7) / 8);
 }
 
 struct ProfileStampsPass final
@@ -158,7 +146,9 @@ struct ProfileStampsPass final
           Operation *owner = operand.getParentBlock()->getParentOp();
           if (operand != workspace && !op.isAncestor(owner) &&
               kernel.buffers.insert(operand).second) {
-            kernel.bytes += staticBytes(operand.getType());
+            auto memref = dyn_cast<MemRefType>(operand.getType());
+            kernel.bytes +=
+                memref ? targets::memrefBytes(memref).value_or(0) : 0;
           }
         }
       });
