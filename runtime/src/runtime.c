@@ -2,4 +2,8 @@
 
 #include "infer/runtime.h"
 
-const char *infer_runtime_version(void) { return "0.1.0"; }
+#ifndef INFER_RUNTIME_VERSION
+#define INFER_RUNTIME_VERSION "0.1.0"
+#endif
+
+const char *infer_runtime_version(void) { return INFER_RUNTIME_VERSION; }

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""ctest install-consumer: infer as a product's build sees it.
+
+Installs the build into a temporary prefix (cmake --install), moves the
+prefix elsewhere (the install must be relocatable), then, using only the
+moved prefix:
+  - builds examples/cpp_cmake (find_package(Infer) + infer_add_model, the
+    C++ API) in a fresh build folder, runs it, and compares every number it
+    prints with ONNX's reference evaluator on the same inputs;
+  - checks what a rebuild redoes: nothing when nothing changed, only the
+    touched model when one model file changes, only that model when its
+    arguments change, nothing after re-running cmake;
+  - checks that a bad call and a bad model fail with a clear message;
+  - builds examples/c with pkg-config (shared and static runtime) and runs
+    it on a model the CMake build compiled.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import onnx
+from onnx.reference import ReferenceEvaluator
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def run(cmd, env=None, cwd=None, expect_ok=True):
+    proc = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
+    out = proc.stdout + proc.stderr
+    if expect_ok and proc.returncode != 0:
+        print(out)
+        raise SystemExit(f"FAIL: {' '.join(cmd)} exited {proc.returncode}")
+    return proc.returncode, out
+
+
+def reference(model_path, feeds):
+    model = onnx.parser.parse_model(open(model_path).read())
+    return ReferenceEvaluator(model).run(None, feeds)[0]
+
+
+def numbers(output, label):
+    match = re.search(r"^" + re.escape(label) + r": (.*)$", output, re.M)
+    if not match:
+        return None
+    return np.array([float(v) for v in match.group(1).split()], np.float32)
+
+
+def close(got, want, what):
+    ok = got is not None and got.size == want.size and np.allclose(
+        got, want.ravel(), rtol=1e-5, atol=1e-6)
+    check(ok, f"{what} matches the ONNX reference")
+
+
+def installed_layout(prefix, build, source):
+    for rel in ["bin/infer-compile", "bin/infer-opt", "bin/infer-run",
+                "bin/infer-bench", "bin/infer-report",
+                "include/infer/runtime.h", "include/infer/infer.hpp",
+                "lib/libinfer_runtime.a", "lib/libinfer_runtime.so",
+                "lib/cmake/Infer/InferConfig.cmake",
+                "lib/cmake/Infer/InferConfigVersion.cmake",
+                "lib/cmake/Infer/InferAddModel.cmake",
+                "lib/pkgconfig/infer-runtime.pc"]:
+        check(os.path.exists(os.path.join(prefix, rel)), f"installs {rel}")
+    leaks = []
+    for root, _, files in os.walk(prefix):
+        for name in files:
+            path = os.path.join(root, name)
+            if os.path.islink(path):
+                continue
+            data = open(path, "rb").read()
+            for tree in (build, source):
+                if tree.encode() in data:
+                    leaks.append(os.path.relpath(path, prefix))
+    check(not leaks, f"no installed file names the build or source tree {leaks}")
+
+
+def consumer(prefix, source, work, cmake):
+    src = os.path.join(work, "src")
+    shutil.copytree(os.path.join(source, "examples", "cpp_cmake"),
+                    os.path.join(src, "cpp_cmake"))
+    shutil.copytree(os.path.join(source, "examples", "models"),
+                    os.path.join(src, "models"))
+    app = os.path.join(work, "app")
+    run([cmake, "-S", os.path.join(src, "cpp_cmake"), "-B", app, "-G", "Ninja",
+         f"-DCMAKE_PREFIX_PATH={prefix}"])
+    _, log = run([cmake, "--build", app])
+    check(log.count("infer-compile ") >= 3,
+          "the build runs infer-compile for the three models")
+    _, out = run([os.path.join(app, "app")])
+    print(out)
+
+    models = os.path.join(src, "models")
+    features = np.array([[1, 2, 3, 4]], np.float32)
+    mlp = reference(os.path.join(models, "tiny_mlp.onnxtxt"),
+                    {"features": features})
+    close(numbers(out, "tiny_mlp typed"), mlp, "typed entry point (tiny_mlp)")
+    close(numbers(out, "tiny_mlp session"), mlp, "infer::Session (tiny_mlp)")
+    image = np.zeros((1, 1, 8, 8), np.float32)
+    image[0, 0, range(8), range(8)] = 1
+    cnn_path = os.path.join(models, "tiny_cnn.onnxtxt")
+    close(numbers(out, "tiny_cnn"), reference(cnn_path, {"input": image}),
+          "infer::Session (tiny_cnn)")
+    images = np.zeros((3, 1, 8, 8), np.float32)
+    images[0, 0, range(8), range(8)] = 1
+    images[1, 0, range(8), [7 - i for i in range(8)]] = 1
+    images[2, 0, range(8), range(8)] = 1
+    check("tiny_cnn_batch shape: 3 x 10" in out, "dynamic batch: output 3 x 10")
+    close(numbers(out, "tiny_cnn_batch"), reference(cnn_path, {"input": images}),
+          "Model::run, dynamic batch of 3 (tiny_cnn_batch)")
+    check(re.search(r"refused \(INVALID_ARGUMENT\): input 'input'.*\[1, 8\]",
+                    out) is not None,
+          "a batch of 9 is refused with infer::Error naming the input")
+    return src, app
+
+
+def rebuilds(src, app, cmake):
+    _, log = run([cmake, "--build", app])
+    check("no work to do" in log, "a second build does nothing")
+
+    # Only the touched model is compiled again, then the program relinked.
+    mlp = os.path.join(src, "models", "tiny_mlp.onnxtxt")
+    time.sleep(0.1)
+    os.utime(mlp)  # now: newer than the outputs (the copy kept an old time)
+    _, log = run([cmake, "--build", app, "--", "-v"])
+    check("--name=tiny_mlp" in log and "--name=tiny_cnn" not in log,
+          "touching tiny_mlp.onnxtxt recompiles tiny_mlp only")
+    check("-o app" in log, "and relinks the program")
+
+    run([cmake, app])
+    _, log = run([cmake, "--build", app])
+    check("no work to do" in log, "re-running cmake changes nothing")
+
+    # New arguments for one model recompile that model only.
+    lists = os.path.join(src, "cpp_cmake", "CMakeLists.txt")
+    text = open(lists).read()
+    changed = text.replace("infer_add_model(tiny_mlp MODEL ../models/tiny_mlp.onnxtxt)",
+                           "infer_add_model(tiny_mlp MODEL ../models/tiny_mlp.onnxtxt\n"
+                           "                OPTIONS --math=libm)")
+    check(changed != text, "the example's tiny_mlp call is where expected")
+    open(lists, "w").write(changed)
+    _, log = run([cmake, "--build", app, "--", "-v"])
+    check("--name=tiny_mlp" in log and "--math=libm" in log
+          and "--name=tiny_cnn" not in log,
+          "new OPTIONS for tiny_mlp recompile tiny_mlp only")
+
+
+def errors(prefix, work, cmake):
+    bad = os.path.join(work, "bad")
+    os.makedirs(bad)
+    open(os.path.join(bad, "bad.onnxtxt"), "w").write(
+        "<ir_version: 8, opset_import: [\"\" : 17]>\n"
+        "bad (float[2] x) => (float[2] y) { y = Frobnicate (x) }\n")
+
+    def project(call):
+        open(os.path.join(bad, "CMakeLists.txt"), "w").write(
+            "cmake_minimum_required(VERSION 3.20)\nproject(bad C)\n"
+            "find_package(Infer CONFIG REQUIRED)\n" + call + "\n")
+        shutil.rmtree(os.path.join(work, "bad-build"), ignore_errors=True)
+        return run([cmake, "-S", bad, "-B", os.path.join(work, "bad-build"),
+                    "-G", "Ninja", f"-DCMAKE_PREFIX_PATH={prefix}"],
+                   expect_ok=False)
+
+    rc, log = project("infer_add_model(m TARGET cpu)")
+    check(rc != 0 and "MODEL is required" in log, "a call without MODEL is refused")
+    rc, log = project("infer_add_model(m MODEL missing.onnx)")
+    check(rc != 0 and "does not exist" in log, "a missing model file is refused")
+    rc, log = project("infer_add_model(m MODEL bad.onnxtxt TARGET tpu)")
+    check(rc != 0 and "TARGET must be cpu, cuda or hls" in log,
+          "an unknown TARGET is refused")
+    rc, log = project("infer_add_model(m-1 MODEL bad.onnxtxt)")
+    check(rc != 0 and "not a C identifier" in log,
+          "a target name that is no C identifier asks for NAME")
+    rc, log = project("infer_add_model(m MODEL bad.onnxtxt SHAPES x=2)")
+    check(rc != 0 and "unknown arguments" in log, "an unknown keyword is refused")
+    rc, _ = project("infer_add_model(m MODEL bad.onnxtxt)")
+    check(rc == 0, "a call with a bad model configures")
+    rc, log = run([cmake, "--build", os.path.join(work, "bad-build")],
+                  expect_ok=False)
+    check(rc != 0 and "Frobnicate" in log,
+          "the build fails and its log shows infer-compile's error")
+
+
+def c_example(prefix, source, work, app):
+    env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(prefix, "lib", "pkgconfig"))
+    _, flags = run(["pkg-config", "--cflags", "--libs", "infer-runtime"], env=env)
+    exe = os.path.join(work, "run_model")
+    c_src = os.path.join(source, "examples", "c", "run_model.c")
+    run(["cc", "-Wall", "-Werror", c_src, "-o", exe] + flags.split(), env=env)
+    model = os.path.join(app, "tiny_mlp.infer", "tiny_mlp.so")
+    want = reference(os.path.join(source, "examples", "models", "tiny_mlp.onnxtxt"),
+                     {"features": np.ones((1, 4), np.float32)})
+    _, out = run([exe, model], env=dict(env, LD_LIBRARY_PATH=os.path.join(prefix, "lib")))
+    close(numbers(out, "scores"), want, "examples/c with pkg-config (shared runtime)")
+    static = os.path.join(work, "run_model_static")
+    run(["cc", c_src, "-o", static, "-I", os.path.join(prefix, "include"),
+         os.path.join(prefix, "lib", "libinfer_runtime.a"), "-ldl", "-lpthread"])
+    _, out = run([static, model])
+    close(numbers(out, "scores"), want, "examples/c with libinfer_runtime.a")
+    rc, out = run([static, os.path.join(work, "none.so")], expect_ok=False)
+    check(rc != 0 and "error:" in out, "examples/c reports a missing model")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--source", required=True)
+    parser.add_argument("--cmake", default="cmake")
+    args = parser.parse_args()
+    build = os.path.realpath(args.build)
+    source = os.path.realpath(args.source)
+    work = tempfile.mkdtemp(prefix="infer-install-")
+    try:
+        stage = os.path.join(work, "stage")
+        run([args.cmake, "--install", build, "--prefix", stage])
+        prefix = os.path.join(work, "moved", "infer")
+        os.makedirs(os.path.dirname(prefix))
+        os.rename(stage, prefix)
+        installed_layout(prefix, build, source)
+        _, out = run([os.path.join(prefix, "bin", "infer-compile"), "--version"])
+        check("version" in out.lower(), "the moved infer-compile runs")
+        src, app = consumer(prefix, source, work, args.cmake)
+        rebuilds(src, app, args.cmake)
+        errors(prefix, work, args.cmake)
+        c_example(prefix, source, work, app)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
