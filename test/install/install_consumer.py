@@ -193,6 +193,73 @@ def errors(prefix, work, cmake):
           "the build fails and its log shows infer-compile's error")
 
 
+GPU_MAIN = r"""
+#include "mlp_gpu.h"
+#include "infer/runtime.h"
+#include <stdio.h>
+int main(void) {
+  infer_model_t model;
+  infer_status_t status = infer_model_from_abi(&mlp_gpu_model, &model);
+  if (status) {
+    printf("error: %s\n", infer_status_message(status));
+    return 3;
+  }
+  int64_t shape[2] = {1, 4};
+  float features[4] = {1, 2, 3, 4};
+  infer_tensor_t input, output;
+  infer_tensor_wrap(INFER_DTYPE_F32, 2, shape, features, &input);
+  status = infer_model_run(model, &input, 1, &output, 1);
+  if (status) {
+    printf("error: %s\n", infer_status_message(status));
+    return 1;
+  }
+  const float *scores = infer_tensor_data(output);
+  printf("scores: %.9g %.9g\n", scores[0], scores[1]);
+  infer_tensor_release(output);
+  infer_tensor_release(input);
+  infer_model_release(model);
+  return 0;
+}
+"""
+
+
+def other_targets(prefix, source, work, cmake, emulator):
+    """TARGET cuda (a library linking the runtime) and TARGET hls (a
+    project folder), in one consumer project."""
+    proj = os.path.join(work, "targets")
+    os.makedirs(proj)
+    mlp = os.path.join(source, "examples", "models", "tiny_mlp.onnxtxt")
+    open(os.path.join(proj, "main.c"), "w").write(GPU_MAIN)
+    open(os.path.join(proj, "CMakeLists.txt"), "w").write(
+        "cmake_minimum_required(VERSION 3.20)\nproject(targets C)\n"
+        "find_package(Infer CONFIG REQUIRED)\n"
+        # --gpu-emulation: also NAME.emu.so, the kernels for the emulator.
+        f"infer_add_model(mlp_gpu MODEL {mlp} TARGET cuda OPTIONS --gpu-emulation)\n"
+        f"infer_add_model(mlp_hls MODEL {mlp} TARGET hls)\n"
+        "add_executable(gpu_app main.c)\n"
+        "target_link_libraries(gpu_app PRIVATE mlp_gpu)\n")
+    out = os.path.join(work, "targets-build")
+    run([cmake, "-S", proj, "-B", out, "-G", "Ninja", f"-DCMAKE_PREFIX_PATH={prefix}"])
+    run([cmake, "--build", out])
+    hls = os.path.join(out, "mlp_hls.infer")
+    check(all(os.path.exists(os.path.join(hls, f)) for f in
+              ["mlp_hls.cpp", "mlp_hls.h", "mlp_hls_tb.cpp", "run_hls.tcl"]),
+          "TARGET hls writes the HLS project")
+    rc, _ = run(["g++", "-std=c++17", "-fsyntax-only", os.path.join(hls, "mlp_hls.cpp")],
+                expect_ok=False)
+    check(rc == 0, "the HLS project's C++ compiles")
+    want = reference(mlp, {"features": np.array([[1, 2, 3, 4]], np.float32)})
+    if emulator:
+        _, got = run([os.path.join(out, "gpu_app")],
+                     env=dict(os.environ, LD_LIBRARY_PATH=emulator,
+                              INFER_EMU_KERNELS=os.path.join(
+                                  out, "mlp_gpu.infer", "mlp_gpu.emu.so")))
+        close(numbers(got, "scores"), want,
+              "TARGET cuda linked with the runtime, under the CUDA emulator")
+    else:
+        print("note: no CUDA emulator in this build; TARGET cuda built only")
+
+
 def c_example(prefix, source, work, app):
     env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(prefix, "lib", "pkgconfig"))
     _, flags = run(["pkg-config", "--cflags", "--libs", "infer-runtime"], env=env)
@@ -218,6 +285,8 @@ def main():
     parser.add_argument("--build", required=True)
     parser.add_argument("--source", required=True)
     parser.add_argument("--cmake", default="cmake")
+    parser.add_argument("--cuda-emulator", default="",
+                        help="folder of the emulated libcuda.so.1")
     args = parser.parse_args()
     build = os.path.realpath(args.build)
     source = os.path.realpath(args.source)
@@ -235,6 +304,7 @@ def main():
         rebuilds(src, app, args.cmake)
         errors(prefix, work, args.cmake)
         c_example(prefix, source, work, app)
+        other_targets(prefix, source, work, args.cmake, args.cuda_emulator)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if failures:
