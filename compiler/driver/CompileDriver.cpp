@@ -2,6 +2,7 @@
 
 #include "compiler/driver/CompileDriver.h"
 #include "compiler/InitAll.h"
+#include "compiler/driver/PassPlugins.h"
 #include "compiler/driver/TargetFlags.h"
 #include "compiler/import/onnx/OnnxImporter.h"
 #include "compiler/pipelines/Pipelines.h"
@@ -54,6 +55,7 @@ struct DriverOptions {
   cl::OptionCategory phaseCat{"Phases and targets"};
   cl::OptionCategory shapeCat{"Shapes"};
   cl::OptionCategory outputCat{"Output"};
+  cl::OptionCategory extendCat{"Extending the pipeline"};
 
   cl::opt<std::string> input{cl::Positional, cl::Required,
                              cl::desc("<model.onnx | model.onnxtxt>"),
@@ -130,6 +132,20 @@ struct DriverOptions {
   // The registered targets' own options, listed after the driver's.
   std::string targetOptionsHelp = describeTargetOptions();
   cl::extrahelp targetOptions{targetOptionsHelp};
+  cl::list<std::string> passPlugins{
+      "load-pass-plugin",
+      cl::desc("Load an MLIR pass plugin (a shared library exporting "
+               "mlirGetPassPluginInfo, built against LLVM/MLIR 22): its "
+               "passes can then be inserted (repeatable; "
+               "docs/writing-a-pass.md)"),
+      cl::value_desc("lib.so"), cl::cat(extendCat)};
+  cl::list<std::string> insertPassAfter{
+      "insert-pass-after",
+      cl::desc("Run a pass pipeline after a phase: PHASE:PIPELINE, PHASE one "
+               "of import, graph, linalg, fuse, llvm, PIPELINE as inside "
+               "builtin.module(...), e.g. --insert-pass-after="
+               "linalg:'func.func(my-pass)' (repeatable; in order)"),
+      cl::value_desc("phase:pipeline"), cl::cat(extendCat)};
   cl::opt<WeightsMode> weights{
       "weights", cl::desc("How weight blobs appear in printed IR"),
       cl::values(clEnumValN(WeightsMode::Auto, "auto",
@@ -272,7 +288,8 @@ static int compile(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions({&options.inputCat, &options.phaseCat,
-                            &options.shapeCat, &options.outputCat});
+                            &options.shapeCat, &options.outputCat,
+                            &options.extendCat});
   if (!cl::ParseCommandLineOptions(static_cast<int>(commandLine.rest.size()),
                                    commandLine.rest.data(), kOverview,
                                    &llvm::errs())) {
@@ -308,6 +325,28 @@ static int compile(int argc, char **argv) {
   }
   if (options.batch < 0) {
     return fail("--batch must be positive");
+  }
+
+  // Plugins register passes; the insertions are checked against them
+  // before any work. An insertion after a phase that does not run would
+  // silently do nothing: refused.
+  std::vector<PassInsertion> insertions;
+  if (!options.insertPassAfter.empty()) {
+    registerAllPasses(); // infer's and MLIR's passes, by name
+  }
+  if (!loadPassPlugins(options.passPlugins, error) ||
+      !parsePassInsertions(options.insertPassAfter, insertions, error)) {
+    return fail(error);
+  }
+  for (const PassInsertion &insertion : insertions) {
+    auto phase =
+        static_cast<Phase>(llvm::find(insertionPhases(), insertion.phase) -
+                           insertionPhases().begin());
+    if (phase > options.compileTo) {
+      return fail("--insert-pass-after=" + insertion.phase +
+                  ":...: the compile stops before that phase ends "
+                  "(--compile-to)");
+    }
   }
 
   DialectRegistry registry;
@@ -351,6 +390,16 @@ static int compile(int argc, char **argv) {
     build(pm);
     return pm.run(*module);
   };
+  if (llvm::any_of(
+          insertions,
+          [](const PassInsertion &i) { return i.phase == "import"; }) &&
+      failed(runStage(
+          [&](OpPassManager &pm) {
+            appendPassInsertions(pm, insertions, "import");
+          },
+          /*timed=*/false))) {
+    return 1;
+  }
   if (options.compileTo >= Phase::Graph) {
     GraphOptOptions graphOptions;
     graphOptions.shapes = llvm::to_vector(options.shapes);
@@ -358,7 +407,10 @@ static int compile(int argc, char **argv) {
     graphOptions.profiles = llvm::to_vector(options.shapeProfiles);
     graphOptions.bindings = llvm::to_vector(options.bindings);
     if (failed(runStage(
-            [&](OpPassManager &pm) { buildGraphOptPipeline(pm, graphOptions); },
+            [&](OpPassManager &pm) {
+              buildGraphOptPipeline(pm, graphOptions);
+              appendPassInsertions(pm, insertions, "graph");
+            },
             /*timed=*/true))) {
       return 1;
     }
@@ -396,8 +448,10 @@ static int compile(int argc, char **argv) {
             [&](OpPassManager &pm) {
               pm.addPass(targets::createPrepareEntryPass(entry));
               buildLowerPipeline(pm, lowerOptions);
+              appendPassInsertions(pm, insertions, "linalg");
               if (options.compileTo >= Phase::Fuse) {
                 buildFusePipeline(pm);
+                appendPassInsertions(pm, insertions, "fuse");
               }
             },
             /*timed=*/false)) ||
@@ -408,8 +462,11 @@ static int compile(int argc, char **argv) {
   if (options.compileTo >= Phase::LLVM) {
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)) ||
-        failed(target->buildCodegenPipeline(pm, *module, signature, output)) ||
-        failed(pm.run(*module))) {
+        failed(target->buildCodegenPipeline(pm, *module, signature, output))) {
+      return 1;
+    }
+    appendPassInsertions(pm, insertions, "llvm");
+    if (failed(pm.run(*module))) {
       return 1;
     }
   }

@@ -12,7 +12,11 @@ moved prefix:
     arguments change, nothing after re-running cmake;
   - checks that a bad call and a bad model fail with a clear message;
   - builds examples/c with pkg-config (shared and static runtime) and runs
-    it on a model the CMake build compiled.
+    it on a model the CMake build compiled;
+  - compiles a model with TARGET cuda (run under the CUDA emulator) and
+    TARGET hls;
+  - builds examples/pass_plugin (an MLIR pass plugin) and runs its lit
+    tests, which load it into the installed infer-opt and infer-compile.
 """
 
 import argparse
@@ -260,6 +264,25 @@ def other_targets(prefix, source, work, cmake, emulator):
         print("note: no CUDA emulator in this build; TARGET cuda built only")
 
 
+def pass_plugin(prefix, source, work, cmake, mlir_prefix):
+    """examples/pass_plugin built out of tree; its lit tests load it into
+    the installed infer-opt and infer-compile."""
+    src = os.path.join(work, "plugin-src")
+    shutil.copytree(os.path.join(source, "examples", "pass_plugin"), src)
+    out = os.path.join(work, "plugin-build")
+    run([cmake, "-S", src, "-B", out, "-G", "Ninja",
+         f"-DCMAKE_PREFIX_PATH={prefix};{mlir_prefix}"])
+    run([cmake, "--build", out])
+    check(os.path.exists(os.path.join(out, "InferExamplePasses.so")),
+          "examples/pass_plugin builds against the installed package")
+    rc, log = run(["ctest", "--test-dir", out, "--output-on-failure"],
+                  expect_ok=False)
+    if rc != 0:
+        print(log)
+    check(rc == 0, "its lit tests pass: the plugin's pass runs in infer-opt "
+                   "and inside infer-compile's pipeline")
+
+
 def c_example(prefix, source, work, app):
     env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(prefix, "lib", "pkgconfig"))
     _, flags = run(["pkg-config", "--cflags", "--libs", "infer-runtime"], env=env)
@@ -285,6 +308,8 @@ def main():
     parser.add_argument("--build", required=True)
     parser.add_argument("--source", required=True)
     parser.add_argument("--cmake", default="cmake")
+    parser.add_argument("--mlir-prefix", default="/usr/lib/llvm-22",
+                        help="where LLVM/MLIR 22's CMake packages are")
     parser.add_argument("--cuda-emulator", default="",
                         help="folder of the emulated libcuda.so.1")
     args = parser.parse_args()
@@ -305,6 +330,7 @@ def main():
         errors(prefix, work, args.cmake)
         c_example(prefix, source, work, app)
         other_targets(prefix, source, work, args.cmake, args.cuda_emulator)
+        pass_plugin(prefix, source, work, args.cmake, args.mlir_prefix)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if failures:
