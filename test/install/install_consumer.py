@@ -16,7 +16,9 @@ moved prefix:
   - compiles a model with TARGET cuda (run under the CUDA emulator) and
     TARGET hls;
   - builds examples/pass_plugin (an MLIR pass plugin) and runs its lit
-    tests, which load it into the installed infer-opt and infer-compile.
+    tests, which load it into the installed infer-opt and infer-compile;
+  - pip-installs python/ into a fresh venv, alone and against the install,
+    and runs its pytest suite.
 """
 
 import argparse
@@ -283,6 +285,58 @@ def pass_plugin(prefix, source, work, cmake, mlir_prefix):
                    "and inside infer-compile's pipeline")
 
 
+def python_package(prefix, source, work, wheelhouse):
+    """pip install ./python into a fresh venv (offline, from the wheelhouse
+    setup-venv fills): first alone (the runtime built from the sources,
+    infer-compile from $INFER_COMPILE), then against the installed package
+    (CMAKE_PREFIX_PATH), whose pytest suite then runs."""
+    if not os.path.isdir(wheelhouse):
+        check(False, f"the wheelhouse {wheelhouse} exists (.ci/setup-venv makes it)")
+        return
+    tree = os.path.join(work, "pytree")
+    for part in ("python", "runtime"):
+        shutil.copytree(os.path.join(source, part), os.path.join(tree, part),
+                        ignore=shutil.ignore_patterns("build", "__pycache__"))
+    venv = os.path.join(work, "venv")
+    run([sys.executable, "-m", "venv", venv])
+    pip = [os.path.join(venv, "bin", "python"), "-m", "pip", "--disable-pip-version-check"]
+    offline = ["--no-index", "--find-links", wheelhouse]
+    run(pip + ["install", "--quiet"] + offline + ["numpy", "pytest"])
+    env = {k: v for k, v in os.environ.items() if k != "CMAKE_PREFIX_PATH"}
+    python = os.path.join(venv, "bin", "python")
+    models = os.path.join(source, "examples", "models")
+    smoke = ("import infer, numpy as np\n"
+             f"so = infer.compile({os.path.join(models, 'tiny_mlp.onnxtxt')!r}, "
+             f"out_dir={os.path.join(work, 'py-mlp')!r})\n"
+             "y = infer.load(so).run({'features': np.array([[1, 2, 3, 4]], np.float32)})\n"
+             "print('scores:', *y['scores'].ravel())\n")
+    want = reference(os.path.join(models, "tiny_mlp.onnxtxt"),
+                     {"features": np.array([[1, 2, 3, 4]], np.float32)})
+
+    run(pip + ["install", "--quiet"] + offline + [os.path.join(tree, "python")], env=env)
+    _, out = run([python, "-c", smoke], env=dict(
+        env, INFER_COMPILE=os.path.join(prefix, "bin", "infer-compile")))
+    close(numbers(out, "scores"), want,
+          "pip install ./python alone (runtime from sources): infer.compile + run")
+
+    run(pip + ["install", "--quiet", "--force-reinstall", "--no-deps"] + offline
+        + [os.path.join(tree, "python")], env=dict(env, CMAKE_PREFIX_PATH=prefix))
+    _, out = run([python, "-c", "import infer._config as c; print(c.INFER_BIN_DIR)"])
+    check(out.strip() == os.path.join(prefix, "bin"),
+          "built against the installed package, it knows its infer-compile")
+    _, out = run([python, "-c", smoke], env=env)
+    close(numbers(out, "scores"), want, "infer.compile finds the install's infer-compile")
+    _, out = run([python, "-c", "import infer, os; "
+                  "print(*os.listdir(os.path.dirname(infer.__file__)))"])
+    check({"_runtime.pyi", "py.typed"} <= set(out.split()),
+          "the package ships type stubs (_runtime.pyi, py.typed)")
+    rc, out = run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                   os.path.join(tree, "python", "tests")],
+                  env=dict(env, INFER_EXAMPLE_MODELS=models), expect_ok=False)
+    print(out[-3000:])
+    check(rc == 0, "the Python package's pytest suite passes")
+
+
 def c_example(prefix, source, work, app):
     env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(prefix, "lib", "pkgconfig"))
     _, flags = run(["pkg-config", "--cflags", "--libs", "infer-runtime"], env=env)
@@ -310,6 +364,8 @@ def main():
     parser.add_argument("--cmake", default="cmake")
     parser.add_argument("--mlir-prefix", default="/usr/lib/llvm-22",
                         help="where LLVM/MLIR 22's CMake packages are")
+    parser.add_argument("--wheelhouse", default="",
+                        help="wheels for an offline pip install of python/")
     parser.add_argument("--cuda-emulator", default="",
                         help="folder of the emulated libcuda.so.1")
     args = parser.parse_args()
@@ -331,6 +387,7 @@ def main():
         c_example(prefix, source, work, app)
         other_targets(prefix, source, work, args.cmake, args.cuda_emulator)
         pass_plugin(prefix, source, work, args.cmake, args.mlir_prefix)
+        python_package(prefix, source, work, args.wheelhouse)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if failures:
