@@ -283,6 +283,9 @@ static int compile(int argc, char **argv) {
   // parsed into the chosen target's options below.
   SplitCommandLine commandLine = splitTargetFlags(argc, argv);
   DriverOptions options;
+  // infer's and MLIR's passes by name: for --insert-pass-after and for
+  // --mlir-print-ir-after=<pass> and its kin, parsed next.
+  registerAllPasses();
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
@@ -331,9 +334,6 @@ static int compile(int argc, char **argv) {
   // before any work. An insertion after a phase that does not run would
   // silently do nothing: refused.
   std::vector<PassInsertion> insertions;
-  if (!options.insertPassAfter.empty()) {
-    registerAllPasses(); // infer's and MLIR's passes, by name
-  }
   if (!loadPassPlugins(options.passPlugins, error) ||
       !parsePassInsertions(options.insertPassAfter, insertions, error)) {
     return fail(error);
