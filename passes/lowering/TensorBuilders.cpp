@@ -347,10 +347,13 @@ Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
                    bool log) {
   auto type = cast<RankedTensorType>(x.getType());
   Type t = type.getElementType();
+  // The row max ignores NaNs (maxnumf, whose reductions LLVM vectorizes):
+  // a NaN in the row still makes every output of the row NaN, through
+  // x - max and the sum, as maximumf's NaN max would.
   Value max = buildReduction(
       b, loc, x, {axis}, true, scalarConstant(b, loc, t, -INFINITY),
       [](OpBuilder &nb, Location l, Value acc, Value v) {
-        return arith::MaximumFOp::create(nb, l, acc, v).getResult();
+        return arith::MaxNumFOp::create(nb, l, acc, v).getResult();
       });
   Value shifted = buildElementwise(
       b, loc, type, {x, max}, [](OpBuilder &nb, Location l, ValueRange a) {

@@ -72,6 +72,9 @@ void buildLoopsToLLVMPipeline(OpPassManager &pm, bool barePointers,
   arith::ArithEmulateUnsupportedFloatsOptions arithBf16;
   arithBf16.sourceTypeStrs = {"bf16"};
   pm.addPass(arith::createArithEmulateUnsupportedFloats(arithBf16));
+  // maxnumf/minnumf as LLVM's intrinsics, whose reductions LLVM vectorizes
+  // (arith-expand would make compare-and-select chains of them).
+  pm.addPass(createMinMaxNumToLLVMPass());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));

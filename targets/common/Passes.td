@@ -134,6 +134,31 @@ def ContractReductionsPass : Pass<"infer-contract-reductions", "::mlir::func::Fu
                            "::mlir::arith::ArithDialect"];
 }
 
+def MinMaxNumToLLVMPass : Pass<"infer-min-max-num-to-llvm"> {
+  let summary = "Lowers arith.maxnumf/minnumf to LLVM's maxnum/minnum ahead of arith-expand";
+  let description = [{
+    `arith-expand` (which the loops-to-LLVM stage runs for bf16 and the
+    integer divisions) also turns `arith.maxnumf` and `arith.minnumf` into
+    compare-and-select chains, which LLVM's loop vectorizer does not take
+    for reductions: a row max computed that way runs one element per
+    compare latency. As `llvm.intr.maxnum`/`minnum` (what ArithToLLVM
+    would make of them anyway) their reductions vectorize: partial maxima
+    in vector lanes, with a NaN check that falls back to the scalar loop.
+    Softmax's row max is one (its lowering uses `maxnumf`: a NaN in the
+    row makes the whole row NaN either way). Scalars and 1-D vectors of
+    f16, f32 and f64; anything else is left to `arith-expand`.
+    `maximumf`/`minimumf` (NaN-propagating, as ReduceMax and Relu need)
+    are not touched.
+
+    ```mlir
+    %m = arith.maxnumf %acc, %x : f32
+    // becomes
+    %m = llvm.intr.maxnum(%acc, %x) : (f32, f32) -> f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ReassociateRowReductionsPass : Pass<"infer-reassociate-row-reductions", "::mlir::func::FuncOp"> {
   let summary = "Lets LLVM vectorize sums and products along a row (partial sums in lanes)";
   let description = [{

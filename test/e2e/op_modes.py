@@ -14,6 +14,11 @@ MaxUnpool with output_shape as an input match
 onnx.reference when the scalars give the declared output shape, and a run
 whose values give another shape is refused naming the node.
 
+Softmax and LogSoftmax over rows with special values (a NaN, all NaN, all
+-inf, a +inf, -0 beside -infs): their row max ignores NaNs (a vectorized
+maxnum), so this checks that every such row still comes out as
+onnx.reference computes it (NaN rows NaN, the rest exact).
+
 Usage: op_modes.py --infer-compile BIN --infer-run BIN --work DIR
 """
 import os
@@ -24,7 +29,7 @@ import numpy as np
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
-from test_data import compile_model, make_model, parse_args, write_set
+from test_data import compile_model, expect_match, make_model, parse_args, write_set
 
 
 def tfidf_model(mode, dtype, shape, weights):
@@ -107,6 +112,27 @@ def check_scalar_sizes(args):
     return passed
 
 
+def check_softmax_special_values(args):
+    info = helper.make_tensor_value_info
+    F = TensorProto.FLOAT
+    model = make_model(helper.make_graph(
+        [helper.make_node("Softmax", ["x"], ["y"], axis=-1, name="softmax"),
+         helper.make_node("LogSoftmax", ["x"], ["z"], axis=-1, name="logsoftmax")],
+        "softmax", [info("x", F, [6, 40])], [info("y", F, [6, 40]), info("z", F, [6, 40])]),
+        13)
+    x = np.random.default_rng(7).standard_normal((6, 40)).astype(np.float32) * 10
+    x[1, 7] = np.nan
+    x[2, :] = -np.inf
+    x[3, 5] = np.inf
+    x[4, :] = np.nan
+    x[5, :3] = -np.inf
+    x[5, 3] = -0.0
+    work, library = compile_model(args, model, "softmax_special", symbol="m")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expect_match(args, work, library, model, {"x": x}, "softmax_special_values")
+    return 1
+
+
 def main():
     args = parse_args(__doc__)
     rng = np.random.default_rng(3)
@@ -139,6 +165,7 @@ def main():
         print(f"ok {label} matches onnx.reference")
         passed += 1
     passed += check_scalar_sizes(args)
+    passed += check_softmax_special_values(args)
     print(f"{passed} passed, 0 failed")
 
 

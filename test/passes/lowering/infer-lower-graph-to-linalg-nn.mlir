@@ -74,9 +74,10 @@ func.func @conv_transpose_overlap(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3x3xf3
 
 // -----
 
-// Softmax: max and sum reductions around an exp.
+// Softmax: max and sum reductions around an exp. The max ignores NaNs
+// (maxnumf: a NaN still makes its row NaN, through x - max and the sum).
 // CHECK-LABEL: func.func @softmax
-// CHECK: arith.maximumf
+// CHECK: arith.maxnumf
 // CHECK: math.exp
 // CHECK: arith.divf
 func.func @softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
