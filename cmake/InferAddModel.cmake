@@ -20,6 +20,9 @@
 #   BATCH n             --batch: every dynamic leading dim set to n
 #   BIND in=value...    --bind: an input fixed at compile time
 #   TARGET_CPU cpu      --target-cpu (default native: the build machine)
+#   QUANTIZE int8       --quantize, with CALIBRATION dir (--calibration;
+#   CALIBRATION dir     its files are dependencies). Needs an infer-compile
+#                       that quantizes: refused at configure time otherwise
 #   OPTIONS flags...    any other infer-compile flags, as written on its
 #                       command line (--profile, --parallel=openmp, ...)
 #   DEPENDS files...    other files the model reads (external weights)
@@ -37,15 +40,34 @@
 # or infer-compile itself change, and only then; its messages appear in
 # the build log and an error fails the build.
 
+# Whether Infer::infer-compile takes `flag` (its --help-hidden lists it);
+# asked once per configure.
+function(_infer_compile_has_flag flag out)
+  get_property(help GLOBAL PROPERTY _INFER_COMPILE_HELP)
+  if(NOT help)
+    get_target_property(compiler Infer::infer-compile IMPORTED_LOCATION)
+    execute_process(COMMAND "${compiler}" --help-hidden
+                    OUTPUT_VARIABLE help ERROR_QUIET)
+    set_property(GLOBAL PROPERTY _INFER_COMPILE_HELP "${help}")
+  endif()
+  string(FIND "${help}" "${flag}" at)
+  if(at EQUAL -1)
+    set(${out} FALSE PARENT_SCOPE)
+  else()
+    set(${out} TRUE PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(infer_add_model target)
   set(flags)
-  set(one MODEL TARGET NAME BATCH TARGET_CPU OUTPUT_DIR)
+  set(one MODEL TARGET NAME BATCH TARGET_CPU OUTPUT_DIR QUANTIZE CALIBRATION)
   set(multi SHAPE SHAPE_PROFILE BIND OPTIONS DEPENDS)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "${flags}" "${one}" "${multi}")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "infer_add_model(${target}): unknown arguments "
       "'${ARG_UNPARSED_ARGUMENTS}'; it takes MODEL, TARGET, NAME, SHAPE, "
-      "SHAPE_PROFILE, BATCH, BIND, TARGET_CPU, OPTIONS, DEPENDS, OUTPUT_DIR")
+      "SHAPE_PROFILE, BATCH, BIND, TARGET_CPU, QUANTIZE, CALIBRATION, "
+      "OPTIONS, DEPENDS, OUTPUT_DIR")
   endif()
   if(NOT ARG_MODEL)
     message(FATAL_ERROR "infer_add_model(${target}): MODEL is required "
@@ -108,6 +130,27 @@ function(infer_add_model target)
   endif()
   if(ARG_TARGET_CPU)
     list(APPEND args --target-cpu=${ARG_TARGET_CPU})
+  endif()
+  if(ARG_QUANTIZE OR ARG_CALIBRATION)
+    _infer_compile_has_flag(--quantize quantizes)
+    if(NOT quantizes)
+      message(FATAL_ERROR "infer_add_model(${target}): QUANTIZE needs an "
+        "infer-compile with --quantize, and this one (${Infer_VERSION}) has "
+        "none; quantize the model beforehand (for example with "
+        "onnxruntime.quantization.quantize_static) and give the quantized "
+        "model: infer compiles QDQ and QLinear models")
+    endif()
+    if(NOT ARG_QUANTIZE OR NOT ARG_CALIBRATION)
+      message(FATAL_ERROR "infer_add_model(${target}): QUANTIZE and "
+        "CALIBRATION go together")
+    endif()
+    get_filename_component(calibration "${ARG_CALIBRATION}" ABSOLUTE
+                           BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    file(GLOB_RECURSE calibration_files CONFIGURE_DEPENDS
+         "${calibration}/*")
+    list(APPEND depends ${calibration_files})
+    list(APPEND args --quantize=${ARG_QUANTIZE}
+                     --calibration=${calibration})
   endif()
   list(APPEND args ${ARG_OPTIONS})
 

@@ -132,7 +132,7 @@ def consumer(prefix, source, work, cmake):
     return src, app
 
 
-def rebuilds(src, app, cmake):
+def rebuilds(prefix, src, app, cmake):
     _, log = run([cmake, "--build", app])
     check("no work to do" in log, "a second build does nothing")
 
@@ -148,6 +148,13 @@ def rebuilds(src, app, cmake):
     run([cmake, app])
     _, log = run([cmake, "--build", app])
     check("no work to do" in log, "re-running cmake changes nothing")
+
+    # A new infer-compile recompiles every model.
+    time.sleep(0.1)
+    os.utime(os.path.join(prefix, "bin", "infer-compile"))
+    _, log = run([cmake, "--build", app, "--", "-v"])
+    check(all(f"--name={m}" in log for m in ("tiny_mlp", "tiny_cnn", "tiny_cnn_batch")),
+          "a newer infer-compile recompiles every model")
 
     # New arguments for one model recompile that model only.
     lists = os.path.join(src, "cpp_cmake", "CMakeLists.txt")
@@ -189,6 +196,9 @@ def errors(prefix, work, cmake):
     rc, log = project("infer_add_model(m-1 MODEL bad.onnxtxt)")
     check(rc != 0 and "not a C identifier" in log,
           "a target name that is no C identifier asks for NAME")
+    rc, log = project("infer_add_model(m MODEL bad.onnxtxt QUANTIZE int8 CALIBRATION .)")
+    check(rc != 0 and "has none; quantize the model beforehand" in log,
+          "QUANTIZE is refused by an infer-compile without --quantize")
     rc, log = project("infer_add_model(m MODEL bad.onnxtxt SHAPES x=2)")
     check(rc != 0 and "unknown arguments" in log, "an unknown keyword is refused")
     rc, _ = project("infer_add_model(m MODEL bad.onnxtxt)")
@@ -382,7 +392,7 @@ def main():
         _, out = run([os.path.join(prefix, "bin", "infer-compile"), "--version"])
         check("version" in out.lower(), "the moved infer-compile runs")
         src, app = consumer(prefix, source, work, args.cmake)
-        rebuilds(src, app, args.cmake)
+        rebuilds(prefix, src, app, args.cmake)
         errors(prefix, work, args.cmake)
         c_example(prefix, source, work, app)
         other_targets(prefix, source, work, args.cmake, args.cuda_emulator)
