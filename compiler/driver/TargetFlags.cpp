@@ -62,9 +62,16 @@ bool applyTargetFlags(targets::Target &target,
                       const std::vector<TargetFlag> &flags,
                       std::string &error) {
   for (const TargetFlag &flag : flags) {
-    if (flag.target != &target) {
-      error = flag.flag +
-              " applies to --target=" + flag.target->getName().str() +
+    // A name several targets declare (--profile) is the chosen target's.
+    llvm::StringRef name = llvm::StringRef(flag.option).split('=').first;
+    if (flag.target != &target && !target.getOptionMap().count(name)) {
+      std::string owners;
+      for (targets::Target *t : targets::getRegisteredTargets()) {
+        if (t->getOptionMap().count(name)) {
+          owners += (owners.empty() ? "" : " or ") + t->getName().str();
+        }
+      }
+      error = flag.flag + " applies to --target=" + owners +
               " (this compile targets " + target.getName().str() + ")";
       return false;
     }

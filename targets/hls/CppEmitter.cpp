@@ -376,7 +376,7 @@ std::string topDeclaration(ModuleOp module, StringRef topName,
 LogicalResult emitFunctions(ModuleOp module, StringRef topName,
                             const std::vector<PortInfo> &ports,
                             const std::map<std::string, std::string> &weights,
-                            raw_ostream &os) {
+                            raw_ostream &os, bool profile) {
   func::FuncOp top = findTop(module);
   if (!top || top.getNumArguments() != ports.size()) {
     return module.emitError("no prepared top function with ")
@@ -461,10 +461,20 @@ LogicalResult emitFunctions(ModuleOp module, StringRef topName,
       return failure();
     }
   }
+  int layer = 0;
   for (Operation &op : body) {
-    if (!isa<memref::AllocOp, memref::AllocaOp>(op) &&
-        failed(emitter.emitOp(&op, 1))) {
+    if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
+      continue;
+    }
+    bool timed = profile && isa<func::CallOp>(op);
+    if (timed) {
+      os << "  INFER_LAYER_BEGIN(" << layer << ");\n";
+    }
+    if (failed(emitter.emitOp(&op, 1))) {
       return failure();
+    }
+    if (timed) {
+      os << "  INFER_LAYER_END(" << layer++ << ");\n";
     }
   }
   os << "}\n";

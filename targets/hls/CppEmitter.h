@@ -63,12 +63,13 @@ llvm::LogicalResult emitWeights(mlir::ModuleOp module,
                                 llvm::raw_ostream &os);
 
 /// Writes every function: layers (static) first, then the top function
-/// `topName` with `ports` in argument order.
+/// `topName` with `ports` in argument order. With `profile`, each layer
+/// call is wrapped in INFER_LAYER_BEGIN/END(k) (ProfileEmitter.h).
 llvm::LogicalResult
 emitFunctions(mlir::ModuleOp module, llvm::StringRef topName,
               const std::vector<PortInfo> &ports,
               const std::map<std::string, std::string> &weights,
-              llvm::raw_ostream &os);
+              llvm::raw_ostream &os, bool profile = false);
 
 /// The declaration of the top function (no trailing ';').
 std::string topDeclaration(mlir::ModuleOp module, llvm::StringRef topName,

@@ -17,6 +17,7 @@ HlsOptions toHlsOptions(const HlsTargetOptions &options) {
   hls.clockNs = options.clockNs;
   hls.part = options.part;
   hls.parallelism = options.parallelism;
+  hls.profile = options.profile;
   return hls;
 }
 

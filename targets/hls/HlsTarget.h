@@ -26,6 +26,7 @@ struct HlsOptions {
   double clockNs = 4.0;                      // target clock period
   std::string part = "xcu250-figd2104-2L-e"; // Alveo U250
   int64_t parallelism = 1;                   // unroll factor of pipelined loops
+  bool profile = false; // time each layer in C simulation (ProfileEmitter.h)
 };
 
 /// Fused linalg on tensors (the function `top` is the model; "": the only
@@ -53,6 +54,14 @@ struct HlsTargetOptions : public targets::TargetOptions<HlsTargetOptions> {
                      "arrays they index, trading DSPs and LUTs for cycles "
                      "(default 1)"),
       llvm::cl::init(1)};
+  Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Time each layer function in C simulation: the "
+                     "testbench runs the model again and writes "
+                     "NAME_profile.json (each layer's time, its ONNX nodes "
+                     "and the estimated cycles); nothing changes under "
+                     "synthesis"),
+      llvm::cl::init(false)};
 };
 
 /// Registers the HLS target (see targets/common/Target.h).

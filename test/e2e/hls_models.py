@@ -9,13 +9,17 @@ input whose expected output comes from onnx's reference evaluator
 (onnx.reference, a separate implementation of every op). Each network runs
 at --hls-parallelism 1 and 4 (unrolled loops, partitioned arrays). The test
 also checks that the testbench fails on a wrong expected output and that
-report.json estimates every layer.
+report.json estimates every layer. With --profile, each network's
+testbench times every layer call in C simulation and writes its JSON
+(one entry per call, beside report.json's estimate); under __SYNTHESIS__
+the timing code is gone.
 
 Usage: hls_models.py --infer-compile BIN --examples DIR --work DIR
 """
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -112,6 +116,60 @@ def check(args, name, model_path, model, shape_args, parallelism):
     print(table.rstrip())
 
 
+def check_profile(args, name, model_path, model, shape_args):
+    """--profile: the testbench times each layer call in C simulation and
+    writes NAME_profile.json; under synthesis the timing code is gone."""
+    out = os.path.join(args.work, f"{name}_profile")
+    shutil.rmtree(out, ignore_errors=True)
+    run([args.infer_compile, model_path, "--target=hls", "--profile", "-o", out,
+         "--name", name] + shape_args)
+    input_info = model.graph.input[0]
+    shape = [d.dim_value or 1 for d in input_info.type.tensor_type.shape.dim]
+    x = np.random.default_rng(12).standard_normal(shape).astype(np.float32)
+    expected = ReferenceEvaluator(model).run(None, {input_info.name: x})[0]
+    data = os.path.join(out, "test_data")
+    os.makedirs(data)
+    x.tofile(os.path.join(data, "input_0.bin"))
+    expected.astype(np.float32).tofile(os.path.join(data, "output_0.bin"))
+    cpp = os.path.join(out, f"{name}.cpp")
+    tb = os.path.join(out, f"{name}_tb")
+    run([args.cxx, "-std=c++17", "-O1", "-Wall", "-o", tb, cpp,
+         os.path.join(out, f"{name}_tb.cpp")])
+    json_path = os.path.join(out, "layers.json")
+    csim = run([tb, data], env=dict(os.environ, INFER_PROFILE_RUNS="7",
+                                    INFER_PROFILE_JSON=json_path))
+    if "PASS" not in csim:
+        sys.exit(f"FAIL: {name} --profile: testbench did not pass:\n{csim}")
+    with open(json_path) as f:
+        profile = json.load(f)
+    with open(os.path.join(out, "report.json")) as f:
+        report = json.load(f)
+    calls = len(re.findall(r"^  INFER_LAYER_BEGIN\(\d+\);$", open(cpp).read(), re.M))
+    layers = profile["layers"]
+    estimated = {l["name"]: l["latency_cycles"] for l in report["layers"]}
+    problems = []
+    if profile["runs"] != 7 or len(layers) != calls or not layers:
+        problems.append(f"{len(layers)} layers for {calls} timed calls, runs {profile['runs']}")
+    for layer in layers:
+        if layer["calls"] != 7 or layer["ms"] <= 0 or not layer["nodes"]:
+            problems.append(f"layer {layer}")
+        if layer["estimated_cycles"] != estimated.get(layer["function"]):
+            problems.append(f"{layer['function']}: estimate {layer['estimated_cycles']} "
+                            f"against report.json's {estimated.get(layer['function'])}")
+    if abs(sum(l["ms"] for l in layers) - profile["total_ms"]) > 1e-3:
+        problems.append("the layers do not add up to the total")
+    if problems:
+        sys.exit(f"FAIL: {name} --profile: {problems}\n{csim}")
+    # Synthesis sees no timing code: with __SYNTHESIS__ it compiles without
+    # <chrono>, and the counters are gone.
+    run([args.cxx, "-std=c++17", "-fsyntax-only", "-D__SYNTHESIS__", cpp])
+    synth = run([args.cxx, "-std=c++17", "-E", "-P", "-D__SYNTHESIS__", cpp])
+    if "chrono" in synth or f"{name}_layer_ns" in synth:
+        sys.exit(f"FAIL: {name} --profile: timing code left under __SYNTHESIS__")
+    print(f"{name} --profile: {len(layers)} layers timed in C simulation "
+          f"({profile['total_ms']:.4f} ms per run), none under synthesis")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -135,7 +193,9 @@ def main():
     for parallelism in (1, 4):
         check(args, "tiny_cnn", cnn_path, cnn, ["--batch", "1"], parallelism)
         check(args, "mlp", mlp_path, mlp_model, [], parallelism)
-    print("hls e2e: 4 of 4 builds pass C simulation")
+    check_profile(args, "tiny_cnn", cnn_path, cnn, ["--batch", "1"])
+    check_profile(args, "mlp", mlp_path, mlp_model, [])
+    print("hls e2e: 4 of 4 builds pass C simulation, 2 of 2 profiled")
     return 0
 
 

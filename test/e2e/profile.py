@@ -234,6 +234,10 @@ def main():
                 "--target-triple=aarch64-linux-gnu", "-o", os.path.join(args.work, "arm")])
     check(proc.returncode == 1 and "x86 time-stamp counter" in proc.stderr,
           "infer-compile --profile refuses a target without the counter")
+    proc = run([args.infer_compile, os.path.join(work, "model.onnx"), "--profile",
+                "--target=cuda", "-o", os.path.join(args.work, "cuda")])
+    check(proc.returncode == 1 and "--profile applies to --target=cpu or hls" in proc.stderr,
+          "infer-compile --profile names the targets that have it (not cuda yet)")
 
 
 if __name__ == "__main__":
