@@ -85,9 +85,9 @@ def compile(model, target: str = "cpu", shapes: Optional[Mapping[str, Sequence[i
         path = os.fspath(model)
         if not os.path.exists(path):
             raise FileNotFoundError(f"no model at '{path}'")
-    command = [compiler, path, f"--target={target}", "-o", out]
-    if name:
-        command.append(f"--name={name}")
+    # The symbol prefix is always given, so the artifact's path is known.
+    name = name or _default_name(path)
+    command = [compiler, path, f"--target={target}", "-o", out, f"--name={name}"]
     for input_name, dims in (shapes or {}).items():
         command.append(f"--shape={input_name}={_dims(dims)}")
     for input_name, (lo, opt, hi) in (shape_profiles or {}).items():
@@ -100,12 +100,11 @@ def compile(model, target: str = "cpu", shapes: Optional[Mapping[str, Sequence[i
         raise CompileError((proc.stderr or proc.stdout).strip(), proc.returncode, command)
     if target == "hls":
         return out
-    stem = name or _default_name(path)
-    return os.path.join(out, f"{stem}.so")
+    return os.path.join(out, f"{name}.so")
 
 
 def _default_name(path: str) -> str:
-    """infer-compile's default symbol prefix: the file stem as a C identifier."""
+    """The file stem as a C identifier (as infer-compile's default)."""
     stem = os.path.splitext(os.path.basename(path))[0]
     ident = "".join(c if c.isalnum() else "_" for c in stem)
     if not ident or ident[0].isdigit():

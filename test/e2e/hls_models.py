@@ -62,24 +62,35 @@ def run(command, **kwargs):
     return proc.stdout
 
 
-def check(args, name, model_path, model, shape_args, parallelism):
-    out = os.path.join(args.work, f"{name}_p{parallelism}")
-    shutil.rmtree(out, ignore_errors=True)
-    table = run([args.infer_compile, model_path, "--target=hls", "-o", out,
-                 "--name", name, f"--hls-parallelism={parallelism}"] + shape_args)
-    rng = np.random.default_rng(11)
+def write_test_data(out, model, seed):
+    """A random input and onnx.reference's output as out/test_data/*.bin;
+    returns the folder and the expected output."""
     input_info = model.graph.input[0]
     shape = [d.dim_value or 1 for d in input_info.type.tensor_type.shape.dim]
-    x = rng.standard_normal(shape).astype(np.float32)
+    x = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
     expected = ReferenceEvaluator(model).run(None, {input_info.name: x})[0]
     data = os.path.join(out, "test_data")
     os.makedirs(data)
     x.tofile(os.path.join(data, "input_0.bin"))
     expected.astype(np.float32).tofile(os.path.join(data, "output_0.bin"))
+    return data, expected
 
+
+def build_testbench(args, out, name):
+    """g++ on the project's NAME.cpp and NAME_tb.cpp, as a user would."""
     tb = os.path.join(out, f"{name}_tb")
     run([args.cxx, "-std=c++17", "-O1", "-Wall", "-o", tb,
          os.path.join(out, f"{name}.cpp"), os.path.join(out, f"{name}_tb.cpp")])
+    return tb
+
+
+def check(args, name, model_path, model, shape_args, parallelism):
+    out = os.path.join(args.work, f"{name}_p{parallelism}")
+    shutil.rmtree(out, ignore_errors=True)
+    table = run([args.infer_compile, model_path, "--target=hls", "-o", out,
+                 "--name", name, f"--hls-parallelism={parallelism}"] + shape_args)
+    data, expected = write_test_data(out, model, seed=11)
+    tb = build_testbench(args, out, name)
     csim = run([tb, data])
     if "PASS" not in csim:
         sys.exit(f"FAIL: {name}: testbench did not pass:\n{csim}")
@@ -123,18 +134,9 @@ def check_profile(args, name, model_path, model, shape_args):
     shutil.rmtree(out, ignore_errors=True)
     run([args.infer_compile, model_path, "--target=hls", "--profile", "-o", out,
          "--name", name] + shape_args)
-    input_info = model.graph.input[0]
-    shape = [d.dim_value or 1 for d in input_info.type.tensor_type.shape.dim]
-    x = np.random.default_rng(12).standard_normal(shape).astype(np.float32)
-    expected = ReferenceEvaluator(model).run(None, {input_info.name: x})[0]
-    data = os.path.join(out, "test_data")
-    os.makedirs(data)
-    x.tofile(os.path.join(data, "input_0.bin"))
-    expected.astype(np.float32).tofile(os.path.join(data, "output_0.bin"))
+    data, _ = write_test_data(out, model, seed=12)
     cpp = os.path.join(out, f"{name}.cpp")
-    tb = os.path.join(out, f"{name}_tb")
-    run([args.cxx, "-std=c++17", "-O1", "-Wall", "-o", tb, cpp,
-         os.path.join(out, f"{name}_tb.cpp")])
+    tb = build_testbench(args, out, name)
     json_path = os.path.join(out, "layers.json")
     csim = run([tb, data], env=dict(os.environ, INFER_PROFILE_RUNS="7",
                                     INFER_PROFILE_JSON=json_path))
