@@ -17,15 +17,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/common/KernelMarks.h"
-#include "targets/common/MemRefBytes.h"
+#include "targets/common/KernelTable.h"
 #include "targets/cpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-
-#include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 
@@ -36,16 +33,7 @@ namespace infer::cpu {
 namespace {
 
 constexpr int64_t kAlignment = 64;
-constexpr int64_t kUnmarked = -1; // work before any marked kernel
-
-struct Kernel {
-  double flops = 0;
-  int64_t bytes = 0;
-  llvm::SetVector<StringRef> nodes, opTypes; // owned by the context
-  llvm::DenseSet<int64_t> marks;             // the marks counted in `flops`
-  llvm::DenseSet<Value> buffers;             // counted in `bytes`
-  StringRef role;                            // of its own mark
-};
+constexpr int64_t kUnmarked = targets::KernelTable::kUnmarked;
 
 bool doesWork(Operation *op) {
   return !isMemoryEffectFree(op) &&
@@ -94,11 +82,10 @@ struct ProfileStampsPass final
         segments.push_back({&op, id});
       }
     }
-    llvm::MapVector<int64_t, Kernel> kernels; // in order of first run
+    targets::KernelTable kernels; // in order of first run
     for (auto [op, id] : segments) {
-      kernels[id];
+      kernels.declare(id);
     }
-    llvm::DenseMap<int64_t, int64_t> mergedInto;
     int64_t current = kUnmarked;
     for (Operation &op : entry.without_terminator()) {
       if (!doesWork(&op)) {
@@ -106,49 +93,16 @@ struct ProfileStampsPass final
       }
       if (auto mark = targets::findKernelMark(op.getLoc())) {
         current = mark->id;
-        kernels[current].role = mark->role;
+        kernels.setRole(current, mark->role);
       }
-      Kernel &kernel = kernels[current];
       op.walk([&](Operation *inner) {
-        SmallVector<targets::KernelMark, 1> marks =
-            targets::findKernelMarks(inner->getLoc());
-        // An op moved here from another kernel that has code of its own
-        // counts there.
-        if (!marks.empty() && marks.front().id != current &&
-            kernels.contains(marks.front().id)) {
+        if (!kernels.attribute(inner->getLoc(), current)) {
           return;
         }
-        for (const targets::KernelMark &mark : marks) {
-          if (mark.id != current) {
-            if (kernels.contains(mark.id)) {
-              continue;
-            }
-            if (mergedInto.try_emplace(mark.id, current).first->second !=
-                current) {
-              continue;
-            }
-          }
-          if (kernel.marks.insert(mark.id).second) {
-            kernel.flops += mark.flops;
-          }
-        }
-        // Nodes from the marks only: ops without one (constants, views)
-        // keep whatever location their builder gave them.
-        targets::collectMarkedNodes(
-            inner->getLoc(),
-            [&](int64_t id) {
-              auto merged = mergedInto.find(id);
-              return id == current ||
-                     (merged != mergedInto.end() && merged->second == current);
-            },
-            kernel.nodes, kernel.opTypes);
         for (Value operand : inner->getOperands()) {
           Operation *owner = operand.getParentBlock()->getParentOp();
-          if (operand != workspace && !op.isAncestor(owner) &&
-              kernel.buffers.insert(operand).second) {
-            auto memref = dyn_cast<MemRefType>(operand.getType());
-            kernel.bytes +=
-                memref ? targets::memrefBytes(memref).value_or(0) : 0;
+          if (operand != workspace && !op.isAncestor(owner)) {
+            kernels.addBuffer(current, operand);
           }
         }
       });
@@ -180,43 +134,13 @@ struct ProfileStampsPass final
     SmallVector<int64_t> order;
     for (auto [i, segment] : llvm::enumerate(segments)) {
       stamp(segment.first, i);
-      order.push_back(
-          std::distance(kernels.begin(), kernels.find(segment.second)));
+      order.push_back(kernels.indexOf(segment.second));
     }
     stamp(entry.getTerminator(), count - 1);
 
-    SmallVector<Attribute> table;
-    for (auto &[id, kernel] : kernels) {
-      SmallVector<Attribute> nodes;
-      for (StringRef node : kernel.nodes) {
-        nodes.push_back(b.getStringAttr(node));
-      }
-      std::string name =
-          kernel.nodes.empty()
-              ? (id == kUnmarked ? std::string("(entry)")
-                                 : "kernel " + std::to_string(id))
-              : kernel.nodes.front().str();
-      table.push_back(b.getDictionaryAttr({
-          b.getNamedAttr("name", b.getStringAttr(name)),
-          b.getNamedAttr("nodes", b.getArrayAttr(nodes)),
-          b.getNamedAttr(
-              "op_types",
-              b.getStringAttr(
-                  llvm::join(kernel.opTypes, "+") +
-                  (kernel.role.empty() ? "" : " (" + kernel.role + ")"))),
-          b.getNamedAttr("flops", b.getF64FloatAttr(kernel.flops)),
-          b.getNamedAttr("bytes", b.getI64IntegerAttr(kernel.bytes)),
-      }));
-    }
     module->setAttr("infer.workspace_size",
                     b.getI64IntegerAttr(grown.getDimSize(0)));
-    module->setAttr(
-        "infer.profile",
-        b.getDictionaryAttr({
-            b.getNamedAttr("offset", b.getI64IntegerAttr(offset)),
-            b.getNamedAttr("kernels", b.getArrayAttr(table)),
-            b.getNamedAttr("segments", b.getDenseI64ArrayAttr(order)),
-        }));
+    module->setAttr("infer.profile", kernels.toAttr(b, order, offset));
   }
 };
 
