@@ -19,6 +19,10 @@ using namespace mlir;
 namespace infer::cuda {
 
 void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options) {
+  if (options.profile) {
+    // The fused graph's kernels, numbered before codegen rewrites them.
+    pm.addPass(targets::createMarkKernelsPass());
+  }
   targets::buildBufferizePipeline(pm);
 
   // Loops on buffers: every parallel point a thread, reductions inside it;
@@ -54,6 +58,9 @@ void buildCudaCodegenPipeline(OpPassManager &pm, const CudaOptions &options) {
   // the runtime uploads them once at load.
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createMergeKernelModulesPass());
+  if (options.profile) {
+    pm.addPass(createProfileLaunchesPass());
+  }
   if (!options.emulationLibrary.empty()) {
     EmulationLibraryPassOptions emulation;
     emulation.output = options.emulationLibrary;

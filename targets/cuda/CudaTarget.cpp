@@ -36,6 +36,7 @@ CudaOptions toCudaOptions(const CudaTargetOptions &options) {
   cuda.tileMinBlocks = options.gpuTileMinBlocks;
   cuda.warpMinLength = options.gpuWarpMinLength;
   cuda.emitPtx = options.emit == "ptx";
+  cuda.profile = options.profile;
   return cuda;
 }
 

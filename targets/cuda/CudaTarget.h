@@ -37,6 +37,9 @@ struct CudaOptions {
   bool emitPtx = false;         // keep NAME.<arch>.ptx beside the artifact
   std::string ptxas;            // "" -> search CUDA_HOME, /usr/local/cuda
   std::string libdevice;        // "" -> search the same places
+  // Describe each launch's kernel (ONNX nodes, FLOPs, bytes) in the
+  // artifact, for the runtime's event-timed runs (infer-bench --profile).
+  bool profile = false;
 };
 
 /// Fused linalg on tensors -> a host function of kernel launches and one
@@ -72,6 +75,14 @@ struct CudaTargetOptions : public targets::TargetOptions<CudaTargetOptions> {
       llvm::cl::desc("Extra files to write: 'ptx' keeps NAME.<arch>.ptx, the "
                      "PTX the artifact embeds, for inspection"),
       llvm::cl::init("")};
+  Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("List each launch's kernel (its ONNX nodes, FLOPs and "
+                     "bytes) in the artifact, for infer-bench --profile: "
+                     "the runtime then times every launch with CUDA events "
+                     "(profiled runs launch one by one, without a CUDA "
+                     "graph; the code itself is unchanged)"),
+      llvm::cl::init(false)};
   Option<bool> gpuEmulation{
       *this, "gpu-emulation",
       llvm::cl::desc("Also write <name>.emu.so: the kernels built for this "

@@ -471,6 +471,13 @@ LogicalResult emitKernels(ModuleOp module,
   sig.workspaceSize = workspace ? workspace.getInt() : 0;
   // The run-time checks' messages: a status k > 0 means errors[k-1].
   targets::readCheckMessages(module, sig);
+  // --profile: one segment per launch (infer-cuda-profile-launches).
+  targets::readKernelProfile(module, sig);
+  if (sig.profiled && sig.segments.size() != launches.size()) {
+    return module.emitError("--profile: ")
+           << sig.segments.size() << " profile segments for " << launches.size()
+           << " launches";
+  }
 
   llvm::json::Object imageTable;
   for (const Image &image : images) {

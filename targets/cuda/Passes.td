@@ -133,4 +133,24 @@ def LowerSubgroupReducePass
                            "::mlir::vector::VectorDialect"];
 }
 
+def ProfileLaunchesPass
+    : Pass<"infer-cuda-profile-launches", "::mlir::ModuleOp"> {
+  let summary = "Describes each launch's kernel for --profile";
+  let description = [{
+    Runs after kernel outlining on a model compiled with `--profile` (its
+    fused graph marked by `infer-mark-kernels`). Every `gpu.launch_func`
+    of the host function is one segment: the runtime records a CUDA event
+    before each launch and after the last, so a segment is the time from
+    its launch to the next. Each launch belongs to the kernel marked in its
+    location, else in its kernel's body; a launch with no mark (the fill
+    that initialises an accumulator, a copy to an output) belongs to the
+    next marked launch, or the previous one at the end. The kernels' ONNX
+    nodes and FLOPs come from the marks (marks of kernels without a launch
+    of their own, fused into another's body, count there); their bytes
+    are the launches' distinct buffer arguments. The result is the module
+    attribute `infer.profile` (targets/common/KernelTable.h), with offset 0:
+    no stamps live in the workspace.
+  }];
+}
+
 #endif // INFER_TARGETS_CUDA_PASSES_TD
