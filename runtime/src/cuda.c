@@ -36,9 +36,14 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUgraph_st *CUgraph;
 typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUevent_st *CUevent;
 typedef unsigned long long CUdeviceptr;
 enum {
   CUDA_SUCCESS = 0,
+  CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13,
+  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+  CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,
+  CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
   CU_STREAM_NON_BLOCKING = 1,
@@ -75,6 +80,12 @@ struct driver {
   CUresult (*GraphExecDestroy)(CUgraphExec);
   CUresult (*GraphDestroy)(CUgraph);
   CUresult (*GetErrorName)(CUresult, const char **);
+  /* Optional (profiled runs only): NULL where the driver lacks them. */
+  CUresult (*EventCreate)(CUevent *, unsigned);
+  CUresult (*EventRecord)(CUevent, CUstream);
+  CUresult (*EventElapsedTime)(float *, CUevent, CUevent);
+  CUresult (*EventDestroy)(CUevent);
+  CUresult (*DeviceGetName)(char *, int, CUdevice); /* optional */
 };
 
 struct infer_cuda_model {
@@ -92,6 +103,8 @@ struct infer_cuda_model {
   void **param_pointers; /* one pointer per parameter, into `params` */
   CUdeviceptr status;    /* the run-time checks' status word, or 0 */
   CUgraphExec graph;     /* the captured launches, or NULL */
+  CUevent *events;       /* profiled runs: one before each launch and one
+                            after the last, made at the first such run */
   int use_graph;
   pthread_mutex_t lock;
 };
@@ -171,6 +184,16 @@ static infer_status_t open_driver(struct driver *d, const char *model) {
                                "it is older than this runtime needs",
                                symbols[i].symbol);
     }
+  }
+  *(void **)&d->DeviceGetName = dlsym(d->library, "cuDeviceGetName");
+  /* Events time profiled runs only; cuEventElapsedTime_v2 (CUDA 12.8+)
+   * keeps the original's signature. */
+  *(void **)&d->EventCreate = dlsym(d->library, "cuEventCreate");
+  *(void **)&d->EventRecord = dlsym(d->library, "cuEventRecord");
+  *(void **)&d->EventDestroy = dlsym(d->library, "cuEventDestroy_v2");
+  *(void **)&d->EventElapsedTime = dlsym(d->library, "cuEventElapsedTime_v2");
+  if (!d->EventElapsedTime) {
+    *(void **)&d->EventElapsedTime = dlsym(d->library, "cuEventElapsedTime");
   }
   return NULL;
 }
@@ -361,12 +384,16 @@ infer_status_t infer_cuda_model_create(const infer_abi_model_t *abi,
   return NULL;
 }
 
-/* Enqueues every launch of the schedule on the model's stream. */
-static infer_status_t enqueue_launches(struct infer_cuda_model *m) {
+/* Enqueues every launch of the schedule on the model's stream; with
+ * `timed`, records m->events[i] before launch i and the last one after. */
+static infer_status_t enqueue_launches(struct infer_cuda_model *m, int timed) {
   const infer_abi_cuda_t *cuda = m->abi->cuda;
   size_t p = 0;
   for (uint32_t i = 0; i < cuda->num_launches; ++i) {
     const infer_abi_cuda_launch_t *launch = &cuda->launches[i];
+    if (timed) {
+      CHECK("cuEventRecord", m->driver.EventRecord(m->events[i], m->stream));
+    }
     CHECK("cuLaunchKernel",
           m->driver.LaunchKernel(
               m->functions[i], launch->grid[0], launch->grid[1],
@@ -374,19 +401,26 @@ static infer_status_t enqueue_launches(struct infer_cuda_model *m) {
               launch->block[2], 0, m->stream, &m->param_pointers[p], NULL));
     p += launch->num_args;
   }
+  if (timed) {
+    CHECK("cuEventRecord",
+          m->driver.EventRecord(m->events[cuda->num_launches], m->stream));
+  }
   return NULL;
 }
 
 /* Launches the schedule: replays the captured graph (capturing it on the
- * first run) or enqueues the launches one by one. */
-static infer_status_t execute(struct infer_cuda_model *m) {
+ * first run) or enqueues the launches one by one (always when `timed`). */
+static infer_status_t execute(struct infer_cuda_model *m, int timed) {
   const infer_abi_model_t *abi = m->abi;
+  if (timed) {
+    return enqueue_launches(m, 1);
+  }
   if (m->use_graph && !m->graph) {
     CUgraph graph = NULL;
     CHECK("cuStreamBeginCapture",
           m->driver.StreamBeginCapture(m->stream,
                                        CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
-    infer_status_t status = enqueue_launches(m);
+    infer_status_t status = enqueue_launches(m, 0);
     CUresult ended = m->driver.StreamEndCapture(m->stream, &graph);
     if (status) {
       return status;
@@ -405,7 +439,7 @@ static infer_status_t execute(struct infer_cuda_model *m) {
     CHECK("cuGraphLaunch", m->driver.GraphLaunch(m->graph, m->stream));
     return NULL;
   }
-  return enqueue_launches(m);
+  return enqueue_launches(m, 0);
 }
 
 /* Where a run's inputs come from and its outputs go: host buffers, or
@@ -414,6 +448,7 @@ struct io {
   void *const *host; /* inputs, then outputs; NULL for device I/O */
   const uint64_t *device_inputs;
   const uint64_t *device_outputs;
+  double *times_ns; /* profiled runs: each launch's start, then the end */
 };
 
 static infer_status_t run_locked(struct infer_cuda_model *m,
@@ -440,7 +475,7 @@ static infer_status_t run_locked(struct infer_cuda_model *m,
                                       m->sizes[i], m->stream));
     }
   }
-  infer_status_t status = execute(m);
+  infer_status_t status = execute(m, io->times_ns != NULL);
   if (status) {
     return status;
   }
@@ -469,6 +504,53 @@ static infer_status_t run_locked(struct infer_cuda_model *m,
   if (failed_check != 0) {
     return infer_check_failure(abi, abi->name, failed_check);
   }
+  for (uint32_t i = 0; io->times_ns && i <= abi->cuda->num_launches; ++i) {
+    float ms = 0;
+    CHECK("cuEventElapsedTime",
+          m->driver.EventElapsedTime(&ms, m->events[0], m->events[i]));
+    io->times_ns[i] = (double)ms * 1e6;
+  }
+  return NULL;
+}
+
+/* Destroys the events made so far and frees `events`. */
+static void destroy_events(struct infer_cuda_model *m, CUevent *events) {
+  for (uint32_t i = 0; events && i <= m->abi->cuda->num_launches; ++i) {
+    if (events[i]) {
+      m->driver.EventDestroy(events[i]);
+    }
+  }
+  free(events);
+}
+
+/* The events of profiled runs, made once. */
+static infer_status_t make_events(struct infer_cuda_model *m) {
+  const infer_abi_model_t *abi = m->abi;
+  if (m->events) {
+    return NULL;
+  }
+  if (!m->driver.EventCreate || !m->driver.EventRecord ||
+      !m->driver.EventElapsedTime || !m->driver.EventDestroy) {
+    return infer_status_make(INFER_UNAVAILABLE,
+                             "model '%s': the CUDA driver has no events "
+                             "(cuEventCreate, cuEventRecord, "
+                             "cuEventElapsedTime), which profiled runs need",
+                             abi->name);
+  }
+  uint32_t count = abi->cuda->num_launches + 1;
+  CUevent *events = calloc(count, sizeof(CUevent));
+  if (!events) {
+    return infer_status_make(INFER_OUT_OF_MEMORY, "out of memory");
+  }
+  CUresult result = m->driver.CtxSetCurrent(m->context);
+  for (uint32_t i = 0; i < count && result == CUDA_SUCCESS; ++i) {
+    result = m->driver.EventCreate(&events[i], 0);
+  }
+  if (result != CUDA_SUCCESS) {
+    destroy_events(m, events);
+    return driver_error(&m->driver, result, "cuEventCreate", abi->name);
+  }
+  m->events = events;
   return NULL;
 }
 
@@ -482,15 +564,78 @@ static infer_status_t run_serialized(struct infer_cuda_model *m,
 
 infer_status_t infer_cuda_model_run(struct infer_cuda_model *m,
                                     void *const *host_buffers) {
-  struct io io = {host_buffers, NULL, NULL};
+  struct io io = {host_buffers, NULL, NULL, NULL};
   return run_serialized(m, &io);
+}
+
+infer_status_t infer_cuda_model_run_profiled(struct infer_cuda_model *m,
+                                             void *const *host_buffers,
+                                             double *times_ns) {
+  struct io io = {host_buffers, NULL, NULL, times_ns};
+  pthread_mutex_lock(&m->lock);
+  infer_status_t status = make_events(m);
+  if (!status) {
+    status = run_locked(m, &io);
+  }
+  pthread_mutex_unlock(&m->lock);
+  return status;
 }
 
 infer_status_t infer_cuda_model_run_device(struct infer_cuda_model *m,
                                            const uint64_t *inputs,
                                            const uint64_t *outputs) {
-  struct io io = {NULL, inputs, outputs};
+  struct io io = {NULL, inputs, outputs, NULL};
   return run_serialized(m, &io);
+}
+
+/* f32 lanes per multiprocessor of compute capability major.minor. */
+static int f32_lanes(int major, int minor) {
+  switch (major) {
+  case 3:
+    return 192;
+  case 6:
+    return minor == 0 ? 64 : 128;
+  case 7:
+    return 64;
+  case 8:
+    return minor == 0 ? 64 : 128;
+  default:
+    return 128; /* 5.x, 9.x, 10.x, 12.x */
+  }
+}
+
+infer_status_t infer_cuda_device_info(struct infer_cuda_model *m,
+                                      infer_device_info_t *out) {
+  memset(out, 0, sizeof(*out));
+  const struct driver *d = &m->driver;
+  if (!d->DeviceGetName || d->DeviceGetName(out->name, (int)sizeof(out->name),
+                                            m->device) != CUDA_SUCCESS) {
+    snprintf(out->name, sizeof(out->name), "NVIDIA GPU");
+  }
+  out->name[sizeof(out->name) - 1] = '\0';
+  int clock_khz = 0, memory_khz = 0, bus_bits = 0;
+  struct {
+    int *value;
+    int attribute;
+  } wanted[] = {
+      {&out->compute_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
+      {&out->compute_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
+      {&out->multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT},
+      {&clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE},
+      {&memory_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE},
+      {&bus_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH},
+  };
+  for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); ++i) {
+    if (d->DeviceGetAttribute(wanted[i].value, wanted[i].attribute,
+                              m->device) != CUDA_SUCCESS) {
+      *wanted[i].value = 0;
+    }
+  }
+  out->peak_gflops = (double)out->multiprocessors *
+                     f32_lanes(out->compute_major, out->compute_minor) * 2.0 *
+                     clock_khz * 1e-6;
+  out->bandwidth_gbs = 2.0 * memory_khz * 1e3 * (bus_bits / 8.0) * 1e-9;
+  return NULL;
 }
 
 size_t infer_cuda_model_buffer_size(const struct infer_cuda_model *m,
@@ -550,6 +695,7 @@ void infer_cuda_model_destroy(struct infer_cuda_model *m) {
     if (m->graph) {
       d->GraphExecDestroy(m->graph);
     }
+    destroy_events(m, m->events);
     if (m->buffers) {
       size_t n = m->abi->num_inputs + m->abi->num_outputs + 1;
       for (size_t i = 0; i < n; ++i) {

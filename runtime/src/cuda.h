@@ -9,6 +9,7 @@
 #define INFER_RUNTIME_SRC_CUDA_H
 
 #include "infer/abi.h"
+#include "infer/runtime.h"
 #include "infer/status.h"
 #include "infer/tensor.h"
 
@@ -28,12 +29,25 @@ infer_status_t infer_cuda_model_create(const infer_abi_model_t *abi,
 infer_status_t infer_cuda_model_run(struct infer_cuda_model *model,
                                     void *const *host_buffers);
 
+/* One run as infer_cuda_model_run that records a CUDA event before each
+ * launch and after the last (launching one by one, never through the
+ * graph): times_ns[i] is launch i's start, times_ns[num_launches] the
+ * end, in ns from the first. UNAVAILABLE where the driver has no events. */
+infer_status_t infer_cuda_model_run_profiled(struct infer_cuda_model *model,
+                                             void *const *host_buffers,
+                                             double *times_ns);
+
 /* One run with inputs and outputs in device memory (addresses in the
  * model's context): device-to-device copies in and out of the model's own
  * buffers, so a captured graph stays valid. Serialized per model. */
 infer_status_t infer_cuda_model_run_device(struct infer_cuda_model *model,
                                            const uint64_t *inputs,
                                            const uint64_t *outputs);
+
+/* The model's device: its name, compute capability and roofline
+ * ceilings from the driver's attributes (infer_model_device_info). */
+infer_status_t infer_cuda_device_info(struct infer_cuda_model *model,
+                                      infer_device_info_t *out);
 
 /* Bytes of the model's buffer `index` (inputs, then outputs). */
 size_t infer_cuda_model_buffer_size(const struct infer_cuda_model *model,

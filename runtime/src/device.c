@@ -30,6 +30,15 @@ int infer_model_on_device(infer_model_t model) {
   return model && model->cuda ? 1 : 0;
 }
 
+infer_status_t infer_model_device_info(infer_model_t model,
+                                       infer_device_info_t *out_info) {
+  if (!out_info) {
+    return infer_status_make(INFER_INVALID_ARGUMENT, "out_info is NULL");
+  }
+  infer_status_t status = need_device(model);
+  return status ? status : infer_cuda_device_info(model->cuda, out_info);
+}
+
 infer_status_t infer_model_device_alloc(infer_model_t model, size_t bytes,
                                         uint64_t *out_ptr) {
   if (!out_ptr) {

@@ -33,12 +33,26 @@ infer_status_t infer_check_abi_profile(const infer_abi_model_t *abi) {
     return NULL;
   }
   const char *name = abi->name ? abi->name : "?";
-  uint64_t stamps = (uint64_t)profile->num_segments + 1;
   if ((profile->num_kernels > 0 && !profile->kernels) ||
-      (profile->num_segments > 0 && !profile->segments) ||
-      profile->stamps_offset % 8 != 0 ||
-      profile->stamps_offset > abi->workspace_size ||
-      stamps > (abi->workspace_size - profile->stamps_offset) / 8) {
+      (profile->num_segments > 0 && !profile->segments)) {
+    return infer_status_make(INFER_INVALID_ARGUMENT,
+                             "model '%s' has a malformed profile: no kernel "
+                             "or segment table",
+                             name);
+  }
+  uint64_t stamps = (uint64_t)profile->num_segments + 1;
+  if (abi->abi_version >= 3 && abi->cuda) {
+    /* One segment per launch, timed by events: no stamps. */
+    if (profile->num_segments != abi->cuda->num_launches) {
+      return infer_status_make(INFER_INVALID_ARGUMENT,
+                               "model '%s' has a malformed profile: %u "
+                               "segments for %u launches",
+                               name, (unsigned)profile->num_segments,
+                               (unsigned)abi->cuda->num_launches);
+    }
+  } else if (profile->stamps_offset % 8 != 0 ||
+             profile->stamps_offset > abi->workspace_size ||
+             stamps > (abi->workspace_size - profile->stamps_offset) / 8) {
     return infer_status_make(INFER_INVALID_ARGUMENT,
                              "model '%s' has a malformed profile: %u segments "
                              "at byte %llu of a %llu-byte workspace",

@@ -150,14 +150,18 @@ static void **buffer_array(const struct infer_model *model, void **stack) {
 }
 
 /* Runs a static-shape model on `buffers` (the inputs' and outputs' data,
- * then a slot this fills with the workspace); with `stamps`, copies the
- * run's cycle-counter stamps there (a profiled model's). */
+ * then a slot this fills with the workspace); with `times_ns`, a profiled
+ * model's segment boundaries there (num_segments + 1 values, ns from the
+ * first): its cycle-counter stamps on a CPU, its launches' events on a
+ * GPU. */
 static infer_status_t run_buffers(struct infer_model *model, void **buffers,
-                                  uint64_t *stamps) {
+                                  double *times_ns) {
   const infer_abi_model_t *abi = model->abi;
   if (model->cuda) {
     /* CUDA models keep their workspace on the device. */
-    return infer_cuda_model_run(model->cuda, (void *const *)buffers);
+    return times_ns ? infer_cuda_model_run_profiled(
+                          model->cuda, (void *const *)buffers, times_ns)
+                    : infer_cuda_model_run(model->cuda, (void *const *)buffers);
   }
   void *workspace = NULL;
   if (abi->abi_version >= 2) {
@@ -176,9 +180,16 @@ static infer_status_t run_buffers(struct infer_model *model, void **buffers,
     ((infer_abi_run_v1_fn)(void (*)(void))abi->run)((void *const *)buffers);
   }
   const infer_abi_profile_t *profile = infer_abi_profile(abi);
-  if (stamps && profile) {
-    memcpy(stamps, (const char *)workspace + profile->stamps_offset,
-           ((size_t)profile->num_segments + 1) * sizeof(uint64_t));
+  double rate = 0;
+  if (times_ns && profile && !infer_profile_ticks_per_ns(&rate)) {
+    const char *stamps = (const char *)workspace + profile->stamps_offset;
+    uint64_t first = 0;
+    memcpy(&first, stamps, sizeof(first));
+    for (uint32_t j = 0; j <= profile->num_segments; ++j) {
+      uint64_t stamp = 0;
+      memcpy(&stamp, stamps + (size_t)j * sizeof(stamp), sizeof(stamp));
+      times_ns[j] = (double)(stamp - first) / rate;
+    }
   }
   workspace_give_back(model, workspace);
   return failed_check ? infer_check_failure(abi, model->name, failed_check)
@@ -190,7 +201,7 @@ static infer_status_t run_buffers(struct infer_model *model, void **buffers,
 static infer_status_t run_static(struct infer_model *model,
                                  const infer_tensor_t *inputs,
                                  const infer_tensor_t *outputs,
-                                 uint64_t *stamps) {
+                                 double *times_ns) {
   const infer_abi_model_t *abi = model->abi;
   void *stack[STACK_BUFFERS];
   void **buffers = buffer_array(model, stack);
@@ -203,7 +214,7 @@ static infer_status_t run_static(struct infer_model *model,
   for (size_t i = 0; i < abi->num_outputs; ++i) {
     buffers[abi->num_inputs + i] = infer_tensor_data(outputs[i]);
   }
-  infer_status_t status = run_buffers(model, buffers, stamps);
+  infer_status_t status = run_buffers(model, buffers, times_ns);
   if (buffers != stack) {
     free(buffers);
   }
@@ -368,24 +379,24 @@ infer_status_t infer_model_run_profiled(
                              num_segments);
   }
   double rate = 0;
-  if ((status = infer_profile_ticks_per_ns(&rate))) {
+  if (!model->cuda && (status = infer_profile_ticks_per_ns(&rate))) {
     return status;
   }
-  uint64_t stack[STACK_BUFFERS];
-  uint64_t *stamps = num_segments < STACK_BUFFERS
-                         ? stack
-                         : malloc((num_segments + 1) * sizeof(uint64_t));
-  if (!stamps) {
+  double stack[STACK_BUFFERS];
+  double *times = num_segments < STACK_BUFFERS
+                      ? stack
+                      : malloc((num_segments + 1) * sizeof(double));
+  if (!times) {
     return infer_status_make(INFER_OUT_OF_MEMORY, "out of memory");
   }
-  status = run_static(model, inputs, outputs, stamps);
+  status = run_static(model, inputs, outputs, times);
   for (size_t j = 0; !status && j < num_segments; ++j) {
     out_segments[j].kernel = profile->segments[j];
-    out_segments[j].begin_ns = (double)(stamps[j] - stamps[0]) / rate;
-    out_segments[j].end_ns = (double)(stamps[j + 1] - stamps[0]) / rate;
+    out_segments[j].begin_ns = times[j];
+    out_segments[j].end_ns = times[j + 1];
   }
-  if (stamps != stack) {
-    free(stamps);
+  if (times != stack) {
+    free(times);
   }
   return status;
 }

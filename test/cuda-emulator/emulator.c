@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <ucontext.h>
 
 typedef int CUresult;
@@ -316,10 +317,40 @@ CUresult cuDeviceGet(int *device, int ordinal) {
   return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
-/* An sm_90 device: compute capability 9.0. */
+/* An sm_90 device (compute capability 9.0) that reports an H100 SXM's
+ * multiprocessors, clock, memory clock and bus width, so the runtime's
+ * roofline ceilings (infer_model_device_info) have values to compute
+ * from. They describe that GPU, not the emulator's speed. */
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   (void)device;
-  *value = attribute == 75 ? 9 : 0;
+  switch (attribute) {
+  case 13: /* CLOCK_RATE, kHz */
+    *value = 1980000;
+    break;
+  case 16: /* MULTIPROCESSOR_COUNT */
+    *value = 132;
+    break;
+  case 36: /* MEMORY_CLOCK_RATE, kHz */
+    *value = 2619000;
+    break;
+  case 37: /* GLOBAL_MEMORY_BUS_WIDTH, bits */
+    *value = 5120;
+    break;
+  case 75: /* COMPUTE_CAPABILITY_MAJOR */
+    *value = 9;
+    break;
+  default:
+    *value = 0;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int length, int device) {
+  (void)device;
+  if (!name || length < 1) {
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  snprintf(name, (size_t)length, "infer CUDA emulator");
   return CUDA_SUCCESS;
 }
 
@@ -438,6 +469,46 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
     return record(&launch);
   }
   return run_launch(launch.entry, launch.grid, launch.block, launch.params);
+}
+
+/* Events: launches run when they are made, so an event's time is the
+ * moment it is recorded (a recorded graph never holds one: the runtime
+ * records events only outside capture). */
+struct event {
+  int recorded;
+  struct timespec at;
+};
+
+CUresult cuEventCreate(void **event, unsigned flags) {
+  (void)flags;
+  *event = calloc(1, sizeof(struct event));
+  return *event ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult cuEventRecord(void *event, void *stream) {
+  (void)stream;
+  struct event *e = event;
+  if (!e || capturing) {
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &e->at);
+  e->recorded = 1;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
+  const struct event *a = start, *b = end;
+  if (!ms || !a || !b || !a->recorded || !b->recorded) {
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  *ms = (float)((double)(b->at.tv_sec - a->at.tv_sec) * 1e3 +
+                (double)(b->at.tv_nsec - a->at.tv_nsec) * 1e-6);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy_v2(void *event) {
+  free(event);
+  return CUDA_SUCCESS;
 }
 
 CUresult cuStreamBeginCapture_v2(void *stream, int mode) {

@@ -5,7 +5,9 @@
  * the three segments' durations must come back in the ratio 1 : 2 : 3 and
  * each segment must start where the one before ends. A profile naming a
  * kernel it lacks, or stamps outside the workspace, is refused at load; a
- * model without one, or the wrong segment count, at run time.
+ * model without one, or the wrong segment count, at run time. A CUDA
+ * model's profile must have one segment per launch (checked at load,
+ * before any driver is opened).
  *
  *===------------------------------------------------------------------===*/
 
@@ -109,6 +111,18 @@ void test_profile(void) {
   bad = model_with(&kOutside);
   EXPECT_ERROR(infer_model_from_abi(&bad, &model), INFER_INVALID_ARGUMENT,
                "malformed profile");
+  /* Two launches but three segments; with `run` NULL, as a CUDA model. */
+  static const infer_abi_cuda_launch_t kLaunches[2] = {
+      {"a", {1, 1, 1}, {1, 1, 1}, 0, 0, NULL},
+      {"b", {1, 1, 1}, {1, 1, 1}, 0, 0, NULL}};
+  static const infer_abi_cuda_t kCuda = {0, 2, NULL, kLaunches, 0, 0, NULL};
+  static const infer_abi_profile_t kPerLaunch = {2, kSegments, kKernels, kOrder,
+                                                 0};
+  bad = model_with(&kPerLaunch);
+  bad.run = NULL;
+  bad.cuda = &kCuda;
+  EXPECT_ERROR(infer_model_from_abi(&bad, &model), INFER_INVALID_ARGUMENT,
+               "3 segments for 2 launches");
   infer_tensor_release(in);
   infer_tensor_release(out);
 }

@@ -181,7 +181,9 @@ typedef struct infer_abi_cuda {
  * counter before each segment of its code and once at the end, into
  * `num_segments + 1` uint64_t slots of the workspace at byte
  * `stamps_offset`; segment j runs kernel `segments[j]` from stamp j to
- * stamp j + 1. A kernel may own several segments. */
+ * stamp j + 1. A kernel may own several segments. A CUDA model's segment
+ * j is its launch j (num_segments == cuda->num_launches), timed by the
+ * runtime with events; it stores no stamps and `stamps_offset` is 0. */
 typedef struct infer_abi_kernel {
   const char *name;     /* its first ONNX node */
   const char *op_types; /* the op types it computes, joined by '+' */

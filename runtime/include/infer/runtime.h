@@ -150,12 +150,15 @@ infer_status_t infer_model_run_into(infer_model_t model,
                                     const infer_tensor_t *outputs,
                                     size_t num_outputs);
 
-/*===-- Kernel profiles (CPU models compiled with --profile) ------------===*
+/*===-- Kernel profiles (models compiled with --profile) ----------------===*
  *
- * A profiled model's code reads the CPU's cycle counter between kernels
- * (fused op groups); each kernel comes with its ONNX nodes, its FLOPs and
- * the bytes it reads and writes (infer_abi_kernel_t). A run is a sequence
- * of segments, each spent in one kernel; together they cover the run. */
+ * A profiled CPU model's code reads the CPU's cycle counter between
+ * kernels (fused op groups); a profiled CUDA model's run records a CUDA
+ * event before each launch and after the last (launching one by one, not
+ * through its CUDA graph), each launch one segment. Each kernel comes with
+ * its ONNX nodes, its FLOPs and the bytes it reads and writes
+ * (infer_abi_kernel_t). A run is a sequence of segments, each spent in one
+ * kernel; together they cover the run. */
 
 /* The kernels (0 for a model compiled without --profile), kernel `index`
  * (NULL past the end), and the segments of one run. */
@@ -172,7 +175,8 @@ typedef struct infer_profile_segment {
 /* Runs the model as infer_model_run_into (same checks) and fills
  * out_segments[j] with segment j's kernel and times; `num_segments` must
  * be infer_model_num_segments. INVALID_ARGUMENT for a model without a
- * profile, UNAVAILABLE where the runtime cannot read the counter. */
+ * profile, UNAVAILABLE where the runtime cannot read the counter (or the
+ * CUDA driver has no events). */
 infer_status_t infer_model_run_profiled(
     infer_model_t model, const infer_tensor_t *inputs, size_t num_inputs,
     const infer_tensor_t *outputs, size_t num_outputs,
@@ -196,6 +200,23 @@ int infer_model_on_device(infer_model_t model);
 infer_status_t infer_model_device_alloc(infer_model_t model, size_t bytes,
                                         uint64_t *out_ptr);
 infer_status_t infer_model_device_free(infer_model_t model, uint64_t ptr);
+
+/* The GPU a CUDA model runs on, and the two ceilings of its roofline as
+ * the driver's attributes give them: peak_gflops = multiprocessors x f32
+ * lanes per multiprocessor (by compute capability) x 2 x clock;
+ * bandwidth_gbs = memory clock x 2 (double data rate) x bus width. Each is
+ * 0 where the driver does not report what it needs. */
+typedef struct infer_device_info {
+  char name[128];
+  int compute_major;
+  int compute_minor;
+  int multiprocessors;
+  double peak_gflops;   /* f32 fused multiply-adds, counted as 2 FLOPs */
+  double bandwidth_gbs; /* device memory, theoretical */
+} infer_device_info_t;
+
+infer_status_t infer_model_device_info(infer_model_t model,
+                                       infer_device_info_t *out_info);
 
 /* Copies between host memory and device memory. */
 infer_status_t infer_model_copy_to_device(infer_model_t model, uint64_t dst,
