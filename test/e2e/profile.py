@@ -24,7 +24,9 @@ Softmax) is compiled with and without --profile:
   is refused;
 - a model compiled without --profile is refused by infer-bench --profile,
   and --profile on a model with dynamic dims, or for a target without the
-  x86 time-stamp counter, by infer-compile.
+  x86 time-stamp counter, by infer-compile; a flag of another target
+  (--gpu-arch on the CPU target) is refused naming the target that has it.
+  (CUDA profiles: cuda_profile.py.)
 
 Usage: profile.py --infer-compile BIN --infer-run BIN --infer-bench BIN
                   --chromium BIN --work DIR
@@ -235,9 +237,9 @@ def main():
     check(proc.returncode == 1 and "x86 time-stamp counter" in proc.stderr,
           "infer-compile --profile refuses a target without the counter")
     proc = run([args.infer_compile, os.path.join(work, "model.onnx"), "--profile",
-                "--target=cuda", "-o", os.path.join(args.work, "cuda")])
-    check(proc.returncode == 1 and "--profile applies to --target=cpu or hls" in proc.stderr,
-          "infer-compile --profile names the targets that have it (not cuda yet)")
+                "--gpu-arch=sm_90", "-o", os.path.join(args.work, "gpu-arch")])
+    check(proc.returncode == 1 and "--gpu-arch applies to --target=cuda" in proc.stderr,
+          "a flag of another target is refused, naming the target that has it")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ struct MachineLimits {
   int threads = 1;         // cores the figures below are for
   double peakGflops = 0;   // f32 FMA peak over `threads` cores
   double bandwidthGbs = 0; // triad bandwidth with `threads` threads
+  bool gpu = false;        // a CUDA model's device: `cpu` holds the GPU's name,
+                    // `isa` its architecture, the ceilings its attributes'
 };
 
 /// The default cache file: $XDG_CACHE_HOME/infer/machine.txt, else

@@ -125,6 +125,43 @@ std::vector<KernelRow> kernelRows(infer_model_t model, const Measured &measured,
   return rows;
 }
 
+/// The roofline of the GPU a CUDA model runs on, from the driver's
+/// attributes (infer_model_device_info).
+MachineLimits deviceLimits(infer_model_t model) {
+  infer_device_info_t info;
+  check(infer_model_device_info(model, &info));
+  if (info.peak_gflops <= 0 || info.bandwidth_gbs <= 0) {
+    throw ToolError(fmt::format(
+        "the CUDA driver does not report the multiprocessors, clock, memory "
+        "clock or bus width of '{}', which its roofline needs",
+        info.name));
+  }
+  MachineLimits limits;
+  limits.cpu = info.name;
+  limits.isa = fmt::format("sm_{}{}", info.compute_major, info.compute_minor);
+  limits.threads = 1;
+  limits.peakGflops = info.peak_gflops;
+  limits.bandwidthGbs = info.bandwidth_gbs;
+  limits.gpu = true;
+  return limits;
+}
+
+/// One line on the machine the kernels are judged against.
+std::string describeLimits(const MachineLimits &machine, int threads) {
+  if (machine.gpu) {
+    return fmt::format("{} ({}): peak {:.1f} GFLOP/s, memory {:.1f} GB/s "
+                       "(from the driver's attributes), ridge {:.1f} FLOP/B",
+                       machine.cpu, machine.isa, machine.peakGflops,
+                       machine.bandwidthGbs,
+                       machine.peakGflops / machine.bandwidthGbs);
+  }
+  return fmt::format("{}, {} FMA; {} thread(s): peak {:.1f} GFLOP/s, triad "
+                     "{:.1f} GB/s, ridge {:.1f} FLOP/B",
+                     machine.cpu, machine.isa, threads, machine.peakGflops,
+                     machine.bandwidthGbs,
+                     machine.peakGflops / machine.bandwidthGbs);
+}
+
 std::string clip(const std::string &text, size_t width) {
   return text.size() <= width ? text : text.substr(0, width - 1) + "~";
 }
@@ -175,14 +212,17 @@ std::string profileJson(infer_model_t model, const ProfileOptions &options,
   }
   return fmt::format(
       "{{\n  \"model\": {},\n  \"path\": {},\n  \"intra_threads\": {},\n"
-      "  \"machine\": {{\"cpu\": {}, \"isa\": \"{}\", \"threads\": {}, "
-      "\"peak_gflops\": {:.3f}, \"bandwidth_gbs\": {:.3f}}},\n"
+      "  \"machine\": {{\"kind\": \"{}\", \"cpu\": {}, \"isa\": \"{}\", "
+      "\"threads\": {}, \"peak_gflops\": {:.3f}, \"bandwidth_gbs\": {:.3f}, "
+      "\"summary\": {}}},\n"
       "  \"warmup\": {},\n  \"iterations\": {},\n"
       "  \"latency_p50_ms\": {:.6f},\n  \"kernels_p50_ms\": {:.6f},\n"
       "  \"latency_ms\": [{}],\n  \"kernels\": [{}\n  ]\n}}\n",
       jsonString(infer_model_name(model)), jsonString(options.modelPath),
-      infer_model_intra_op_threads(model), jsonString(machine.cpu), machine.isa,
-      machine.threads, machine.peakGflops, machine.bandwidthGbs, options.warmup,
+      infer_model_intra_op_threads(model), machine.gpu ? "gpu" : "cpu",
+      jsonString(machine.cpu), machine.isa, machine.threads, machine.peakGflops,
+      machine.bandwidthGbs,
+      jsonString(describeLimits(machine, machine.threads)), options.warmup,
       options.iterations, median(measured.latencies) * 1e3, total * 1e3,
       latencies, kernels);
 }
@@ -256,28 +296,30 @@ void runProfile(infer_model_t model, const std::vector<infer_tensor_t> &inputs,
   if (infer_model_num_kernels(model) == 0) {
     throw ToolError(
         fmt::format("'{}' has no kernel profile: compile it with infer-compile "
-                    "--profile (CPU target, static shapes)",
+                    "--profile (CPU or CUDA target, static shapes)",
                     options.modelPath));
   }
   Measured measured = measure(model, inputs, options);
   int threads = infer_model_intra_op_threads(model);
-  MachineLimits machine = machineLimits(
-      options.machineFile.empty() ? defaultMachineFile() : options.machineFile,
-      threads, options.remeasure);
+  MachineLimits machine =
+      infer_model_on_device(model)
+          ? deviceLimits(model)
+          : machineLimits(options.machineFile.empty() ? defaultMachineFile()
+                                                      : options.machineFile,
+                          threads, options.remeasure);
   std::vector<KernelRow> rows = kernelRows(model, measured, machine);
 
   double latency = median(measured.latencies);
   double total = median(measured.kernelSums);
   fmt::print("model       {} ({})\n", infer_model_name(model),
              options.modelPath);
-  fmt::print("machine     {}, {} FMA; {} thread(s): peak {:.1f} GFLOP/s, "
-             "triad {:.1f} GB/s, ridge {:.1f} FLOP/B\n",
-             machine.cpu, machine.isa, threads, machine.peakGflops,
-             machine.bandwidthGbs, machine.peakGflops / machine.bandwidthGbs);
-  fmt::print("latency     p50 {:.4f} ms over {} calls; kernels p50 {:.4f} ms "
+  fmt::print("{}{}\n", machine.gpu ? "device      " : "machine     ",
+             describeLimits(machine, threads));
+  fmt::print("latency     p50 {:.4f} ms over {} calls; {} p50 {:.4f} ms "
              "({:.1f}% of it)\n\n",
-             latency * 1e3, options.iterations, total * 1e3,
-             latency > 0 ? total / latency * 100 : 0);
+             latency * 1e3, options.iterations,
+             machine.gpu ? "launches (events, no CUDA graph)" : "kernels",
+             total * 1e3, latency > 0 ? total / latency * 100 : 0);
   std::vector<KernelRow> sorted = rows;
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const KernelRow &a, const KernelRow &b) {

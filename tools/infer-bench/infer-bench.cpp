@@ -82,8 +82,9 @@ OPTIONS
   --help              show this text.
 
 PROFILE (models compiled with infer-compile --profile)
-  --profile           time each kernel (a fused op group) of each run and
-                      print the slowest: time, % of the run, GFLOP/s, GB/s,
+  --profile           time each kernel (a fused op group; on a GPU each
+                      launch, with CUDA events) of each run and print the
+                      slowest: time, % of the run, GFLOP/s, GB/s,
                       arithmetic intensity (FLOP/B), % of the roofline
                       (the time the machine's limits allow over the time
                       taken) and a class: compute-bound (intensity above
