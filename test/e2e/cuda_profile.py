@@ -22,10 +22,12 @@ GlobalAveragePool, Gemm, Softmax) is compiled with and without --profile:
   132*128*2*1.98 GFLOP/s and 2*2.619e9*640 B/s;
 - infer-report draws the GPU profile, naming the device;
 - the artifact compiled without --profile is refused by infer-bench
-  --profile.
+  --profile;
+- test/gpu's gpu_runner (what a GPU machine runs) reports the profiled
+  launches' median and the same ceilings.
 
 Usage: cuda_profile.py --infer-compile BIN --infer-run BIN --infer-bench BIN
-                       --emulator DIR --work DIR
+                       --gpu-runner BIN --emulator DIR --work DIR
 """
 import json
 import os
@@ -67,7 +69,7 @@ def cnn(rng):
 
 
 def main():
-    args = parse_args(__doc__, "infer-bench", "emulator")
+    args = parse_args(__doc__, "infer-bench", "gpu-runner", "emulator")
     rng = np.random.default_rng(11)
     failures = 0
     checks = 0
@@ -163,6 +165,14 @@ def main():
     proc = run([args.infer_bench, so["plain"], "--profile"], "plain")
     check(proc.returncode != 0 and "compile it with infer-compile --profile" in proc.stderr,
           "a CUDA artifact without --profile is refused by infer-bench --profile")
+    raw = os.path.join(args.work, "raw")
+    os.makedirs(raw)
+    x.tofile(os.path.join(raw, "input_0.bin"))
+    proc = run([args.gpu_runner, so["profiled"], "cnn", raw, "3"])
+    result = json.loads(proc.stdout.strip().splitlines()[-1]) if proc.returncode == 0 else {}
+    check(result.get("profiled_launches_ms", -1) > 0
+          and abs(result.get("device_peak_gflops", 0) - machine["peak_gflops"]) < 0.1,
+          f"gpu_runner reports the profiled launches and the ceilings: {result or proc.stderr}")
     print(f"cuda-kernel-profile: {checks - failures} of {checks} checks passed")
     return 1 if failures else 0
 

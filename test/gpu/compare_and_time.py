@@ -78,6 +78,11 @@ def main():
                 # Device tensors: no host copies, as PyTorch is timed here.
                 row["device_tensors_match"] = timing["device_tensors_match"]
                 row["infer_device_tensors_ms"] = timing["device_tensors_median_ms"]
+                # --profile: the launches' sum, event-timed, one by one;
+                # and the ceilings infer-bench --profile judges them by.
+                row["profiled_launches_ms"] = timing["profiled_launches_ms"]
+                row["device_peak_gflops"] = timing["device_peak_gflops"]
+                row["device_bandwidth_gbs"] = timing["device_bandwidth_gbs"]
         if "error" not in row:
             worst = 0.0
             ok = True

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Prepares a GPU run on this machine (which has the compiler, no GPU).
 
-For each model and batch: `infer-compile --target=cuda --gpu-arch sm_90`
-into OUT/<model>_b<batch>/, a random input (input_0.bin) and its expected
+For each model and batch: `infer-compile --target=cuda --gpu-arch sm_90
+--profile` (the profile is data; the kernels are the same) into
+OUT/<model>_b<batch>/, a random input (input_0.bin) and its expected
 output from ONNX Runtime on the CPU (expected_0.bin), and a manifest.json
 that run_on_gpu.sh reads on the GPU machine. Carry OUT there (the device
 tool's `carry`, 64 MiB at most: resnet18 is 45 MB of weights, so it goes
@@ -64,7 +65,8 @@ def main():
             name = f"{arch}_b{batch}"
             out = os.path.join(args.out, name)
             subprocess.run([args.infer_compile, src, "--target=cuda", "--gpu-arch", "sm_90",
-                            "--batch", str(batch), "-o", out, "--name", "m"], check=True)
+                            "--batch", str(batch), "--profile", "-o", out, "--name", "m"],
+                           check=True)
             session = ort.InferenceSession(onnx_path, providers=["CPUExecutionProvider"])
             feed = {}
             for i, info in enumerate(session.get_inputs()):
