@@ -35,7 +35,7 @@ import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
-from test_data import compile_model, make_model, parse_args, write_set
+from test_data import Checks, compile_model, make_model, parse_args, write_set
 
 TILED = [16, 16, 1]
 
@@ -115,14 +115,7 @@ def kernel_shapes(out_dir, name):
 def main():
     args = parse_args(__doc__, "gpu-runner", "emulator")
     rng = np.random.default_rng(7)
-    failures = 0
-    checks = 0
-
-    def check(ok, what):
-        nonlocal failures, checks
-        checks += 1
-        print(("PASS" if ok else "FAIL") + ": " + what, flush=True)
-        failures += 0 if ok else 1
+    check = Checks()
 
     for make in (cnn, attention, wide_matmul):
         model, expect = make(rng)
@@ -194,8 +187,7 @@ def main():
             check(proc.returncode == 0 and "1 of 1 compared outputs passed" in proc.stdout,
                   "gather: valid indices (negative ones included) match onnx.reference"
                   + ("" if proc.returncode == 0 else ": " + text[-300:]))
-    print(f"cuda-emulated-models: {checks - failures} of {checks} checks passed")
-    return 1 if failures else 0
+    return check.summary("cuda-emulated-models")
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
-from test_data import compile_model, make_model, parse_args, write_set
+from test_data import Checks, compile_model, make_model, parse_args, write_set
 
 H = W = 32
 CIN, COUT, CLASSES = 8, 32, 10
@@ -71,14 +71,7 @@ def cnn(rng):
 def main():
     args = parse_args(__doc__, "infer-bench", "gpu-runner", "emulator")
     rng = np.random.default_rng(11)
-    failures = 0
-    checks = 0
-
-    def check(ok, what):
-        nonlocal failures, checks
-        checks += 1
-        print(("PASS" if ok else "FAIL") + ": " + what, flush=True)
-        failures += 0 if ok else 1
+    check = Checks()
 
     model = cnn(rng)
     x = rng.standard_normal([1, CIN, H, W]).astype(np.float32)
@@ -173,8 +166,7 @@ def main():
     check(result.get("profiled_launches_ms", -1) > 0
           and abs(result.get("device_peak_gflops", 0) - machine["peak_gflops"]) < 0.1,
           f"gpu_runner reports the profiled launches and the ceilings: {result or proc.stderr}")
-    print(f"cuda-kernel-profile: {checks - failures} of {checks} checks passed")
-    return 1 if failures else 0
+    return check.summary("cuda-kernel-profile")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,24 @@ def parse_args(doc, *extra_tools):
     return args
 
 
+class Checks:
+    """Counts checks that print PASS or FAIL and go on; `summary(name)`
+    prints the count and returns the exit status (1 if any failed)."""
+
+    def __init__(self):
+        self.total = 0
+        self.failures = 0
+
+    def __call__(self, ok, what):
+        self.total += 1
+        self.failures += 0 if ok else 1
+        print(("PASS" if ok else "FAIL") + ": " + what, flush=True)
+
+    def summary(self, name):
+        print(f"{name}: {self.total - self.failures} of {self.total} checks passed")
+        return 1 if self.failures else 0
+
+
 def make_model(graph, opset, check=True):
     """A model of `graph` at default-domain `opset`, IR version 8 (what
     Debian's libonnx reads), checked with the full checker."""
