@@ -18,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "cuda.h"
+#include "cuda_driver.h"
 
 #include "dynamic.h"
 
@@ -26,67 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The few driver types and constants used here (cuda.h is not needed). */
-typedef int CUresult;
-typedef int CUdevice;
-typedef struct CUctx_st *CUcontext;
-typedef struct CUmod_st *CUmodule;
-typedef struct CUfunc_st *CUfunction;
-typedef struct CUstream_st *CUstream;
-typedef struct CUgraph_st *CUgraph;
-typedef struct CUgraphExec_st *CUgraphExec;
-typedef struct CUevent_st *CUevent;
-typedef unsigned long long CUdeviceptr;
-enum {
-  CUDA_SUCCESS = 0,
-  CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13,
-  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
-  CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,
-  CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37,
-  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
-  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
-  CU_STREAM_NON_BLOCKING = 1,
-  CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
-};
-
-struct driver {
-  void *library;
-  CUresult (*Init)(unsigned);
-  CUresult (*DeviceGetCount)(int *);
-  CUresult (*DeviceGet)(CUdevice *, int);
-  CUresult (*DeviceGetAttribute)(int *, int, CUdevice);
-  CUresult (*DevicePrimaryCtxRetain)(CUcontext *, CUdevice);
-  CUresult (*DevicePrimaryCtxRelease)(CUdevice);
-  CUresult (*CtxSetCurrent)(CUcontext);
-  CUresult (*ModuleLoadData)(CUmodule *, const void *);
-  CUresult (*ModuleUnload)(CUmodule);
-  CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*MemAlloc)(CUdeviceptr *, size_t);
-  CUresult (*MemFree)(CUdeviceptr);
-  CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
-  CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
-  CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-  CUresult (*StreamCreate)(CUstream *, unsigned);
-  CUresult (*StreamDestroy)(CUstream);
-  CUresult (*StreamSynchronize)(CUstream);
-  CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
-                           unsigned, unsigned, unsigned, CUstream, void **,
-                           void **);
-  CUresult (*StreamBeginCapture)(CUstream, int);
-  CUresult (*StreamEndCapture)(CUstream, CUgraph *);
-  CUresult (*GraphInstantiate)(CUgraphExec *, CUgraph, unsigned long long);
-  CUresult (*GraphLaunch)(CUgraphExec, CUstream);
-  CUresult (*GraphExecDestroy)(CUgraphExec);
-  CUresult (*GraphDestroy)(CUgraph);
-  CUresult (*GetErrorName)(CUresult, const char **);
-  /* Optional (profiled runs only): NULL where the driver lacks them. */
-  CUresult (*EventCreate)(CUevent *, unsigned);
-  CUresult (*EventRecord)(CUevent, CUstream);
-  CUresult (*EventElapsedTime)(float *, CUevent, CUevent);
-  CUresult (*EventDestroy)(CUevent);
-  CUresult (*DeviceGetName)(char *, int, CUdevice); /* optional */
-};
 
 struct infer_cuda_model {
   struct driver driver;
@@ -109,94 +49,13 @@ struct infer_cuda_model {
   pthread_mutex_t lock;
 };
 
-static const char *error_name(const struct driver *d, CUresult result) {
-  const char *name = NULL;
-  if (d->GetErrorName && d->GetErrorName(result, &name) == CUDA_SUCCESS &&
-      name) {
-    return name;
-  }
-  return "CUDA_ERROR_UNKNOWN";
-}
-
-/* A status for a failed driver call: the call, the model, the CUDA error. */
-static infer_status_t driver_error(const struct driver *d, CUresult result,
-                                   const char *call, const char *model) {
-  return infer_status_make(INFER_INTERNAL, "model '%s': %s failed: %s (%d)",
-                           model, call, error_name(d, result), (int)result);
-}
-
 #define CHECK(call, expr)                                                      \
   do {                                                                         \
     CUresult result_ = (expr);                                                 \
     if (result_ != CUDA_SUCCESS) {                                             \
-      return driver_error(&m->driver, result_, call, m->abi->name);            \
+      return infer_cuda_driver_error(&m->driver, result_, call, m->abi->name); \
     }                                                                          \
   } while (0)
-
-static infer_status_t open_driver(struct driver *d, const char *model) {
-  d->library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!d->library) {
-    const char *why = dlerror();
-    return infer_status_make(
-        INFER_UNAVAILABLE,
-        "model '%s' runs on an NVIDIA GPU, but no CUDA driver was found "
-        "(dlopen libcuda.so.1: %s)",
-        model, why ? why : "not found");
-  }
-  struct {
-    void **slot;
-    const char *symbol;
-  } symbols[] = {
-      {(void **)&d->Init, "cuInit"},
-      {(void **)&d->DeviceGetCount, "cuDeviceGetCount"},
-      {(void **)&d->DeviceGet, "cuDeviceGet"},
-      {(void **)&d->DeviceGetAttribute, "cuDeviceGetAttribute"},
-      {(void **)&d->DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"},
-      {(void **)&d->DevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"},
-      {(void **)&d->CtxSetCurrent, "cuCtxSetCurrent"},
-      {(void **)&d->ModuleLoadData, "cuModuleLoadData"},
-      {(void **)&d->ModuleUnload, "cuModuleUnload"},
-      {(void **)&d->ModuleGetFunction, "cuModuleGetFunction"},
-      {(void **)&d->MemAlloc, "cuMemAlloc_v2"},
-      {(void **)&d->MemFree, "cuMemFree_v2"},
-      {(void **)&d->MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"},
-      {(void **)&d->MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"},
-      {(void **)&d->MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"},
-      {(void **)&d->StreamCreate, "cuStreamCreate"},
-      {(void **)&d->StreamDestroy, "cuStreamDestroy_v2"},
-      {(void **)&d->StreamSynchronize, "cuStreamSynchronize"},
-      {(void **)&d->LaunchKernel, "cuLaunchKernel"},
-      {(void **)&d->StreamBeginCapture, "cuStreamBeginCapture_v2"},
-      {(void **)&d->StreamEndCapture, "cuStreamEndCapture"},
-      {(void **)&d->GraphInstantiate, "cuGraphInstantiateWithFlags"},
-      {(void **)&d->GraphLaunch, "cuGraphLaunch"},
-      {(void **)&d->GraphExecDestroy, "cuGraphExecDestroy"},
-      {(void **)&d->GraphDestroy, "cuGraphDestroy"},
-      {(void **)&d->GetErrorName, "cuGetErrorName"},
-  };
-  for (size_t i = 0; i < sizeof(symbols) / sizeof(symbols[0]); ++i) {
-    *symbols[i].slot = dlsym(d->library, symbols[i].symbol);
-    if (!*symbols[i].slot) {
-      dlclose(d->library);
-      d->library = NULL;
-      return infer_status_make(INFER_UNAVAILABLE,
-                               "the CUDA driver (libcuda.so.1) has no %s: "
-                               "it is older than this runtime needs",
-                               symbols[i].symbol);
-    }
-  }
-  *(void **)&d->DeviceGetName = dlsym(d->library, "cuDeviceGetName");
-  /* Events time profiled runs only; cuEventElapsedTime_v2 (CUDA 12.8+)
-   * keeps the original's signature. */
-  *(void **)&d->EventCreate = dlsym(d->library, "cuEventCreate");
-  *(void **)&d->EventRecord = dlsym(d->library, "cuEventRecord");
-  *(void **)&d->EventDestroy = dlsym(d->library, "cuEventDestroy_v2");
-  *(void **)&d->EventElapsedTime = dlsym(d->library, "cuEventElapsedTime_v2");
-  if (!d->EventElapsedTime) {
-    *(void **)&d->EventElapsedTime = dlsym(d->library, "cuEventElapsedTime");
-  }
-  return NULL;
-}
 
 static size_t tensor_bytes(const infer_abi_tensor_t *t) {
   size_t count = 1;
@@ -255,7 +114,7 @@ static infer_status_t set_up(struct infer_cuda_model *m) {
         INFER_UNAVAILABLE,
         "model '%s': the device (%s) cannot load its kernels: %s; compile "
         "with --gpu-arch %s",
-        abi->name, arch, error_name(&m->driver, loaded), arch);
+        abi->name, arch, infer_cuda_error_name(&m->driver, loaded), arch);
   }
   CHECK("cuStreamCreate",
         m->driver.StreamCreate(&m->stream, CU_STREAM_NON_BLOCKING));
@@ -372,7 +231,7 @@ infer_status_t infer_cuda_model_create(const infer_abi_model_t *abi,
   }
   m->abi = abi;
   pthread_mutex_init(&m->lock, NULL);
-  infer_status_t status = open_driver(&m->driver, abi->name);
+  infer_status_t status = infer_cuda_open_driver(&m->driver, abi->name);
   if (!status) {
     status = set_up(m);
   }
@@ -426,13 +285,15 @@ static infer_status_t execute(struct infer_cuda_model *m, int timed) {
       return status;
     }
     if (ended != CUDA_SUCCESS) {
-      return driver_error(&m->driver, ended, "cuStreamEndCapture", abi->name);
+      return infer_cuda_driver_error(&m->driver, ended, "cuStreamEndCapture",
+                                     abi->name);
     }
     CUresult made = m->driver.GraphInstantiate(&m->graph, graph, 0);
     m->driver.GraphDestroy(graph);
     if (made != CUDA_SUCCESS) {
       m->graph = NULL;
-      return driver_error(&m->driver, made, "cuGraphInstantiate", abi->name);
+      return infer_cuda_driver_error(&m->driver, made, "cuGraphInstantiate",
+                                     abi->name);
     }
   }
   if (m->use_graph) {
@@ -548,7 +409,8 @@ static infer_status_t make_events(struct infer_cuda_model *m) {
   }
   if (result != CUDA_SUCCESS) {
     destroy_events(m, events);
-    return driver_error(&m->driver, result, "cuEventCreate", abi->name);
+    return infer_cuda_driver_error(&m->driver, result, "cuEventCreate",
+                                   abi->name);
   }
   m->events = events;
   return NULL;
@@ -588,54 +450,9 @@ infer_status_t infer_cuda_model_run_device(struct infer_cuda_model *m,
   return run_serialized(m, &io);
 }
 
-/* f32 lanes per multiprocessor of compute capability major.minor. */
-static int f32_lanes(int major, int minor) {
-  switch (major) {
-  case 3:
-    return 192;
-  case 6:
-    return minor == 0 ? 64 : 128;
-  case 7:
-    return 64;
-  case 8:
-    return minor == 0 ? 64 : 128;
-  default:
-    return 128; /* 5.x, 9.x, 10.x, 12.x */
-  }
-}
-
 infer_status_t infer_cuda_device_info(struct infer_cuda_model *m,
                                       infer_device_info_t *out) {
-  memset(out, 0, sizeof(*out));
-  const struct driver *d = &m->driver;
-  if (!d->DeviceGetName || d->DeviceGetName(out->name, (int)sizeof(out->name),
-                                            m->device) != CUDA_SUCCESS) {
-    snprintf(out->name, sizeof(out->name), "NVIDIA GPU");
-  }
-  out->name[sizeof(out->name) - 1] = '\0';
-  int clock_khz = 0, memory_khz = 0, bus_bits = 0;
-  struct {
-    int *value;
-    int attribute;
-  } wanted[] = {
-      {&out->compute_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
-      {&out->compute_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
-      {&out->multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT},
-      {&clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE},
-      {&memory_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE},
-      {&bus_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH},
-  };
-  for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); ++i) {
-    if (d->DeviceGetAttribute(wanted[i].value, wanted[i].attribute,
-                              m->device) != CUDA_SUCCESS) {
-      *wanted[i].value = 0;
-    }
-  }
-  out->peak_gflops = (double)out->multiprocessors *
-                     f32_lanes(out->compute_major, out->compute_minor) * 2.0 *
-                     clock_khz * 1e-6;
-  out->bandwidth_gbs = 2.0 * memory_khz * 1e3 * (bus_bits / 8.0) * 1e-9;
-  return NULL;
+  return infer_cuda_query_device(&m->driver, m->device, out);
 }
 
 size_t infer_cuda_model_buffer_size(const struct infer_cuda_model *m,
