@@ -213,6 +213,7 @@ infer_pool_t *infer_pool_create(int threads) {
       ++pool->num_workers;
     }
   }
+  pool->executor.num_threads = pool->num_workers + 1;
   return pool;
 }
 

@@ -1,11 +1,12 @@
 /*===- executor_test.c - the thread pool a model's runs use ----------===*
  *
- * A model defined here as an ABI version 7 constant takes its executor
+ * A model defined here as an ABI constant takes its executor
  * through set_executor, as compiled code does, and its run hands
  * `parallel_for` loops of many sizes to it. Each iteration counts itself in
  * a per-run array: every iteration must run exactly once, on at most
  * intra_op_threads threads, also with four callers sharing one model and
- * with a loop started inside a task (which the pool runs on the caller);
+ * with a loop started inside a task (which the pool runs on the caller),
+ * and the executor must report intra_op_threads as its num_threads;
  * with two threads or more, a task that waits for another thread to take
  * a chunk must see one do so.
  *
@@ -109,6 +110,11 @@ static int32_t pool_run(void *const *buffers) {
   static const int64_t sizes[] = {2, 3, 7, 8, 9, 31, 64, 100, 1000, kMaxN};
   int32_t most = 0;
   int32_t mode = *(const int32_t *)buffers[0];
+  if (mode == 3) {
+    /* The executor's thread count, as compiled code reads it (ABI 9). */
+    *(int32_t *)buffers[1] = current ? current->num_threads : 1;
+    return 0;
+  }
   for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); ++s) {
     struct loop *loop = calloc(1, sizeof(*loop));
     loop->n = sizes[s];
@@ -129,7 +135,7 @@ static int32_t pool_run(void *const *buffers) {
 
 static const int64_t kScalar[1] = {1};
 /* Input: 0 plain loops, 1 with a loop nested in a task, 2 waiting for a
- * helper in the large loops. */
+ * helper in the large loops, 3 the executor's num_threads (no loop). */
 static const infer_abi_tensor_t kIn[] = {{"mode", INFER_DTYPE_I32, 1, kScalar}};
 static const infer_abi_tensor_t kOut[] = {
     {"threads", INFER_DTYPE_I32, 1, kScalar}};
@@ -194,6 +200,7 @@ void test_executor(void) {
       EXPECT(used >= 1 && used <= threads);
     }
     EXPECT(run_once(model, 1) >= 1);
+    EXPECT(run_once(model, 3) == threads);
     if (threads >= 2) {
       EXPECT(run_once(model, 2) >= 2);
     }

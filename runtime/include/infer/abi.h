@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define INFER_ABI_VERSION 8
+#define INFER_ABI_VERSION 9
 
 /* Element types, numbered as ONNX's TensorProto.DataType. */
 typedef enum infer_dtype_e {
@@ -106,12 +106,20 @@ typedef int32_t (*infer_abi_run_dynamic_fn)(void *const *inputs,
  * once every call has returned. The code calls it with n >= 2 and never
  * from inside a task of the same run, except for loops nested in a task,
  * which an executor may run on the calling thread (task(context, 0, n)).
- * With no executor set, the code runs each loop itself. */
+ * With no executor set, the code runs each loop itself.
+ *
+ * abi_version >= 9: `num_threads` is how many threads the executor runs
+ * tasks on (the caller's included). The code splits a contraction into
+ * about that many ranges, one per thread: fewer ranges read the shared
+ * operand fewer times. Any value is safe (below 1 counts as 1); it only
+ * sets the granularity. */
 typedef void (*infer_abi_task_fn)(void *context, int64_t begin, int64_t end);
 typedef struct infer_abi_executor infer_abi_executor_t;
 struct infer_abi_executor {
   void (*parallel_for)(infer_abi_executor_t *self, infer_abi_task_fn task,
                        void *context, int64_t n);
+  int32_t num_threads; /* abi_version >= 9 */
+  int32_t reserved;
 };
 
 /* Sets the executor the calling thread's runs of the model use (NULL:
