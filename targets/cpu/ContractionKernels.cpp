@@ -240,19 +240,31 @@ void KernelBuilder::batchLoops(size_t level) {
   });
 }
 
+Value KernelBuilder::splitCount(Value most) {
+  Value count = index(kMaxGroups);
+  if (threadCount) {
+    count = arith::MaxSIOp::create(
+        b, loc, func::CallOp::create(b, loc, threadCount).getResult(0),
+        index(1));
+  }
+  return arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, count, most), index(1));
+}
+
 void KernelBuilder::rowChunks(Value full, int64_t tail) {
   int64_t tiles = c.m / rows;
-  int64_t chunks = std::min(kMaxGroups, tiles / kMinTilesPerChunk);
-  int64_t chunk = llvm::divideCeil(tiles, chunks) * rows;
+  Value chunks = splitCount(index(tiles / kMinTilesPerChunk));
+  Value chunk = arith::MulIOp::create(
+      b, loc, arith::CeilDivUIOp::create(b, loc, index(tiles), chunks),
+      index(rows));
   scf::ParallelOp::create(
-      b, loc, ValueRange{index(0)}, ValueRange{index(c.m)},
-      ValueRange{index(chunk)}, [&](OpBuilder &nb, Location, ValueRange m0) {
+      b, loc, ValueRange{index(0)}, ValueRange{index(c.m)}, ValueRange{chunk},
+      [&](OpBuilder &nb, Location, ValueRange m0) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
         mBegin = m0.front();
         mEnd = arith::MinSIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, mBegin, index(chunk)),
-            index(c.m));
+            b, loc, arith::AddIOp::create(b, loc, mBegin, chunk), index(c.m));
         columns(index(0), full, tail, true);
         mBegin = mEnd = Value();
       });
@@ -285,13 +297,13 @@ void KernelBuilder::dynamicMatmul() {
     // Threads take row ranges of C (N may be small, M is known).
     rowChunks(full, 0);
   } else if (parallel && !inParallelBatch) {
-    // Groups of at most ceil(panels / kMaxGroups) panels, in parallel.
+    // Groups of ceil(panels / splitCount) panels, in parallel.
     Value panels = arith::DivUIOp::create(b, loc, n, index(width));
     Value group = arith::MulIOp::create(
         b, loc,
         arith::MaxUIOp::create(
             b, loc,
-            arith::CeilDivUIOp::create(b, loc, panels, index(kMaxGroups)),
+            arith::CeilDivUIOp::create(b, loc, panels, splitCount(panels)),
             index(1)),
         index(width));
     Value rest = tailColumns;
@@ -320,11 +332,15 @@ void KernelBuilder::matmul() {
     rowChunks(index(full), tail);
   } else if (parallel && !inParallelBatch && panels > 1) {
     // Groups of panels are independent: one parallel loop over them
-    // (threads through OpenMP once scf.parallel is converted). At most
-    // `kMaxGroups` groups, so each k-block of A is read a few times, not
-    // once per panel.
+    // (tasks for the executor, or OpenMP). At most `kMaxGroups` groups, or
+    // one per thread, so each k-block of A is read a few times, not once
+    // per panel.
     panelGroups(index(full),
-                index(llvm::divideCeil(panels, kMaxGroups) * width));
+                arith::MulIOp::create(
+                    b, loc,
+                    arith::CeilDivUIOp::create(b, loc, index(panels),
+                                               splitCount(index(panels))),
+                    index(width)));
     if (tail) {
       columns(index(full), index(full), tail, false);
     }
@@ -613,13 +629,35 @@ Value packedLhsOf(OpBuilder &b, Contraction &c, int64_t rows) {
 struct ContractionKernelsPass final
     : impl::ContractionKernelsPassBase<ContractionKernelsPass> {
   using Base::Base;
+
+  /// `func.func private @__infer_num_threads() -> index`, declared once:
+  /// the executor's thread count (infer-cpu-parallel-to-runtime defines
+  /// it).
+  func::FuncOp threadCount() {
+    ModuleOp module = getOperation();
+    if (auto fn = module.lookupSymbol<func::FuncOp>(kThreadCountFn)) {
+      return fn;
+    }
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    auto fn = func::FuncOp::create(b, module.getLoc(), kThreadCountFn,
+                                   b.getFunctionType({}, {b.getIndexType()}));
+    fn.setPrivate();
+    return fn;
+  }
+
   void runOnOperation() override {
     if (vectorBits != 128 && vectorBits != 256 && vectorBits != 512) {
       getOperation().emitError("vector-bits must be 128, 256 or 512");
       return signalPassFailure();
     }
+    for (auto fn : getOperation().getOps<func::FuncOp>()) {
+      runOnFunction(fn);
+    }
+  }
+
+  void runOnFunction(func::FuncOp fn) {
     SmallVector<Contraction, 4> found;
-    getOperation().walk([&](linalg::LinalgOp op) {
+    fn.walk([&](linalg::LinalgOp op) {
       if (std::optional<Contraction> c = matchContraction(op)) {
         found.push_back(*c);
       }
@@ -651,6 +689,9 @@ struct ContractionKernelsPass final
       }
       KernelBuilder builder(b, c, vectorBits, kBlock, parallel, shared, init,
                             epilogue);
+      if (parallel && runtimeThreads) {
+        builder.setThreadCount(threadCount());
+      }
       if (Value packed = packedLhsOf(b, c, tileRowsFor(vectorBits))) {
         builder.setPackedLhs(packed);
       }

@@ -62,7 +62,10 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   PackWeightsPassOptions packing;
   packing.vectorBits = options.vectorBits;
   pm.addPass(createPackWeightsPass(packing));
-  pm.addNestedPass<func::FuncOp>(createContractionKernelsPass(kernels));
+  // With the runtime's executor, one group of panels per thread.
+  kernels.runtimeThreads =
+      parallel && options.parallel == CodegenOptions::Parallel::Runtime;
+  pm.addPass(createContractionKernelsPass(kernels));
   // Weights the kernels now read packed are left unused.
   pm.addPass(createSymbolDCEPass());
   pm.addNestedPass<func::FuncOp>(targets::createExpandCopiesPass());

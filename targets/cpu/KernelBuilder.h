@@ -16,6 +16,7 @@
 #include "targets/cpu/Epilogue.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
@@ -46,6 +47,11 @@ public:
   /// Reads A from `packed` ([ceil(M / MR)][K][MR], infer-cpu-pack-weights)
   /// instead of from A's rows.
   void setPackedLhs(mlir::Value packed) { packedLhs = packed; }
+
+  /// Splits parallel loops into one group per thread of the executor, as
+  /// `count` (@__infer_num_threads) returns at run time, instead of at
+  /// most kMaxGroups.
+  void setThreadCount(mlir::func::FuncOp count) { threadCount = count; }
 
   void build();
 
@@ -101,6 +107,11 @@ private:
 
   /// matmul() for an N known only at run time (B read as rows).
   void dynamicMatmul();
+
+  /// How many groups to split `most` units (panels or row tiles) into:
+  /// the executor's threads (setThreadCount) or kMaxGroups, at most
+  /// `most`, at least 1.
+  mlir::Value splitCount(mlir::Value most);
 
   /// One parallel loop over chunks of C's rows (of whole MR tiles), each
   /// thread computing the full panels before `full` and the tail after it.
@@ -252,6 +263,7 @@ private:
   bool stridedRuns = false;
   /// The rows of C this thread computes, when threads split M.
   mlir::Value mBegin, mEnd;
+  mlir::func::FuncOp threadCount;
   /// A run-time N's last columns (fewer than a panel), and the mask of the
   /// panel that computes them.
   mlir::Value tailColumns, tailMask;

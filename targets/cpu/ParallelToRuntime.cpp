@@ -19,7 +19,9 @@
 // which calls the task through the executor the thread-local
 // `__infer_executor` names (infer_abi_executor_t in infer/abi.h), or once
 // over all iterations when there is none or only one iteration. The
-// artifact's `<name>_set_executor` sets it for the calling thread.
+// artifact's `<name>_set_executor` sets it for the calling thread. A
+// declared `__infer_num_threads` (the contraction kernels' group count)
+// gets its body here too: the executor's `num_threads`, 1 without one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,6 +113,42 @@ public:
   }
 
   LogicalResult outline(omp::ParallelOp parallel);
+
+  /// Gives the declared `@__infer_num_threads` (infer-cpu-contraction-
+  /// kernels' thread count) its body: the executor's `num_threads`, or 1
+  /// when the calling thread has no executor.
+  void defineThreadCount() {
+    auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(kThreadCountFn);
+    if (!fn || !fn.isExternal()) {
+      return;
+    }
+    Location loc = fn.getLoc();
+    fn.setLinkage(LLVM::Linkage::Internal);
+    Block *entry = fn.addEntryBlock(b);
+    Block *none = b.createBlock(&fn.getBody());
+    Block *some = b.createBlock(&fn.getBody());
+    Type result = fn.getFunctionType().getReturnType();
+    b.setInsertionPointToStart(entry);
+    Value slot = LLVM::ThreadlocalAddressOp::create(
+        b, loc, ptr, LLVM::AddressOfOp::create(b, loc, ptr, kExecutor));
+    Value executor = LLVM::LoadOp::create(b, loc, ptr, slot);
+    LLVM::CondBrOp::create(
+        b, loc,
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, executor,
+                             LLVM::ZeroOp::create(b, loc, ptr)),
+        none, some);
+    b.setInsertionPointToStart(none);
+    LLVM::ReturnOp::create(b, loc, LLVM::ConstantOp::create(b, loc, result, 1));
+    // infer_abi_executor_t {ptr parallel_for; i32 num_threads; i32}.
+    b.setInsertionPointToStart(some);
+    auto i32 = IntegerType::get(module.getContext(), 32);
+    auto executorType =
+        LLVM::LLVMStructType::getLiteral(module.getContext(), {ptr, i32, i32});
+    Value field = LLVM::GEPOp::create(b, loc, ptr, executorType, executor,
+                                      ArrayRef<LLVM::GEPArg>{0, 1});
+    Value count = LLVM::LoadOp::create(b, loc, i32, field);
+    LLVM::ReturnOp::create(b, loc, LLVM::SExtOp::create(b, loc, result, count));
+  }
 
 private:
   Value constant(Location loc, int64_t value) {
@@ -314,6 +352,7 @@ struct ParallelToRuntimePass final
     ModuleOp module = getOperation();
     Outliner outliner(module);
     outliner.declareRuntime();
+    outliner.defineThreadCount();
     // Outermost first; a parallel loop nested in another is outlined with
     // it into the task, and then on its own (it runs serially there: the
     // pool is busy with the outer one).

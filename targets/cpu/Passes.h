@@ -13,6 +13,12 @@
 
 namespace infer::cpu {
 
+/// `func.func private @__infer_num_threads() -> index`: the thread count
+/// of the calling thread's executor (1 without one), which
+/// infer-cpu-contraction-kernels sizes its parallel groups by and
+/// infer-cpu-parallel-to-runtime defines.
+inline constexpr llvm::StringLiteral kThreadCountFn = "__infer_num_threads";
+
 #define GEN_PASS_DECL
 #include "targets/cpu/Passes.h.inc"
 

@@ -122,7 +122,7 @@ def ProfileStampsPass : Pass<"infer-cpu-profile-stamps", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
-def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::func::FuncOp"> {
+def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::ModuleOp"> {
   let summary = "Rewrites f32 contractions on buffers into register-tiled vector kernels";
   let description = [{
     Matmul-shaped `linalg` ops on memrefs (`C[.., m, n] += A[.., m, k] *
@@ -137,6 +137,13 @@ def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::func
     the loop over column panels (each writes its own columns of C) is an
     `scf.parallel`. Shapes must be static; anything else is left to the
     loop lowering.
+
+    The parallel loop has at most 8 iterations (groups of panels, or of
+    row tiles when there are few panels): each group reads all of A (or
+    B), so fewer groups read it fewer times. With `runtime-threads` the
+    count is the executor's thread count instead, known at run time: a
+    call to `@__infer_num_threads() -> index` (declared here, defined by
+    `infer-cpu-parallel-to-runtime`) sizes the groups, one per thread.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", "256",
@@ -144,12 +151,16 @@ def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::func
     Option<"kBlock", "k-block", "int64_t", "256",
            "Reduction rows per block (a k-block x NR panel of B stays in L1)">,
     Option<"parallel", "parallel", "bool", "false",
-           "Emit the loop over column panels as scf.parallel">
+           "Emit the loop over column panels as scf.parallel">,
+    Option<"runtimeThreads", "runtime-threads", "bool", "false",
+           "With parallel: one group of panels (or rows) per thread of the "
+           "executor, counted at run time (@__infer_num_threads)">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
 }
 
 def ParallelLoopsPass : Pass<"infer-cpu-parallel-loops", "::mlir::func::FuncOp"> {
@@ -205,7 +216,10 @@ def ParallelToRuntimePass : Pass<"infer-cpu-parallel-to-runtime", "::mlir::Modul
     thread-local `__infer_executor` (infer_abi_executor_t, runtime ABI
     version 7), or the task once over all iterations when there is no
     executor or fewer than two iterations. No OpenMP op remains, so the
-    object needs no OpenMP runtime.
+    object needs no OpenMP runtime. A declared
+    `llvm.func @__infer_num_threads() -> i64` (the thread count
+    `infer-cpu-contraction-kernels` sizes its groups by) gets its body:
+    the executor's `num_threads` (ABI version 9), or 1 without one.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -1,6 +1,7 @@
-// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-cpu-contraction-kernels{vector-bits=256 k-block=2}),canonicalize)' | FileCheck %s
-// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-cpu-contraction-kernels{vector-bits=512}),canonicalize)' | FileCheck %s --check-prefix=AVX512
-// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-cpu-contraction-kernels{parallel=true}),canonicalize)' | FileCheck %s --check-prefix=PARALLEL
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-contraction-kernels{vector-bits=256 k-block=2},canonicalize)' | FileCheck %s
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-contraction-kernels{vector-bits=512},canonicalize)' | FileCheck %s --check-prefix=AVX512
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-contraction-kernels{parallel=true},canonicalize)' | FileCheck %s --check-prefix=PARALLEL
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-contraction-kernels{parallel=true runtime-threads=true},canonicalize)' | FileCheck %s --check-prefix=THREADS
 
 #a = affine_map<(m, k, n) -> (m, k)>
 #b = affine_map<(m, k, n) -> (k, n)>
@@ -38,6 +39,17 @@
 // CHECK: vector.maskedstore %arg2
 // With parallel=true the full panels (n0 = 0, 16) are one scf.parallel,
 // each iteration with its own pack buffer; the remainder panel follows.
+// With runtime-threads the group is ceil(2 panels / clamp(threads, 1, 2))
+// panels of 16 columns, the thread count called for at run time.
+// THREADS: func.func private @__infer_num_threads() -> index
+// THREADS-LABEL: func.func @matmul
+// THREADS: %[[T:.+]] = call @__infer_num_threads() : () -> index
+// THREADS: %[[LO:.+]] = arith.maxsi %[[T]], %c1 : index
+// THREADS: %[[HI:.+]] = arith.minsi %[[LO]], %c2 : index
+// THREADS: %[[N:.+]] = arith.maxsi %[[HI]], %c1 : index
+// THREADS: %[[P:.+]] = arith.ceildivui %c2, %[[N]] : index
+// THREADS: %[[G:.+]] = arith.muli %[[P]], %c16 : index
+// THREADS: scf.parallel (%{{.+}}) = (%c0) to (%c32) step (%[[G]])
 // PARALLEL-LABEL: func.func @matmul
 // PARALLEL: scf.parallel (%{{.+}}) = (%c0) to (%c32) step (%c16)
 // PARALLEL: memref.alloca() : memref<256x16xf32>
@@ -465,6 +477,13 @@ func.func @no_epilogue_into_output(%a: memref<16x8xf32>, %b: memref<8x32xf32>, %
 
 // Two panels of columns but eight 6-row tiles: with parallel=true the
 // threads split the rows of C (two chunks of 24) instead of the panels.
+// With runtime-threads: ceil(8 tiles / clamp(threads, 1, 2)) tiles of 6.
+// THREADS-LABEL: func.func @few_panels
+// THREADS: call @__infer_num_threads()
+// THREADS: arith.minsi %{{.+}}, %c2 : index
+// THREADS: %[[C:.+]] = arith.ceildivui %c8, %{{.+}} : index
+// THREADS: %[[R:.+]] = arith.muli %[[C]], %c6 : index
+// THREADS: scf.parallel (%{{.+}}) = (%c0) to (%c48) step (%[[R]])
 // PARALLEL-LABEL: func.func @few_panels
 // PARALLEL: scf.parallel (%{{.+}}) = (%c0) to (%c48) step (%c24)
 // PARALLEL: vector.fma

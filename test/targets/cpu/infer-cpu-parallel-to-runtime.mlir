@@ -75,3 +75,30 @@ llvm.func @g(%p: !llvm.ptr) {
   }
   llvm.return
 }
+
+// -----
+
+// The declared thread count (infer-cpu-contraction-kernels) gets its body:
+// 1 when the thread has no executor, else the executor's num_threads (the
+// i32 after parallel_for, ABI 9), sign-extended.
+// CHECK-LABEL: llvm.func internal @__infer_num_threads() -> i64
+// CHECK: %[[TLS:.+]] = "llvm.intr.threadlocal.address"
+// CHECK: %[[EXEC:.+]] = llvm.load %[[TLS]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[NULL:.+]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: %[[NONE:.+]] = llvm.icmp "eq" %[[EXEC]], %[[NULL]]
+// CHECK: llvm.cond_br %[[NONE]], ^[[ONE:.+]], ^[[READ:.+]]
+// CHECK: ^[[ONE]]:
+// CHECK: %[[C1:.+]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK: llvm.return %[[C1]] : i64
+// CHECK: ^[[READ]]:
+// CHECK: %[[FIELD:.+]] = llvm.getelementptr %[[EXEC]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i32, i32)>
+// CHECK: %[[N:.+]] = llvm.load %[[FIELD]] : !llvm.ptr -> i32
+// CHECK: %[[W:.+]] = llvm.sext %[[N]] : i32 to i64
+// CHECK: llvm.return %[[W]] : i64
+// CHECK-LABEL: llvm.func @g
+// CHECK: llvm.call @__infer_num_threads() : () -> i64
+llvm.func @__infer_num_threads() -> i64
+llvm.func @g() -> i64 {
+  %n = llvm.call @__infer_num_threads() : () -> i64
+  llvm.return %n : i64
+}
