@@ -112,7 +112,9 @@ def _default_name(path: str) -> str:
     return ident
 
 
-def load(path: PathLike, name: Optional[str] = None, intra_op_threads: int = 0) -> Model:
+def load(path: PathLike, name: Optional[str] = None, intra_op_threads: int = 0,
+         fixed_threads: bool = False) -> Model:
     """Loads a compiled model (NAME.so). intra_op_threads: threads one run
-    uses, the caller's included (0: one per CPU)."""
-    return Model(os.fspath(path), name, intra_op_threads)
+    uses, the caller's included (0: one per CPU); runs use fewer while
+    other work keeps the CPUs busy, unless fixed_threads."""
+    return Model(os.fspath(path), name, intra_op_threads, fixed_threads)

@@ -110,10 +110,11 @@ struct TensorInfo {
 class Model {
 public:
   Model(const std::string &path, std::optional<std::string> name,
-        int intraOpThreads) {
+        int intraOpThreads, bool fixedThreads) {
     infer_model_options_t options{};
     options.struct_size = sizeof(options);
     options.intra_op_threads = intraOpThreads;
+    options.fixed_threads = fixedThreads ? 1 : 0;
     check(infer_model_load_with_options(
         path.c_str(), name ? name->c_str() : nullptr, &options, &model_));
   }
@@ -371,11 +372,13 @@ NB_MODULE(_runtime, m) {
       });
 
   nb::class_<Model>(m, "Model", "A compiled model loaded from NAME.so")
-      .def(nb::init<const std::string &, std::optional<std::string>, int>(),
+      .def(nb::init<const std::string &, std::optional<std::string>, int,
+                    bool>(),
            nb::arg("path"), nb::arg("name") = nb::none(),
-           nb::arg("intra_op_threads") = 0,
+           nb::arg("intra_op_threads") = 0, nb::arg("fixed_threads") = false,
            "Loads NAME.so (name: its symbol prefix, default the file stem); "
-           "intra_op_threads: threads per run, 0 one per CPU")
+           "intra_op_threads: threads per run, 0 one per CPU; fixed_threads: "
+           "use them all even when other work keeps the CPUs busy")
       .def_prop_ro("name", &Model::name)
       .def_prop_ro("intra_op_threads", &Model::intraOpThreads)
       .def_prop_ro("is_dynamic", &Model::isDynamic)

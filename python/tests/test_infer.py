@@ -155,6 +155,9 @@ def test_threads_and_concurrent_callers(cnn):
         t.join()
     for r in results:
         np.testing.assert_array_equal(r, want)
+    fixed = infer.load(cnn, intra_op_threads=2, fixed_threads=True)
+    assert fixed.intra_op_threads == 2
+    np.testing.assert_array_equal(fixed.run({"input": diagonal()})["probabilities"], want)
 
 
 def test_benchmark(cnn):

@@ -77,12 +77,14 @@ static infer_status_t make_model(const infer_abi_model_t *abi, void *library,
                                  infer_model_t *out_model) {
   infer_status_t status = NULL;
   /* Fields past the caller's struct_size keep their defaults. */
-  int32_t threads =
-      options && options->struct_size >=
-                     offsetof(infer_model_options_t, intra_op_threads) +
-                         sizeof(options->intra_op_threads)
-          ? options->intra_op_threads
-          : 0;
+#define OPTION(field)                                                          \
+  (options && options->struct_size >= offsetof(infer_model_options_t, field) + \
+                                          sizeof(options->field)               \
+       ? options->field                                                        \
+       : 0)
+  int32_t threads = OPTION(intra_op_threads);
+  int32_t fixed_threads = OPTION(fixed_threads);
+#undef OPTION
   if (options && options->struct_size < sizeof(size_t)) {
     status =
         infer_status_make(INFER_INVALID_ARGUMENT,
@@ -159,7 +161,7 @@ static infer_status_t make_model(const infer_abi_model_t *abi, void *library,
     }
     model->intra_op_threads = 1;
     if (abi->abi_version >= 7 && abi->set_executor) {
-      model->pool = infer_pool_create(threads);
+      model->pool = infer_pool_create(threads, !fixed_threads);
       model->intra_op_threads = infer_pool_threads(model->pool);
     }
   }

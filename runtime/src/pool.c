@@ -14,17 +14,33 @@
  * Workers spin on the generation for a while after a job (models run
  * their parallel loops back to back), then sleep on a condition variable.
  *
+ * Busy machines: a worker the OS deschedules while it holds a chunk makes
+ * the caller wait for it, loop after loop. So each worker watches its own
+ * run delay (time runnable but not running, from the scheduler's
+ * statistics) after its jobs, at most once a millisecond, and keeps a
+ * decaying average of the share of time it spent waiting for a CPU. Over
+ * 1/kDelayShare, the pool drops one thread (the highest worker sleeps)
+ * and tells the code through num_threads; with one thread left, loops run
+ * on the caller alone. The first run that starts a penalty later takes
+ * all threads back. The penalty starts at kMinShrinkNs, so a burst of
+ * other work costs little, and doubles (up to kMaxShrinkNs) each time the
+ * pool drops a thread again soon after taking them back, so a machine
+ * that stays busy is probed rarely.
+ *
  *===----------------------------------------------------------------------===*/
 
 #define _GNU_SOURCE
 #include "pool.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -44,18 +60,43 @@ enum {
  * spins on unfinished chunks before it yields its core, in nanoseconds. */
 static const int64_t kWorkerSpinNs = 200 * 1000;
 static const int64_t kCallerSpinNs = 20 * 1000;
+/* A worker reads its run delay over windows of kWindowNs to
+ * kMaxWindowNs (a longer one spanned a long sleep and only restarts the
+ * count) and averages the share of each spent runnable but not running
+ * with a decay time of kDecayNs; over 1/kDelayShare drops a thread for a
+ * penalty of kMinShrinkNs, doubled up to kMaxShrinkNs when it happens
+ * within kRecheckNs of taking the threads back. */
+static const int64_t kWindowNs = 1000 * 1000;
+static const int64_t kMaxWindowNs = 20 * 1000 * 1000;
+static const int64_t kDelayShare = 6;
+static const int64_t kDecayNs = 20 * 1000 * 1000;
+static const int64_t kMinShrinkNs = 50 * 1000 * 1000;
+static const int64_t kMaxShrinkNs = 1600 * 1000 * 1000;
+static const int64_t kRecheckNs = 100 * 1000 * 1000;
+
+struct worker {
+  struct infer_pool *pool;
+  int index; /* joins jobs while index + 1 < active */
+};
 
 struct infer_pool {
   infer_abi_executor_t executor; /* first: the handle the code calls */
   int num_workers;
   pthread_t *workers;
+  struct worker *worker_args;
+  int adaptive; /* drop threads on a busy machine */
   pthread_mutex_t mutex;
-  pthread_cond_t wake;
-  atomic_int busy;        /* 1 while a caller runs a job */
-  atomic_int stop;        /* set once, to end the workers */
-  atomic_int sleeping;    /* workers waiting on `wake` */
-  atomic_uint generation; /* of the last job published */
-  _Atomic uint64_t word;  /* generation | units | next unit */
+  pthread_cond_t wake;         /* a job was published */
+  pthread_cond_t rejoin;       /* `active` grew */
+  atomic_int active;           /* threads jobs use now, the caller's included */
+  _Atomic int64_t shrunk_at;   /* when `active` last dropped */
+  _Atomic int64_t restored_at; /* when it last went back to all */
+  _Atomic int64_t penalty_ns;  /* how long after shrunk_at */
+  atomic_int busy;             /* 1 while a caller runs a job */
+  atomic_int stop;             /* set once, to end the workers */
+  atomic_int sleeping;         /* workers waiting on `wake` */
+  atomic_uint generation;      /* of the last job published */
+  _Atomic uint64_t word;       /* generation | units | next unit */
   _Atomic(infer_abi_task_fn) task;
   _Atomic(void *) context;
   _Atomic int64_t n;
@@ -75,7 +116,7 @@ static uint64_t units_of(uint64_t word) {
 /* Claims and runs chunks of whatever job is in progress until none is
  * left. */
 static void run_chunks(struct infer_pool *pool) {
-  int threads = pool->num_workers + 1;
+  int threads = atomic_load_explicit(&pool->active, memory_order_relaxed);
   for (;;) {
     uint64_t word = atomic_load_explicit(&pool->word, memory_order_acquire);
     uint64_t units = units_of(word);
@@ -105,43 +146,166 @@ static void run_chunks(struct infer_pool *pool) {
   }
 }
 
+/*===-- Watching for a busy machine --------------------------------------===*/
+
+struct delay_watch {
+  int fd; /* /proc/thread-self/schedstat, -1 when not watching */
+  int64_t since_ns;
+  int64_t delay_ns;
+  double share; /* of recent time spent waiting for a CPU (decaying) */
+};
+
+/* The calling thread's run delay so far in nanoseconds (the second field
+ * of schedstat), or -1. */
+static int64_t run_delay_ns(int fd) {
+  char text[128];
+  ssize_t got = pread(fd, text, sizeof(text) - 1, 0);
+  if (got <= 0) {
+    return -1;
+  }
+  text[got] = '\0';
+  unsigned long long running, waiting;
+  if (sscanf(text, "%llu %llu", &running, &waiting) != 2) {
+    return -1;
+  }
+  return (int64_t)waiting;
+}
+
+/* Drops one thread (a no-op with one left): the highest joining worker
+ * sees it before its next job and sleeps. Under the mutex, as the
+ * restore in infer_pool_begin_run: `active` and num_threads change
+ * together. */
+static void shrink(struct infer_pool *pool, int64_t now) {
+  pthread_mutex_lock(&pool->mutex);
+  int active = atomic_load(&pool->active);
+  if (active > 1) {
+    int64_t penalty = atomic_load(&pool->penalty_ns);
+    if (active == pool->num_workers + 1) {
+      penalty = now - atomic_load(&pool->restored_at) < kRecheckNs &&
+                        penalty < kMaxShrinkNs
+                    ? 2 * penalty
+                    : kMinShrinkNs;
+    }
+    atomic_store(&pool->penalty_ns, penalty);
+    atomic_store(&pool->shrunk_at, now);
+    atomic_store(&pool->active, active - 1);
+    __atomic_store_n(&pool->executor.num_threads, active - 1, __ATOMIC_RELAXED);
+  }
+  pthread_mutex_unlock(&pool->mutex);
+}
+
+/* Called by a worker after each job: closes the window once it is long
+ * enough and shrinks the pool when the worker waited for a CPU. */
+static void watch_delay(struct infer_pool *pool, struct delay_watch *watch) {
+  if (watch->fd < 0) {
+    return;
+  }
+  int64_t now = now_ns();
+  int64_t window = now - watch->since_ns;
+  if (window < kWindowNs) {
+    return;
+  }
+  int64_t delay = run_delay_ns(watch->fd);
+  if (delay < 0) {
+    close(watch->fd);
+    watch->fd = -1;
+    return;
+  }
+  if (window <= kMaxWindowNs) {
+    double weight = (double)window / (double)kDecayNs;
+    if (weight > 1) {
+      weight = 1;
+    }
+    watch->share +=
+        ((double)(delay - watch->delay_ns) / (double)window - watch->share) *
+        weight;
+    if (watch->share * kDelayShare > 1) {
+      watch->share = 0;
+      shrink(pool, now);
+    }
+  }
+  watch->since_ns = now;
+  watch->delay_ns = delay;
+}
+
+/*===-- Workers -----------------------------------------------------------===*/
+
+static int joins(struct infer_pool *pool, int index) {
+  return index + 1 < atomic_load(&pool->active);
+}
+
+/* Waits, spinning then sleeping, for a job this worker joins or for the
+ * pool to stop; false for stop. */
+static int wait_for_job(struct infer_pool *pool, int index, unsigned seen) {
+  for (;;) {
+    if (!joins(pool, index)) {
+      pthread_mutex_lock(&pool->mutex);
+      while (!joins(pool, index) && !atomic_load(&pool->stop)) {
+        pthread_cond_wait(&pool->rejoin, &pool->mutex);
+      }
+      pthread_mutex_unlock(&pool->mutex);
+    }
+    int64_t start = now_ns();
+    for (unsigned spins = 1;; ++spins) {
+      if (atomic_load_explicit(&pool->stop, memory_order_relaxed)) {
+        return 0;
+      }
+      if (atomic_load(&pool->generation) != seen) {
+        return 1;
+      }
+      cpu_relax();
+      if (spins % 64 == 0 && now_ns() - start > kWorkerSpinNs) {
+        break;
+      }
+    }
+    /* Sleep. The caller publishes the generation before it reads
+     * `sleeping`, and this thread counts itself sleeping before it reads
+     * the generation (both sequentially consistent): one of the two sees
+     * the other. */
+    pthread_mutex_lock(&pool->mutex);
+    atomic_fetch_add(&pool->sleeping, 1);
+    while (atomic_load(&pool->generation) == seen &&
+           !atomic_load(&pool->stop)) {
+      pthread_cond_wait(&pool->wake, &pool->mutex);
+    }
+    atomic_fetch_sub(&pool->sleeping, 1);
+    pthread_mutex_unlock(&pool->mutex);
+    if (atomic_load(&pool->stop)) {
+      return 0;
+    }
+    if (joins(pool, index)) {
+      return 1;
+    }
+    seen = atomic_load(&pool->generation);
+  }
+}
+
 static void *worker_main(void *arg) {
-  struct infer_pool *pool = arg;
+  struct worker *self = arg;
+  struct infer_pool *pool = self->pool;
+  struct delay_watch watch = {-1, 0, 0, 0};
+  if (pool->adaptive) {
+    watch.fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  }
   /* The generation before the first job, not the current one: a worker
    * that starts late (the OS may run it only after many jobs) must still
    * join the job in progress. */
   unsigned seen = 0;
-  for (;;) {
-    int64_t start = now_ns();
-    for (unsigned spins = 1;; ++spins) {
-      if (atomic_load(&pool->generation) != seen ||
-          atomic_load_explicit(&pool->stop, memory_order_relaxed)) {
-        break;
-      }
-      cpu_relax();
-      if (spins % 64 == 0 && now_ns() - start > kWorkerSpinNs) {
-        /* Sleep. The caller publishes the generation before it reads
-         * `sleeping`, and this thread counts itself sleeping before it
-         * reads the generation (both sequentially consistent): one of the
-         * two sees the other. */
-        pthread_mutex_lock(&pool->mutex);
-        atomic_fetch_add(&pool->sleeping, 1);
-        while (atomic_load(&pool->generation) == seen &&
-               !atomic_load(&pool->stop)) {
-          pthread_cond_wait(&pool->wake, &pool->mutex);
-        }
-        atomic_fetch_sub(&pool->sleeping, 1);
-        pthread_mutex_unlock(&pool->mutex);
-        break;
-      }
-    }
-    if (atomic_load(&pool->stop)) {
-      return NULL;
-    }
+  while (wait_for_job(pool, self->index, seen)) {
     seen = atomic_load(&pool->generation);
+    if (!joins(pool, self->index)) {
+      continue; /* dropped while it spun: sleep until rejoined */
+    }
     run_chunks(pool);
+    watch_delay(pool, &watch);
   }
+  if (watch.fd >= 0) {
+    close(watch.fd);
+  }
+  return NULL;
 }
+
+/*===-- Callers -----------------------------------------------------------===*/
 
 static void pool_parallel_for(infer_abi_executor_t *self,
                               infer_abi_task_fn task, void *context,
@@ -150,7 +314,7 @@ static void pool_parallel_for(infer_abi_executor_t *self,
   if (n <= 0) {
     return;
   }
-  if (n < 2 || pool->num_workers == 0 ||
+  if (n < 2 || atomic_load_explicit(&pool->active, memory_order_relaxed) < 2 ||
       atomic_exchange_explicit(&pool->busy, 1, memory_order_acquire)) {
     task(context, 0, n);
     return;
@@ -192,27 +356,59 @@ static void pool_parallel_for(infer_abi_executor_t *self,
   atomic_store_explicit(&pool->busy, 0, memory_order_release);
 }
 
-infer_pool_t *infer_pool_create(int threads) {
+void infer_pool_begin_run(infer_pool_t *pool) {
+  if (!pool || atomic_load_explicit(&pool->active, memory_order_relaxed) ==
+                   pool->num_workers + 1) {
+    return;
+  }
+  int64_t now = now_ns();
+  if (now - atomic_load(&pool->shrunk_at) < atomic_load(&pool->penalty_ns)) {
+    return;
+  }
+  /* Try all threads again; a machine still busy shrinks the pool within
+   * a few windows. */
+  pthread_mutex_lock(&pool->mutex);
+  if (now - atomic_load(&pool->shrunk_at) >= atomic_load(&pool->penalty_ns)) {
+    atomic_store(&pool->restored_at, now);
+    atomic_store(&pool->active, pool->num_workers + 1);
+    __atomic_store_n(&pool->executor.num_threads, pool->num_workers + 1,
+                     __ATOMIC_RELAXED);
+    pthread_cond_broadcast(&pool->rejoin);
+  }
+  pthread_mutex_unlock(&pool->mutex);
+}
+
+infer_pool_t *infer_pool_create(int threads, int adaptive) {
   if (threads <= 1) {
     return NULL;
   }
   struct infer_pool *pool = calloc(1, sizeof(*pool));
   pthread_t *workers =
       pool ? calloc((size_t)threads - 1, sizeof(pthread_t)) : NULL;
-  if (!workers) {
+  struct worker *args =
+      workers ? calloc((size_t)threads - 1, sizeof(struct worker)) : NULL;
+  if (!args) {
+    free(workers);
     free(pool);
     return NULL;
   }
   pool->executor.parallel_for = pool_parallel_for;
   pool->workers = workers;
+  pool->worker_args = args;
+  pool->adaptive = adaptive;
   pthread_mutex_init(&pool->mutex, NULL);
   pthread_cond_init(&pool->wake, NULL);
+  pthread_cond_init(&pool->rejoin, NULL);
+  /* Every worker may join until the first one has started. */
+  atomic_store(&pool->active, threads);
   for (int i = 0; i < threads - 1; ++i) {
-    if (pthread_create(&workers[pool->num_workers], NULL, worker_main, pool) ==
-        0) {
+    args[pool->num_workers] = (struct worker){pool, pool->num_workers};
+    if (pthread_create(&workers[pool->num_workers], NULL, worker_main,
+                       &args[pool->num_workers]) == 0) {
       ++pool->num_workers;
     }
   }
+  atomic_store(&pool->active, pool->num_workers + 1);
   pool->executor.num_threads = pool->num_workers + 1;
   return pool;
 }
@@ -224,12 +420,15 @@ void infer_pool_destroy(infer_pool_t *pool) {
   pthread_mutex_lock(&pool->mutex);
   atomic_store(&pool->stop, 1);
   pthread_cond_broadcast(&pool->wake);
+  pthread_cond_broadcast(&pool->rejoin);
   pthread_mutex_unlock(&pool->mutex);
   for (int i = 0; i < pool->num_workers; ++i) {
     pthread_join(pool->workers[i], NULL);
   }
+  pthread_cond_destroy(&pool->rejoin);
   pthread_cond_destroy(&pool->wake);
   pthread_mutex_destroy(&pool->mutex);
+  free(pool->worker_args);
   free(pool->workers);
   free(pool);
 }

@@ -4,9 +4,11 @@
  * An infer_abi_executor_t (infer/abi.h) over worker threads the pool owns.
  * A parallel_for hands out the iterations in small chunks from one atomic
  * counter; the calling thread takes chunks too and, once none is left,
- * waits only for the chunks workers have already taken. So a worker that
- * the OS has descheduled (a busy machine) delays a run by at most one
- * chunk, never by a share fixed in advance. One loop runs at a time: a
+ * waits only for the chunks workers have already taken. A worker that the
+ * OS deschedules while it holds a chunk still delays the loop, so on a
+ * busy machine the pool drops threads that wait for a CPU and tells the
+ * code (num_threads), which then splits its loops in fewer, larger
+ * ranges. One loop runs at a time: a
  * parallel_for that finds the pool busy (a second caller, or a loop
  * nested in a task) runs its iterations on its own thread.
  *
@@ -20,9 +22,14 @@
 typedef struct infer_pool infer_pool_t;
 
 /* A pool for `threads` threads in all, the caller's included: threads - 1
- * workers (fewer if the system refuses some). NULL when threads <= 1 or
- * out of memory: then there is nothing to hand work to. */
-infer_pool_t *infer_pool_create(int threads);
+ * workers (fewer if the system refuses some). With `adaptive`, it drops
+ * threads that wait for a CPU (pool.c). NULL when threads <= 1 or out of
+ * memory: then there is nothing to hand work to. */
+infer_pool_t *infer_pool_create(int threads, int adaptive);
+
+/* Called as a run starts: a pool that dropped threads long enough ago
+ * takes them all back. Accepts NULL. */
+void infer_pool_begin_run(infer_pool_t *pool);
 
 /* Stops and joins the workers. Accepts NULL. No parallel_for may run. */
 void infer_pool_destroy(infer_pool_t *pool);

@@ -72,6 +72,7 @@ static infer_abi_executor_t *enter_pool(const struct infer_model *model) {
   if (abi->abi_version < 7 || !abi->set_executor) {
     return NULL;
   }
+  infer_pool_begin_run(model->pool);
   return abi->set_executor(infer_pool_executor(model->pool));
 }
 

@@ -146,7 +146,14 @@ public:
         LLVM::LLVMStructType::getLiteral(module.getContext(), {ptr, i32, i32});
     Value field = LLVM::GEPOp::create(b, loc, ptr, executorType, executor,
                                       ArrayRef<LLVM::GEPArg>{0, 1});
-    Value count = LLVM::LoadOp::create(b, loc, i32, field);
+    // Atomic (monotonic): the runtime's pool changes the count while runs
+    // are in flight (fewer threads on a busy machine).
+    Value count = LLVM::LoadOp::create(b, loc, i32, field, /*alignment=*/4,
+                                       /*isVolatile=*/false,
+                                       /*isNonTemporal=*/false,
+                                       /*isInvariant=*/false,
+                                       /*isInvariantGroup=*/false,
+                                       LLVM::AtomicOrdering::monotonic);
     LLVM::ReturnOp::create(b, loc, LLVM::SExtOp::create(b, loc, result, count));
   }
 

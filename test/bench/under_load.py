@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Latency with and without a competing busy process: infer on its runtime
-thread pool (the default --parallel=runtime), infer on OpenMP
-(--parallel=openmp) and ONNX Runtime, at each thread count.
+thread pool (the default --parallel=runtime, which drops threads while the
+machine is busy), the same with --fixed-threads (every thread, always),
+infer on OpenMP (--parallel=openmp) and ONNX Runtime, at each thread count.
 
 The busy process is a shell loop (`while :; do :; done`) that keeps one core
 busy, as another service on the same machine would. Rounds are interleaved:
 each round runs, for each condition (idle, busy) and thread count N, one
-`infer-bench --json` of each infer build (--intra-threads N; OMP_NUM_THREADS=N
+`infer-bench --json` of each infer build and pool setting (--intra-threads N; OMP_NUM_THREADS=N
 for the OpenMP build) and one ORT timing run (intra_op_num_threads=N). The
 table gives the median over rounds of each run's p50 and p90 in ms.
 
@@ -35,11 +36,11 @@ def ort_times(session, feeds, warmup, iterations):
     return times[len(times) // 2], times[min(len(times) - 1, int(0.9 * len(times)))]
 
 
-def infer_times(bindir, library, npy, name, threads, args, openmp):
+def infer_times(bindir, library, npy, name, threads, args, openmp, extra=()):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     command = [os.path.join(bindir, "infer-bench"), library, "--input", f"{name}={npy}",
                "--intra-threads", str(threads), "--warmup", str(args.warmup),
-               "--iterations", str(args.iterations), "--json"]
+               "--iterations", str(args.iterations), "--json", *extra]
     proc = subprocess.run(command, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         sys.exit(f"infer-bench failed ({'openmp' if openmp else 'pool'}):\n"
@@ -81,7 +82,7 @@ def main():
     sessions = {n: ort_session(args.model, n) for n in threads}
     feeds = {name: x}
 
-    runners = ["infer (pool)", "infer (OpenMP)", "ORT"]
+    runners = ["infer (pool)", "infer (pool, --fixed-threads)", "infer (OpenMP)", "ORT"]
     times = {(c, n, r): [] for c in ("idle", "busy") for n in threads for r in runners}
     for _ in range(args.rounds):
         for condition in ("idle", "busy"):
@@ -94,8 +95,11 @@ def main():
                     times[(condition, n, runners[0])].append(
                         infer_times(args.bindir, libraries["pool"], npy, name, n, args, False))
                     times[(condition, n, runners[1])].append(
-                        infer_times(args.bindir, libraries["openmp"], npy, name, n, args, True))
+                        infer_times(args.bindir, libraries["pool"], npy, name, n, args, False,
+                                    ["--fixed-threads"]))
                     times[(condition, n, runners[2])].append(
+                        infer_times(args.bindir, libraries["openmp"], npy, name, n, args, True))
+                    times[(condition, n, runners[3])].append(
                         ort_times(sessions[n], feeds, args.warmup, args.iterations))
             finally:
                 if busy:

@@ -8,7 +8,11 @@
  * with a loop started inside a task (which the pool runs on the caller),
  * and the executor must report intra_op_threads as its num_threads;
  * with two threads or more, a task that waits for another thread to take
- * a chunk must see one do so.
+ * a chunk must see one do so (with fixed_threads set: these pools have
+ * more threads than the machine may have CPUs). A pool whose threads
+ * share one CPU must drop to the caller alone, tell the code so through
+ * num_threads, and take its threads back 50 ms later, then 100 ms after
+ * dropping again right away; with fixed_threads it must keep them.
  *
  *===------------------------------------------------------------------===*/
 
@@ -19,6 +23,7 @@
 #include "infer/runtime.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,6 +47,7 @@ struct loop {
   atomic_int bad_range;
   int nested;
   int wait_for_helper;
+  int burn; /* each iteration spends 1 ms of its thread's CPU time */
 };
 
 static void note_thread(struct loop *loop) {
@@ -59,6 +65,24 @@ static void note_thread(struct loop *loop) {
 }
 
 static void count_task(void *context, int64_t begin, int64_t end);
+
+static int64_t thread_cpu_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int64_t now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void burn_cpu_ms(void) {
+  int64_t start = thread_cpu_ns();
+  while (thread_cpu_ns() - start < 1000000) {
+  }
+}
 
 static void run_loop(struct loop *loop) {
   if (current) {
@@ -88,6 +112,9 @@ static void count_task(void *context, int64_t begin, int64_t end) {
   }
   for (int64_t i = begin; i < end; ++i) {
     atomic_fetch_add(&loop->hits[i], 1);
+    if (loop->burn) {
+      burn_cpu_ms();
+    }
   }
   if (loop->nested && begin == 0) {
     /* A loop inside a task: it must finish, on this thread. */
@@ -108,18 +135,23 @@ static void count_task(void *context, int64_t begin, int64_t end) {
  * than once. */
 static int32_t pool_run(void *const *buffers) {
   static const int64_t sizes[] = {2, 3, 7, 8, 9, 31, 64, 100, 1000, kMaxN};
+  static const int64_t two[] = {2};
   int32_t most = 0;
   int32_t mode = *(const int32_t *)buffers[0];
   if (mode == 3) {
     /* The executor's thread count, as compiled code reads it (ABI 9). */
-    *(int32_t *)buffers[1] = current ? current->num_threads : 1;
+    *(int32_t *)buffers[1] =
+        current ? __atomic_load_n(&current->num_threads, __ATOMIC_RELAXED) : 1;
     return 0;
   }
-  for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); ++s) {
+  const int64_t *loop_sizes = mode == 4 ? two : sizes;
+  size_t num_loops = mode == 4 ? 1 : sizeof(sizes) / sizeof(sizes[0]);
+  for (size_t s = 0; s < num_loops; ++s) {
     struct loop *loop = calloc(1, sizeof(*loop));
-    loop->n = sizes[s];
+    loop->n = loop_sizes[s];
     loop->nested = mode == 1;
     loop->wait_for_helper = mode == 2 && loop->n >= 1000;
+    loop->burn = mode == 4;
     run_loop(loop);
     int ok = !atomic_load(&loop->bad_range);
     for (int64_t i = 0; i < loop->n; ++i) {
@@ -135,7 +167,8 @@ static int32_t pool_run(void *const *buffers) {
 
 static const int64_t kScalar[1] = {1};
 /* Input: 0 plain loops, 1 with a loop nested in a task, 2 waiting for a
- * helper in the large loops, 3 the executor's num_threads (no loop). */
+ * helper in the large loops, 3 the executor's num_threads (no loop), 4
+ * one loop of two iterations that take 1 ms of CPU time each. */
 static const infer_abi_tensor_t kIn[] = {{"mode", INFER_DTYPE_I32, 1, kScalar}};
 static const infer_abi_tensor_t kOut[] = {
     {"threads", INFER_DTYPE_I32, 1, kScalar}};
@@ -181,16 +214,81 @@ static void *caller_main(void *arg) {
   return (void *)bad;
 }
 
-static infer_model_t make(int32_t threads) {
-  infer_model_options_t options = {sizeof(options), threads};
+static infer_model_t make(int32_t threads, int32_t fixed_threads) {
+  infer_model_options_t options = {sizeof(options), threads, fixed_threads};
   infer_model_t model = NULL;
   EXPECT_OK(infer_model_from_abi_with_options(&pool_model, &options, &model));
   return model;
 }
 
+/* Runs mode 4 on `model` until its executor reports one thread or
+ * `runs` runs are done; the runs made. */
+static int runs_until_alone(infer_model_t model, int runs) {
+  for (int i = 0; i < runs; ++i) {
+    EXPECT(run_once(model, 4) >= 1);
+    if (run_once(model, 3) == 1) {
+      return i + 1;
+    }
+  }
+  return runs;
+}
+
+/* Two threads pinned to one CPU: the pool's worker waits for the CPU
+ * while the caller runs, as on a machine busy with other work. */
+static void test_busy_cpu(void) {
+  cpu_set_t all, one;
+  if (sched_getaffinity(0, sizeof(all), &all) != 0) {
+    EXPECT(0);
+    return;
+  }
+  int cpu = 0;
+  while (!CPU_ISSET(cpu, &all)) {
+    ++cpu;
+  }
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  EXPECT(sched_setaffinity(0, sizeof(one), &one) == 0);
+  /* Workers inherit the creating thread's CPU. */
+  infer_model_t adaptive = make(2, 0);
+  infer_model_t fixed = make(2, 1);
+  if (adaptive && fixed) {
+    EXPECT(run_once(adaptive, 3) == 2);
+    int runs = runs_until_alone(adaptive, 2000);
+    EXPECT(run_once(adaptive, 3) == 1);
+    fprintf(stderr, "executor_test: alone after %d runs\n", runs);
+    int used = run_once(adaptive, 0);
+    EXPECT(used == 1);
+    /* The same runs leave a fixed pool whole. */
+    EXPECT(runs_until_alone(fixed, runs) == runs);
+    EXPECT(run_once(fixed, 3) == 2);
+    EXPECT(run_once(fixed, 2) == 2);
+    /* 50 ms on, a run takes both threads again. */
+    struct timespec wait = {0, 60 * 1000 * 1000};
+    nanosleep(&wait, NULL);
+    EXPECT(run_once(adaptive, 3) == 2);
+    /* Dropped again within 100 ms of that, the pool waits 100 ms. */
+    int64_t start = now_ms();
+    runs = runs_until_alone(adaptive, 2000);
+    EXPECT(run_once(adaptive, 3) == 1);
+    if (now_ms() - start < 90) {
+      nanosleep(&wait, NULL);
+      EXPECT(run_once(adaptive, 3) == 1);
+    } else {
+      fprintf(stderr, "executor_test: not checking the doubled wait: the "
+                      "second drop took over 90 ms\n");
+    }
+    nanosleep(&wait, NULL);
+    nanosleep(&wait, NULL);
+    EXPECT(run_once(adaptive, 3) == 2);
+  }
+  infer_model_release(fixed);
+  infer_model_release(adaptive);
+  EXPECT(sched_setaffinity(0, sizeof(all), &all) == 0);
+}
+
 void test_executor(void) {
   for (int32_t threads = 1; threads <= 4; ++threads) {
-    infer_model_t model = make(threads);
+    infer_model_t model = make(threads, 1);
     if (!model) {
       continue;
     }
@@ -228,4 +326,5 @@ void test_executor(void) {
       infer_model_from_abi_with_options(&pool_model, &negative, &model),
       INFER_INVALID_ARGUMENT, "intra_op_threads is -1");
   EXPECT(model == NULL);
+  test_busy_cpu();
 }

@@ -23,10 +23,11 @@ Tensor makeTensor(infer_dtype_t dtype, const std::vector<int64_t> &shape) {
 }
 
 Model loadModel(const std::string &path, const std::string &name,
-                int64_t intraOpThreads) {
+                int64_t intraOpThreads, bool fixedThreads) {
   infer_model_options_t options{};
   options.struct_size = sizeof(options);
   options.intra_op_threads = static_cast<int32_t>(intraOpThreads);
+  options.fixed_threads = fixedThreads ? 1 : 0;
   infer_model_t model = nullptr;
   check(infer_model_load_with_options(
       path.c_str(), name.empty() ? nullptr : name.c_str(), &options, &model));

@@ -47,9 +47,10 @@ void check(infer_status_t status, const std::string &context = "");
 Tensor makeTensor(infer_dtype_t dtype, const std::vector<int64_t> &shape);
 
 /// Loads `path` through infer_model_load; `name` may be empty. A run uses
-/// `intraOpThreads` threads (0: one per CPU).
+/// `intraOpThreads` threads (0: one per CPU), fewer on a busy machine
+/// unless `fixedThreads` (infer_model_options_t::fixed_threads).
 Model loadModel(const std::string &path, const std::string &name,
-                int64_t intraOpThreads = 0);
+                int64_t intraOpThreads = 0, bool fixedThreads = false);
 
 /// "[1,3,224,224]"
 std::string formatShape(const int64_t *shape, int32_t rank);

@@ -59,8 +59,12 @@ OPTIONS
   --name NAME         the model's name (its symbol is NAME_model).
   --intra-threads N   threads inside one run, the caller's included
                       (default 0: one per CPU; 1: the calling thread only).
+                      When other work keeps the CPUs busy, runs drop to
+                      fewer threads for a while (see --fixed-threads).
                       Models compiled with --parallel=openmp take
                       OMP_NUM_THREADS instead.
+  --fixed-threads     every run uses all --intra-threads threads, even on a
+                      busy machine (to measure what dropping threads saves).
   --warmup W          untimed calls per thread before timing (default 10).
   --iterations I      timed calls per thread (default 100).
   --into              time infer_model_run_into instead: each calling thread
@@ -120,6 +124,7 @@ struct Options {
   std::string modelPath;
   std::string name;
   int64_t intraThreads = 0;
+  bool fixedThreads = false;
   int64_t warmup = 10;
   int64_t iterations = 100;
   int64_t threads = 1;
@@ -150,6 +155,10 @@ std::optional<Options> parseArgs(int argc, char **argv) {
     }
     if (args.option("--intra-threads", value)) {
       options.intraThreads = parseInteger(value, "--intra-threads", 0, 1024);
+      continue;
+    }
+    if (args.flag("--fixed-threads")) {
+      options.fixedThreads = true;
       continue;
     }
     if (args.option("--warmup", value)) {
@@ -345,8 +354,8 @@ int run(int argc, char **argv) {
                limits.bandwidthGbs);
     return 0;
   }
-  Model model =
-      loadModel(options.modelPath, options.name, options.intraThreads);
+  Model model = loadModel(options.modelPath, options.name, options.intraThreads,
+                          options.fixedThreads);
   if (options.into && infer_model_is_dynamic(model.get())) {
     throw ToolError(fmt::format(
         "--into needs a model of static shapes: '{}' has dims known only at "

@@ -112,7 +112,9 @@ typedef int32_t (*infer_abi_run_dynamic_fn)(void *const *inputs,
  * tasks on (the caller's included). The code splits a contraction into
  * about that many ranges, one per thread: fewer ranges read the shared
  * operand fewer times. Any value is safe (below 1 counts as 1); it only
- * sets the granularity. */
+ * sets the granularity. The executor may change it at any time (the
+ * runtime's pool lowers it while the machine is busy): it is stored and
+ * read as a relaxed atomic, and the code reads it anew for each loop. */
 typedef void (*infer_abi_task_fn)(void *context, int64_t begin, int64_t end);
 typedef struct infer_abi_executor infer_abi_executor_t;
 struct infer_abi_executor {

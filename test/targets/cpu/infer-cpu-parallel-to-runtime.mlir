@@ -80,7 +80,8 @@ llvm.func @g(%p: !llvm.ptr) {
 
 // The declared thread count (infer-cpu-contraction-kernels) gets its body:
 // 1 when the thread has no executor, else the executor's num_threads (the
-// i32 after parallel_for, ABI 9), sign-extended.
+// i32 after parallel_for, ABI 9, read atomically: the pool changes it while
+// runs are in flight), sign-extended.
 // CHECK-LABEL: llvm.func internal @__infer_num_threads() -> i64
 // CHECK: %[[TLS:.+]] = "llvm.intr.threadlocal.address"
 // CHECK: %[[EXEC:.+]] = llvm.load %[[TLS]] : !llvm.ptr -> !llvm.ptr
@@ -92,7 +93,7 @@ llvm.func @g(%p: !llvm.ptr) {
 // CHECK: llvm.return %[[C1]] : i64
 // CHECK: ^[[READ]]:
 // CHECK: %[[FIELD:.+]] = llvm.getelementptr %[[EXEC]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i32, i32)>
-// CHECK: %[[N:.+]] = llvm.load %[[FIELD]] : !llvm.ptr -> i32
+// CHECK: %[[N:.+]] = llvm.load %[[FIELD]] atomic monotonic {alignment = 4 : i64} : !llvm.ptr -> i32
 // CHECK: %[[W:.+]] = llvm.sext %[[N]] : i32 to i64
 // CHECK: llvm.return %[[W]] : i64
 // CHECK-LABEL: llvm.func @g
