@@ -12,6 +12,7 @@
 // contraction then reads x through the window map, and the columns are
 // never written. The control functions restrict both rewrites to this
 // chain: every other reshape and copy stays as the lowering made it.
+// Windows of stride (or dilation) 1 or 2 fold; wider ones keep the copy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,17 +70,24 @@ bool isContractionRhs(OpOperand *operand) {
          operand == linalgOp.getDpsInputOperand(1);
 }
 
-/// Whether the copy reads its input through a strided (or dilated)
-/// window: a map result with a multiplied dim (x[o*s + k]).
-bool readsStridedWindow(Operation *copy) {
+/// Whether the copy reads its input through a window whose stride (or
+/// dilation) is over 2: a map result with a dim multiplied by more (x[o*3
+/// + k]). The kernels read a stride-2 window's panel as runs of a row
+/// with every other lane taken; wider strides would gather.
+bool readsWideStridedWindow(Operation *copy) {
   auto generic = cast<linalg::GenericOp>(copy);
   AffineMap map = generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
   return llvm::any_of(map.getResults(), [](AffineExpr expr) {
-    bool multiplied = false;
+    bool wide = false;
     expr.walk([&](AffineExpr e) {
-      multiplied |= e.getKind() == AffineExprKind::Mul;
+      if (e.getKind() != AffineExprKind::Mul) {
+        return;
+      }
+      auto factor =
+          dyn_cast<AffineConstantExpr>(cast<AffineBinaryOpExpr>(e).getRHS());
+      wide |= !factor || factor.getValue() > 2;
     });
-    return multiplied;
+    return wide;
   });
 }
 
@@ -91,7 +99,7 @@ void collapseCopyReshapes(func::FuncOp func) {
     if (reshape->hasOneUse() &&
         isContractionRhs(&*reshape->getUses().begin()) &&
         isCopy(reshape.getSource().getDefiningOp()) &&
-        !readsStridedWindow(reshape.getSource().getDefiningOp()) &&
+        !readsWideStridedWindow(reshape.getSource().getDefiningOp()) &&
         reshape.getSource().hasOneUse()) {
       reshapes.push_back(reshape);
     }
