@@ -187,6 +187,12 @@ private:
   /// The batch loops' part of B's offsets.
   mlir::Value batchOffset();
 
+  /// B's offset for reduction index `kv`: linearOffset over the K dims,
+  /// or, when there are several (a window's channel, row and column), a
+  /// load from a table of the K offsets made at compile time, which
+  /// replaces the divisions that delinearize kv at every row of a pack.
+  mlir::Value kOffset(mlir::Value kv);
+
   /// B as one dimension (its elements at the linear offsets the
   /// coefficients give) when its panels load as runs (a stride-1 implicit
   /// GEMM with output rows of at least lanes / 3); null otherwise.
@@ -279,6 +285,7 @@ private:
   int64_t lanes, rows, kBlock, panelWidth;
   mlir::SmallVector<mlir::Value> ivs;
   mlir::Value lhs, rhs, out, flat, strided, packedLhs;
+  mlir::Value kOffsets; /// the table kOffset reads, once made
   mlir::SmallVector<int> lhsDims, rhsDims, outDims;
   mlir::Value &shared;
 };

@@ -12,7 +12,11 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -92,8 +96,7 @@ Value KernelBuilder::assembleRuns(
         load) {
   auto type = VectorType::get({lanes}, b.getF32Type());
   auto rowType = VectorType::get({source.length}, b.getF32Type());
-  Value row = linearOffset<Value>(kv, c.kDims,
-                                  [&](int64_t v) -> Value { return index(v); });
+  Value row = kOffset(kv);
   Value result = arith::ConstantOp::create(
       b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
   for (auto [v, part] : llvm::enumerate(source.parts)) {
@@ -161,8 +164,7 @@ Value KernelBuilder::loadStrided(const Rows &source, Value kv) {
   }
   Value result = arith::ConstantOp::create(
       b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
-  Value row = arith::AddIOp::create(b, loc, batchOffset(),
-                                    linearOffset<Value>(kv, c.kDims, index));
+  Value row = arith::AddIOp::create(b, loc, batchOffset(), kOffset(kv));
   // The last element a vector needs is 2 * (lanes - 1) after its first.
   Value mask = vector::ConstantMaskOp::create(
       b, loc, VectorType::get({2 * lanes}, b.getI1Type()),
@@ -200,6 +202,62 @@ Value KernelBuilder::stridedView() {
     stridedRuns = true;
   }
   return flatView(b, loc, rhs);
+}
+
+Value KernelBuilder::kOffset(Value kv) {
+  // Tables up to 64 Ki entries (256 KiB); resnet18's largest K is 4608.
+  constexpr int64_t kMaxTable = int64_t(1) << 16;
+  auto constant = [&](int64_t v) -> Value { return index(v); };
+  // A constant kv (an unrolled short reduction: a depthwise 3x3 window)
+  // folds to a constant offset.
+  if (c.kDims.size() < 2 || ShapedType::isDynamic(c.k) || c.k > kMaxTable ||
+      getConstantIntValue(kv)) {
+    return linearOffset<Value>(kv, c.kDims, constant);
+  }
+  if (!kOffsets) {
+    SmallVector<int32_t> offsets;
+    for (int64_t k = 0; k < c.k; ++k) {
+      int64_t flat = k, offset = 0;
+      for (size_t i = c.kDims.size(); i-- > 0;) {
+        unsigned d = c.kDims[i];
+        int64_t position = i > 0 ? flat % c.ranges[d] : flat;
+        flat = i > 0 ? flat / c.ranges[d] : flat;
+        offset += c.coefficients[d] * position;
+      }
+      if (offset < 0 || offset > std::numeric_limits<int32_t>::max()) {
+        return linearOffset<Value>(kv, c.kDims, constant);
+      }
+      offsets.push_back(int32_t(offset));
+    }
+    auto tensorType = RankedTensorType::get({c.k}, b.getI32Type());
+    auto value = DenseElementsAttr::get(tensorType, ArrayRef(offsets));
+    auto type = MemRefType::get({c.k}, b.getI32Type());
+    // One global per distinct table (attributes are uniqued: equal tables
+    // are the same attribute).
+    auto module = c.op->getParentOfType<ModuleOp>();
+    memref::GlobalOp global;
+    for (auto candidate : module.getOps<memref::GlobalOp>()) {
+      if (candidate.getConstant() && candidate.getType() == type &&
+          candidate.getInitialValue() == Attribute(value)) {
+        global = candidate;
+        break;
+      }
+    }
+    if (!global) {
+      SymbolTable symbols(module);
+      OpBuilder detached(b.getContext());
+      global = memref::GlobalOp::create(
+          detached, loc, "__infer_k_offsets", b.getStringAttr("private"), type,
+          value, /*constant=*/true, /*alignment=*/nullptr);
+      symbols.insert(global, module.getBody()->begin());
+    }
+    OpBuilder::InsertionGuard guard(b);
+    auto func = c.op->getParentOfType<FunctionOpInterface>();
+    b.setInsertionPointToStart(&func.getFunctionBody().front());
+    kOffsets = memref::GetGlobalOp::create(b, loc, type, global.getSymName());
+  }
+  Value offset = memref::LoadOp::create(b, loc, kOffsets, ValueRange{kv});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), offset);
 }
 
 Value KernelBuilder::batchOffset() {
@@ -247,9 +305,7 @@ Value KernelBuilder::columnOffsets(Value n0, int64_t length) {
 
 Value KernelBuilder::gatherRow(Value kv, Value columns, VectorType type,
                                int64_t width) {
-  Value row = linearOffset<Value>(kv, c.kDims,
-                                  [&](int64_t v) -> Value { return index(v); });
-  row = arith::IndexCastOp::create(b, loc, b.getI32Type(), row);
+  Value row = arith::IndexCastOp::create(b, loc, b.getI32Type(), kOffset(kv));
   Value offsets = arith::AddIOp::create(
       b, loc, columns,
       vector::BroadcastOp::create(b, loc, columns.getType(), row));

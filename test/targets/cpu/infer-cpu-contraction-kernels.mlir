@@ -122,12 +122,18 @@ func.func @transposed_rhs(%a: memref<4x8xf32>, %b: memref<16x8xf32>, %c: memref<
 // packed row is a masked load finishing one output row plus a masked load
 // starting the next, into the lanes after it (its address moved back by
 // the lanes before): no gather, no expanding load (a branch per lane on
-// AVX2).
+// AVX2). A packed row's offset into x is read from a table of the 36
+// offsets c * 400 + kh * 20 + kw, made at compile time, instead of
+// delinearizing k at every row.
+// CHECK: memref.global "private" constant @__infer_k_offsets : memref<36xi32> = dense<[0, 1, 2, 20, 21, 22, 40, 41, 42, 400, 401, 402, 420, 421, 422, 440, 441, 442, 800,
 // CHECK-LABEL: func.func @conv_stride1
+// CHECK: %[[TABLE:.+]] = memref.get_global @__infer_k_offsets : memref<36xi32>
 // CHECK-DAG: memref.collapse_shape %arg0 {{\[}}[0], [1, 2, 3]] : memref<8x4x3x3xf32> into memref<8x36xf32>
 // CHECK-DAG: memref.collapse_shape %arg2 {{\[}}[0], [1, 2]] : memref<8x18x18xf32> into memref<8x324xf32>
 // CHECK: memref.reinterpret_cast
 // CHECK: vector.create_mask
+// CHECK: %[[OFF:.+]] = memref.load %[[TABLE]][%{{.+}}] : memref<36xi32>
+// CHECK: arith.index_cast %[[OFF]] : i32 to index
 // CHECK: %[[FIRST:.+]] = vector.maskedload
 // CHECK: %[[BACK:.+]] = arith.subi
 // CHECK: vector.maskedload %{{.+}}{{\[}}%[[BACK]]], %{{.+}}, %[[FIRST]]
@@ -671,6 +677,37 @@ func.func @packed_lhs(%b: memref<2x36xf32>, %c: memref<13x36xf32>) {
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : memref<13x2xf32>, memref<2x36xf32>) outs(%c : memref<13x36xf32>)
       attrs = {infer.packed_lhs = {global = @w_packed, operand = 0 : i64, rows = 6 : i64}} {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Two convolutions over windows of the same shape share one table.
+// CHECK: memref.global "private" constant @__infer_k_offsets : memref<36xi32>
+// CHECK-NOT: memref.global
+// CHECK-LABEL: func.func @two_convs_one_table
+// CHECK-COUNT-2: memref.get_global @__infer_k_offsets : memref<36xi32>
+func.func @two_convs_one_table(%w: memref<8x4x3x3xf32>, %x: memref<4x20x20xf32>, %y: memref<8x18x18xf32>, %z: memref<8x18x18xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(f, c, kh, kw, oh, ow) -> (f, c, kh, kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (c, oh + kh, ow + kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (f, oh, ow)>],
+                  iterator_types = ["parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
+      ins(%w, %x : memref<8x4x3x3xf32>, memref<4x20x20xf32>) outs(%y : memref<8x18x18xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(f, c, kh, kw, oh, ow) -> (f, c, kh, kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (c, oh + kh, ow + kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (f, oh, ow)>],
+                  iterator_types = ["parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
+      ins(%w, %x : memref<8x4x3x3xf32>, memref<4x20x20xf32>) outs(%z : memref<8x18x18xf32>) {
   ^bb0(%l: f32, %r: f32, %o: f32):
     %p = arith.mulf %l, %r : f32
     %s = arith.addf %o, %p : f32
