@@ -63,16 +63,19 @@ static const int64_t kCallerSpinNs = 20 * 1000;
 /* A worker reads its run delay over windows of kWindowNs to
  * kMaxWindowNs (a longer one spanned a long sleep and only restarts the
  * count) and averages the share of each spent runnable but not running
- * with a decay time of kDecayNs; over 1/kDelayShare drops a thread for a
+ * with a decay time of kDecayNs, a window weighing as kMaxWeightNs at
+ * most (one stall of a few ms, a kernel thread on the worker's CPU, must
+ * not drop a thread alone); over 1/kDelayShare drops a thread for a
  * penalty of kMinShrinkNs, doubled up to kMaxShrinkNs when it happens
  * within kRecheckNs of taking the threads back. */
 static const int64_t kWindowNs = 1000 * 1000;
 static const int64_t kMaxWindowNs = 20 * 1000 * 1000;
-static const int64_t kDelayShare = 6;
+static const int64_t kDelayShare = 4;
 static const int64_t kDecayNs = 20 * 1000 * 1000;
-static const int64_t kMinShrinkNs = 50 * 1000 * 1000;
+static const int64_t kMaxWeightNs = 2 * 1000 * 1000;
+static const int64_t kMinShrinkNs = 100 * 1000 * 1000;
 static const int64_t kMaxShrinkNs = 1600 * 1000 * 1000;
-static const int64_t kRecheckNs = 100 * 1000 * 1000;
+static const int64_t kRecheckNs = 200 * 1000 * 1000;
 
 struct worker {
   struct infer_pool *pool;
@@ -212,10 +215,11 @@ static void watch_delay(struct infer_pool *pool, struct delay_watch *watch) {
     return;
   }
   if (window <= kMaxWindowNs) {
-    double weight = (double)window / (double)kDecayNs;
-    if (weight > 1) {
-      weight = 1;
-    }
+    /* A window counts as at most 2 ms: one long stall (a kernel thread,
+     * a few ms on the caller's CPU) must not drop a thread alone; other
+     * work that stays raises the average within a few windows. */
+    double weight = (double)(window < kMaxWeightNs ? window : kMaxWeightNs) /
+                    (double)kDecayNs;
     watch->share +=
         ((double)(delay - watch->delay_ns) / (double)window - watch->share) *
         weight;

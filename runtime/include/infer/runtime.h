@@ -69,12 +69,13 @@ typedef struct infer_model_options {
    * --parallel=runtime; OpenMP models (--parallel=openmp) take
    * OMP_NUM_THREADS, serial ones one thread. */
   int32_t intra_op_threads;
-  /* 0 (default): when other work takes the CPUs (a worker waits for a
-   * CPU over an eighth of a millisecond-long window), runs drop one
+  /* 0 (default): when other work keeps the CPUs busy (a worker spends
+   * over a quarter of its recent time waiting for a CPU), runs drop one
    * thread at a time, down to the calling thread alone, and try them all
-   * again 200 ms later; on a busy machine a run at N threads then takes
-   * about as long as one at fewer, not longer. Nonzero: every run hands
-   * work to all intra_op_threads threads, busy machine or not. */
+   * again 100 ms later (longer while the machine stays busy); a run at N
+   * threads then takes about as long as one at fewer, not longer.
+   * Nonzero: every run hands work to all intra_op_threads threads, busy
+   * machine or not. */
   int32_t fixed_threads;
 } infer_model_options_t;
 
