@@ -73,9 +73,9 @@ static const int64_t kMaxWindowNs = 20 * 1000 * 1000;
 static const int64_t kDelayShare = 4;
 static const int64_t kDecayNs = 20 * 1000 * 1000;
 static const int64_t kMaxWeightNs = 2 * 1000 * 1000;
-static const int64_t kMinShrinkNs = 100 * 1000 * 1000;
+static const int64_t kMinShrinkNs = 50 * 1000 * 1000;
 static const int64_t kMaxShrinkNs = 1600 * 1000 * 1000;
-static const int64_t kRecheckNs = 200 * 1000 * 1000;
+static const int64_t kRecheckNs = 150 * 1000 * 1000;
 
 struct worker {
   struct infer_pool *pool;

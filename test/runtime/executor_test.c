@@ -11,7 +11,7 @@
  * a chunk must see one do so (with fixed_threads set: these pools have
  * more threads than the machine may have CPUs). A pool whose threads
  * share one CPU must drop to the caller alone, tell the code so through
- * num_threads, and take its threads back 100 ms later, then 200 ms after
+ * num_threads, and take its threads back 50 ms later, then 100 ms after
  * dropping again right away; with fixed_threads it must keep them.
  *
  *===------------------------------------------------------------------===*/
@@ -262,22 +262,25 @@ static void test_busy_cpu(void) {
     EXPECT(runs_until_alone(fixed, runs) == runs);
     EXPECT(run_once(fixed, 3) == 2);
     EXPECT(run_once(fixed, 2) == 2);
-    /* 100 ms on, a run takes both threads again. */
-    struct timespec wait = {0, 110 * 1000 * 1000};
+    /* 50 ms on, a run takes both threads again. */
+    struct timespec wait = {0, 60 * 1000 * 1000};
+    struct timespec brief = {0, 20 * 1000 * 1000};
     nanosleep(&wait, NULL);
     EXPECT(run_once(adaptive, 3) == 2);
-    /* Dropped again within 200 ms of that, the pool waits 200 ms. */
+    /* Dropped again within 150 ms of that, the pool waits 100 ms: 20 ms
+     * on it is still alone (when the drop came soon enough to count). */
     int64_t start = now_ms();
     runs = runs_until_alone(adaptive, 2000);
     EXPECT(run_once(adaptive, 3) == 1);
     int quick = now_ms() - start < 90;
-    nanosleep(&wait, NULL);
+    nanosleep(&brief, NULL);
     if (quick) {
       EXPECT(run_once(adaptive, 3) == 1);
     } else {
       fprintf(stderr, "executor_test: not checking the doubled wait: the "
                       "second drop took over 90 ms\n");
     }
+    nanosleep(&wait, NULL);
     nanosleep(&wait, NULL);
     EXPECT(run_once(adaptive, 3) == 2);
   }

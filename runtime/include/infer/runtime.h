@@ -72,7 +72,7 @@ typedef struct infer_model_options {
   /* 0 (default): when other work keeps the CPUs busy (a worker spends
    * over a quarter of its recent time waiting for a CPU), runs drop one
    * thread at a time, down to the calling thread alone, and try them all
-   * again 100 ms later (longer while the machine stays busy); a run at N
+   * again 50 ms later (longer while the machine stays busy); a run at N
    * threads then takes about as long as one at fewer, not longer.
    * Nonzero: every run hands work to all intra_op_threads threads, busy
    * machine or not. */
