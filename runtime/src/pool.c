@@ -403,7 +403,8 @@ infer_pool_t *infer_pool_create(int threads, int adaptive) {
   pthread_mutex_init(&pool->mutex, NULL);
   pthread_cond_init(&pool->wake, NULL);
   pthread_cond_init(&pool->rejoin, NULL);
-  /* Every worker may join until the first one has started. */
+  /* Workers read `active` as soon as they start: all of them join (it
+   * drops below `threads` below only if some were not created). */
   atomic_store(&pool->active, threads);
   for (int i = 0; i < threads - 1; ++i) {
     args[pool->num_workers] = (struct worker){pool, pool->num_workers};
