@@ -69,6 +69,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   // Weights the kernels now read packed are left unused.
   pm.addPass(createSymbolDCEPass());
   pm.addNestedPass<func::FuncOp>(targets::createExpandCopiesPass());
+  pm.addNestedPass<func::FuncOp>(createWindowsInnermostPass());
   if (parallel) {
     pm.addNestedPass<func::FuncOp>(createParallelLoopsPass());
   }

@@ -163,6 +163,25 @@ def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::Modu
                            "::mlir::func::FuncDialect"];
 }
 
+def WindowsInnermostPass : Pass<"infer-cpu-windows-innermost", "::mlir::func::FuncOp"> {
+  let summary = "Moves a pooling window's dims inside the output dims";
+  let description = [{
+    A generic on buffers whose reduction dims have static sizes (at most
+    `max-window` iterations in all) and come before some parallel dim (a
+    pooling op over (n, c, kh, kw, oh, ow)) is interchanged so every
+    reduction dim follows every parallel one, each group in its order.
+    Its loops then take each output element's taps innermost, which LLVM
+    unrolls, keeping the element in a register and vectorizing the output
+    row, instead of sweeping the output once per tap. The taps of an
+    element keep their order, so results are bit-identical.
+  }];
+  let options = [
+    Option<"maxWindow", "max-window", "int64_t", "64",
+           "Most reduction iterations per output element to move inside">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def ParallelLoopsPass : Pass<"infer-cpu-parallel-loops", "::mlir::func::FuncOp"> {
   let summary = "Splits large linalg ops on buffers into parallel chunks";
   let description = [{
