@@ -1,6 +1,7 @@
 //===- FuseElementwise.cpp - elementwise fusion around contractions -------===//
 
 #include "passes/fusion/Passes.h"
+#include "passes/lowering/ByteDot.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,10 +22,12 @@ bool isContraction(Operation *op) {
     return false;
   }
   return linalg::detail::isContractionBody(
-      *linalgOp.getBlock(), [](Operation *mul, Operation *add) {
-        return (isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add)) ||
-               (isa<arith::MulIOp>(mul) && isa<arith::AddIOp>(add));
-      });
+             *linalgOp.getBlock(),
+             [](Operation *mul, Operation *add) {
+               return (isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add)) ||
+                      (isa<arith::MulIOp>(mul) && isa<arith::AddIOp>(add));
+             }) ||
+         lowering::matchByteDot(linalgOp).has_value();
 }
 
 namespace {

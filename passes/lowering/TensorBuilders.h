@@ -160,9 +160,17 @@ mlir::Value buildSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
 /// out[batch..., m, n] = sum_k a[..., m, k] * b[..., k, n] (a, b of rank
 /// >= 2, batch dims broadcast, optionally transposed), accumulated in the
 /// result's element type.
+/// A contraction's step: acc + x * y (see ByteDot.h for the int8 one).
+using MultiplyAdd = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::Value acc, mlir::Value x,
+    mlir::Value y)>;
+
+/// `multiplyAdd` replaces the element type's add and mul when given (the
+/// operands are then not cast).
 mlir::Value buildMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
                         mlir::Value rhs, mlir::RankedTensorType resultType,
-                        bool transA = false, bool transB = false);
+                        bool transA = false, bool transB = false,
+                        MultiplyAdd multiplyAdd = nullptr);
 
 /// Reshapes a 1-d per-axis quantization parameter to broadcast along `axis`
 /// of a rank `rank` tensor; scalars and 1-element tensors become rank 0.

@@ -3,7 +3,11 @@
 #include "dialects/graph/IR/Folding.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/APSInt.h"
+
+#include <cstring>
 
 using namespace mlir;
 
@@ -148,6 +152,74 @@ OpFoldResult foldCastConstant(Attribute input, Type resultType) {
     }
   }
   return DenseElementsAttr::get(type, result);
+}
+
+/// The elements of constant `value` as integers (sign- or zero-extended
+/// as `isUnsigned` says) or nullopt.
+std::optional<SmallVector<int64_t>> constantInts(Value value, bool isUnsigned) {
+  Attribute attr;
+  if (!value || !matchPattern(value, m_Constant(&attr))) {
+    return std::nullopt;
+  }
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape() ||
+      !isa<IntegerType>(type.getElementType())) {
+    return std::nullopt;
+  }
+  SmallVector<int64_t> values;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    for (const APInt &v : dense.getValues<APInt>()) {
+      values.push_back(isUnsigned ? int64_t(v.getZExtValue())
+                                  : v.getSExtValue());
+    }
+    return values;
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+  AsmResourceBlob *blob =
+      resource ? resource.getRawHandle().getBlob() : nullptr;
+  unsigned width = type.getElementTypeBitWidth();
+  int64_t count = type.getNumElements();
+  if (!blob || (width != 8 && width != 32) ||
+      blob->getData().size() != size_t(count) * (width / 8)) {
+    return std::nullopt;
+  }
+  const char *data = blob->getData().data();
+  for (int64_t i = 0; i < count; ++i) {
+    if (width == 8) {
+      values.push_back(isUnsigned ? int64_t(uint8_t(data[i]))
+                                  : int64_t(int8_t(data[i])));
+    } else {
+      int32_t v;
+      std::memcpy(&v, data + 4 * i, 4);
+      values.push_back(isUnsigned ? int64_t(uint32_t(v)) : int64_t(v));
+    }
+  }
+  return values;
+}
+
+/// The elements of constant f32 `value`, or nullopt.
+std::optional<SmallVector<float>> constantFloats(Value value) {
+  Attribute attr;
+  if (!value || !matchPattern(value, m_Constant(&attr))) {
+    return std::nullopt;
+  }
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isF32()) {
+    return std::nullopt;
+  }
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    return llvm::to_vector(dense.getValues<float>());
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+  AsmResourceBlob *blob =
+      resource ? resource.getRawHandle().getBlob() : nullptr;
+  int64_t count = type.getNumElements();
+  if (!blob || blob->getData().size() != size_t(count) * sizeof(float)) {
+    return std::nullopt;
+  }
+  SmallVector<float> values(count);
+  std::memcpy(values.data(), blob->getData().data(), count * sizeof(float));
+  return values;
 }
 
 } // namespace infer::graph

@@ -56,6 +56,17 @@ int64_t broadcastSourceIndex(int64_t flat, llvm::ArrayRef<int64_t> outShape,
 /// std::nullopt when the value is not of that kind.
 std::optional<llvm::SmallVector<int64_t>> getPartialInts(mlir::Value value);
 
+/// The elements of the constant `value` (dense, or a dense resource of 8-
+/// or 32-bit integers) sign- or zero-extended as `isUnsigned` says; nullopt
+/// when it is not such a constant. For reading weights at compile time,
+/// whatever their size.
+std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value,
+                                                       bool isUnsigned);
+
+/// The elements of the f32 constant `value` (dense or a dense resource),
+/// or nullopt.
+std::optional<llvm::SmallVector<float>> constantFloats(mlir::Value value);
+
 } // namespace infer::graph
 
 #endif // INFER_DIALECTS_GRAPH_IR_FOLDING_H

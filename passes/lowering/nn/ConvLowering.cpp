@@ -37,7 +37,8 @@ using scalar::mul;
 /// im2col matrix would have a tiny reduction.
 Value directConv(OpBuilder &b, Location loc, Value x, Value w,
                  ArrayRef<OpFoldResult> outSpatial, int64_t group,
-                 ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+                 ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                 MultiplyAdd multiplyAdd) {
   MLIRContext *ctx = b.getContext();
   auto pType = cast<RankedTensorType>(x.getType());
   auto wType = cast<RankedTensorType>(w.getType());
@@ -82,7 +83,10 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w,
           iterators,
           [&](OpBuilder &nb, Location l, ValueRange args) {
             linalg::YieldOp::create(
-                nb, l, add(nb, l, args[2], mul(nb, l, args[0], args[1])));
+                nb, l,
+                multiplyAdd
+                    ? multiplyAdd(nb, l, args[2], args[0], args[1])
+                    : add(nb, l, args[2], mul(nb, l, args[0], args[1])));
           })
           .getResult(0);
   SmallVector<OpFoldResult> ySizes = {batch, b.getIndexAttr(filters)};
@@ -98,7 +102,8 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w,
 /// register-blocked kernels.
 Value im2colConv(OpBuilder &b, Location loc, Value x, Value w,
                  ArrayRef<OpFoldResult> outSpatial, int64_t group,
-                 ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+                 ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                 MultiplyAdd multiplyAdd) {
   MLIRContext *ctx = b.getContext();
   SizeMath m(b, loc);
   auto pType = cast<RankedTensorType>(x.getType());
@@ -165,11 +170,43 @@ Value im2colConv(OpBuilder &b, Location loc, Value x, Value w,
                     {group, filters / group, perGroup * window}, element));
   SmallVector<OpFoldResult> oSizes = {batch, m.constant(group),
                                       m.constant(filters / group), positions};
-  Value out = buildMatmul(b, loc, w, col, typeOfSizes(oSizes, element));
+  // The matmul's steps take the weights first.
+  auto weightsFirst = [&](OpBuilder &nb, Location l, Value acc, Value weight,
+                          Value input) {
+    return multiplyAdd(nb, l, acc, input, weight);
+  };
+  Value out = buildMatmul(
+      b, loc, w, col, typeOfSizes(oSizes, element), /*transA=*/false,
+      /*transB=*/false, multiplyAdd ? MultiplyAdd(weightsFirst) : nullptr);
   SmallVector<OpFoldResult> ySizes = {batch, m.constant(filters)};
   llvm::append_range(ySizes, outSpatial);
   return reshapeToSizes(b, loc, out, ySizes);
 }
+
+} // namespace
+
+Value convolve(OpBuilder &b, Location loc, Value x, Value w,
+               RankedTensorType yType, const ConvGeometry &geometry,
+               Value padValue, MultiplyAdd multiplyAdd) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  int64_t group = geometry.group;
+  SmallVector<int64_t> kernel(wType.getShape().drop_front(2));
+  WindowSizes sizes =
+      windowSizes(b, loc, x, yType, kernel, geometry.strides,
+                  geometry.dilations, geometry.pads, geometry.autoPad,
+                  /*ceilMode=*/false);
+  x = padSpatial(b, loc, x, sizes.begin, sizes.end, sizes.out, kernel,
+                 geometry.strides, geometry.dilations, padValue);
+  int64_t perGroup = xType.getDimSize(1) / group;
+  return perGroup == 1
+             ? directConv(b, loc, x, w, sizes.out, group, geometry.strides,
+                          geometry.dilations, multiplyAdd)
+             : im2colConv(b, loc, x, w, sizes.out, group, geometry.strides,
+                          geometry.dilations, multiplyAdd);
+}
+
+namespace {
 
 /// Conv, and ConvInteger as a Conv over i32 values minus zero points.
 template <typename Op>
@@ -207,29 +244,15 @@ struct ConvLowering final : OpConversionPattern<Op> {
                              zp(op.getWZeroPoint(), adaptor.getWZeroPoint()),
                              isUnsignedTensor(op.getWZeroPoint().getType()), 0);
     }
-    auto xType = cast<RankedTensorType>(input.getType());
-    auto wType = cast<RankedTensorType>(weights.getType());
     auto yType = loweredAnyShapeType(op.getY().getType());
     Type element = yType.getElementType();
-    int64_t s = xType.getRank() - 2;
-    int64_t group = op.getGroup();
-    int64_t channels = xType.getDimSize(1);
-    int64_t filters = wType.getDimSize(0);
-    SmallVector<int64_t> kernel(wType.getShape().drop_front(2));
-    SmallVector<int64_t> strides = orOnes(op.getStrides(), s);
-    SmallVector<int64_t> dilations = orOnes(op.getDilations(), s);
-    WindowSizes sizes =
-        windowSizes(rewriter, loc, input, yType, kernel, strides, dilations,
-                    op.getPads(), op.getAutoPad(), /*ceilMode=*/false);
-    Value x = padSpatial(rewriter, loc, input, sizes.begin, sizes.end,
-                         sizes.out, kernel, strides, dilations,
+    int64_t s = yType.getRank() - 2;
+    int64_t filters = cast<RankedTensorType>(weights.getType()).getDimSize(0);
+    ConvGeometry geometry{orOnes(op.getStrides(), s),
+                          orOnes(op.getDilations(), s), op.getPads(),
+                          op.getAutoPad(), op.getGroup()};
+    Value out = convolve(rewriter, loc, input, weights, yType, geometry,
                          scalarConstant(rewriter, loc, element, 0));
-    int64_t perGroup = channels / group;
-    Value w = weights;
-    Value out = perGroup == 1 ? directConv(rewriter, loc, x, w, sizes.out,
-                                           group, strides, dilations)
-                              : im2colConv(rewriter, loc, x, w, sizes.out,
-                                           group, strides, dilations);
     out = castTo(rewriter, loc, out, yType);
     Value bias;
     if constexpr (std::is_same_v<Op, ConvOp>) {

@@ -34,7 +34,8 @@ using scalar::mul;
 } // namespace
 
 Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                  RankedTensorType resultType, bool transA, bool transB) {
+                  RankedTensorType resultType, bool transA, bool transB,
+                  MultiplyAdd multiplyAdd) {
   MLIRContext *ctx = b.getContext();
   auto aType = cast<RankedTensorType>(lhs.getType());
   auto bType = cast<RankedTensorType>(rhs.getType());
@@ -97,6 +98,10 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
       b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init},
       maps, iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
         Value x = args[0], y = args[1];
+        if (multiplyAdd) {
+          linalg::YieldOp::create(nb, nl, multiplyAdd(nb, nl, args[2], x, y));
+          return;
+        }
         if (x.getType() != element) {
           x = castScalar(nb, nl, x, element, false, false);
         }

@@ -9,6 +9,8 @@
 #ifndef INFER_PASSES_LOWERING_NN_WINDOWS_H
 #define INFER_PASSES_LOWERING_NN_WINDOWS_H
 
+#include "passes/lowering/TensorBuilders.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
@@ -66,6 +68,24 @@ bool staticChannels(mlir::Operation *op, mlir::Value x, mlir::Value w,
 /// is, then a cast.
 mlir::Value withChannels(mlir::OpBuilder &b, mlir::Operation *op, mlir::Value x,
                          int64_t channels);
+
+/// A convolution's attributes (ONNX Conv's, shared by ConvInteger and
+/// QLinearConv).
+struct ConvGeometry {
+  llvm::SmallVector<int64_t> strides, dilations;
+  std::optional<llvm::ArrayRef<int64_t>> pads;
+  llvm::StringRef autoPad;
+  int64_t group = 1;
+};
+
+/// y = x (N x C x spatial, padded here with `padValue`) convolved with `w`
+/// (F x C/group x kernel), accumulated in x's element type with
+/// `multiplyAdd(acc, input, weight)` (null: add and mul). Depthwise
+/// directly, others as im2col + matmul.
+mlir::Value convolve(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                     mlir::Value w, mlir::RankedTensorType yType,
+                     const ConvGeometry &geometry, mlir::Value padValue,
+                     MultiplyAdd multiplyAdd = nullptr);
 
 } // namespace infer::lowering
 

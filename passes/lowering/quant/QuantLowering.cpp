@@ -11,6 +11,7 @@
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
+#include "passes/lowering/quant/PackedConv.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -341,6 +342,10 @@ struct QLinearConvLowering final : OpConversionPattern<QLinearConvOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(checkStaticTensors(op, rewriter))) {
       return failure();
+    }
+    // u8 x constant s8: four products per i32 lane (PackedConv.cpp).
+    if (succeeded(lowerPackedQLinearConv(op, adaptor, rewriter))) {
+      return success();
     }
     Location loc = op.getLoc();
     auto yType = loweredTensorType(op.getY().getType());
