@@ -30,6 +30,52 @@ std::optional<std::vector<float>> elementsData(Attribute attr, int64_t count) {
   return data;
 }
 
+std::optional<std::vector<uint32_t>> elementBits(Attribute attr,
+                                                 int64_t count) {
+  auto typed = dyn_cast<TypedAttr>(attr);
+  auto shaped = typed ? dyn_cast<ShapedType>(typed.getType()) : ShapedType();
+  if (!shaped || shaped.getElementTypeBitWidth() != 32) {
+    return std::nullopt;
+  }
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (dense.getNumElements() != count) {
+      return std::nullopt;
+    }
+    std::vector<uint32_t> bits;
+    bits.reserve(count);
+    if (dense.getElementType().isF32()) {
+      for (const APFloat &v : dense.getValues<APFloat>()) {
+        bits.push_back(uint32_t(v.bitcastToAPInt().getZExtValue()));
+      }
+    } else {
+      for (const APInt &v : dense.getValues<APInt>()) {
+        bits.push_back(uint32_t(v.getZExtValue()));
+      }
+    }
+    return bits;
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+  AsmResourceBlob *blob =
+      resource ? resource.getRawHandle().getBlob() : nullptr;
+  if (!blob || blob->getData().size() != size_t(count) * sizeof(uint32_t)) {
+    return std::nullopt;
+  }
+  std::vector<uint32_t> bits(count);
+  std::memcpy(bits.data(), blob->getData().data(), count * sizeof(uint32_t));
+  return bits;
+}
+
+Attribute bitsElements(RankedTensorType type, ArrayRef<uint32_t> bits,
+                       StringRef name) {
+  if (bits.size() <= 64) {
+    auto raw = ArrayRef<char>(reinterpret_cast<const char *>(bits.data()),
+                              bits.size() * sizeof(uint32_t));
+    return DenseElementsAttr::getFromRawBuffer(type, raw);
+  }
+  return DenseResourceElementsAttr::get(
+      type, name, HeapAsmResourceBlob::allocateAndCopyInferAlign(bits));
+}
+
 Attribute f32Elements(RankedTensorType type, ArrayRef<float> values,
                       StringRef name) {
   if (values.size() <= 64) {

@@ -22,6 +22,17 @@ namespace infer::cpu {
 std::optional<std::vector<float>> elementsData(mlir::Attribute attr,
                                                int64_t count);
 
+/// The `count` elements of a dense or dense-resource attribute of a 32-bit
+/// element type (f32, i32) as their bits, or nullopt.
+std::optional<std::vector<uint32_t>> elementBits(mlir::Attribute attr,
+                                                 int64_t count);
+
+/// 32-bit elements `bits` as an attribute of `type` (f32 or i32), inline
+/// when small (see f32Elements).
+mlir::Attribute bitsElements(mlir::RankedTensorType type,
+                             llvm::ArrayRef<uint32_t> bits,
+                             llvm::StringRef name);
+
 /// `values` as an attribute of `type`: inline when small enough to read in
 /// printed IR (64 elements), else a dense resource blob named `name`.
 mlir::Attribute f32Elements(mlir::RankedTensorType type,

@@ -158,7 +158,7 @@ SmallVector<Value> KernelBuilder::reductionLoop(
     SmallVector<Value> vectors;
     for (size_t i = 0; i < parts.size(); i += pieces) {
       Value v = arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+          b, loc, cast<DenseElementsAttr>(b.getZeroAttr(type)));
       for (int64_t p = 0; p < pieces; ++p) {
         v = vector::InsertStridedSliceOp::create(b, loc, parts[i + p], v,
                                                  ArrayRef<int64_t>{p * lanes},
@@ -288,7 +288,7 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
                          Value k0, Value kEnd, Value packed) {
   Value n0 = source.n0;
   int64_t width = source.width, length = source.length;
-  auto type = VectorType::get({length}, b.getF32Type());
+  auto type = VectorType::get({length}, elem);
   Value mask = columnMask(width, length);
   ivs[c.nId()] = n0;
   auto loadTile = [&] {
@@ -352,7 +352,7 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
                                        ValueRange{packedTile, kv, index(i)})
               : memref::LoadOp::create(b, loc, lhs, indices(lhsDims));
       Value splat = vector::BroadcastOp::create(b, loc, type, a);
-      next.push_back(vector::FMAOp::create(b, loc, splat, row, args[i]));
+      next.push_back(multiplyAdd(splat, row, args[i]));
     }
     return next;
   };
@@ -472,7 +472,7 @@ Value packedLhsOf(OpBuilder &b, Contraction &c, int64_t rows) {
     return {};
   }
   int64_t tiles = llvm::divideCeil(c.m, rows);
-  auto type = MemRefType::get({tiles, c.k, rows}, b.getF32Type());
+  auto type = MemRefType::get({tiles, c.k, rows}, c.element);
   return memref::GetGlobalOp::create(b, c.op.getLoc(), type, global.getValue());
 }
 
@@ -512,8 +512,9 @@ struct ContractionKernelsPass final
         found.push_back(*c);
       }
     });
-    // The pack buffer the serial panels of every contraction share.
-    Value shared;
+    // The pack buffer the serial panels of every contraction share (one
+    // per element type).
+    llvm::DenseMap<Type, Value> shared;
     for (Contraction &c : found) {
       OpBuilder b(c.op);
       Value init;
@@ -537,11 +538,12 @@ struct ContractionKernelsPass final
         c.op->setLoc(FusedLoc::get(&getContext(),
                                    {c.op->getLoc(), epilogue->op->getLoc()}));
       }
-      KernelBuilder builder(b, c, vectorBits, kBlock, parallel, shared, init,
-                            epilogue);
+      KernelBuilder builder(b, c, vectorBits, kBlock, parallel,
+                            shared[c.element], init, epilogue);
       if (parallel && runtimeThreads) {
         builder.setThreadCount(threadCount());
       }
+      builder.setByteDotBits(std::min<unsigned>(byteDotBits, vectorBits));
       if (Value packed = packedLhsOf(b, c, tileRowsFor(vectorBits))) {
         builder.setPackedLhs(packed);
       }

@@ -2,6 +2,8 @@
 
 #include "targets/cpu/ContractionMatch.h"
 
+#include "passes/lowering/ByteDot.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
@@ -111,21 +113,34 @@ std::optional<SmallVector<int>> dimsOf(AffineMap map) {
   return dims;
 }
 
-bool isF32Contraction(linalg::LinalgOp op) {
+/// The element type of a contraction the kernels take: f32 with a
+/// multiply-add body, or i32 with a byte-dot body (`byteDot` set); null
+/// otherwise.
+Type kernelElement(linalg::LinalgOp op,
+                   std::optional<lowering::ByteDotBody> &byteDot) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0) {
-    return false;
+    return {};
   }
+  Type element;
   for (Value operand : op->getOperands()) {
     auto type = dyn_cast<MemRefType>(operand.getType());
-    if (!type || !type.getElementType().isF32()) {
-      return false;
+    if (!type || (element && type.getElementType() != element)) {
+      return {};
     }
+    element = type.getElementType();
   }
-  return linalg::detail::isContractionBody(
-      *op.getBlock(), [](Operation *mul, Operation *add) {
-        return isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add);
-      });
+  if (element.isF32() &&
+      linalg::detail::isContractionBody(
+          *op.getBlock(), [](Operation *mul, Operation *add) {
+            return isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add);
+          })) {
+    return element;
+  }
+  if (element.isInteger(32) && (byteDot = lowering::matchByteDot(op))) {
+    return element;
+  }
+  return {};
 }
 
 } // namespace
@@ -317,13 +332,25 @@ std::optional<Contraction> matchAs(linalg::LinalgOp op, unsigned lhsIndex,
 } // namespace
 
 std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
-  if (!isF32Contraction(op)) {
+  std::optional<lowering::ByteDotBody> byteDot;
+  Type element = kernelElement(op, byteDot);
+  if (!element) {
     return std::nullopt;
   }
-  if (std::optional<Contraction> c = matchAs(op, 0, 1)) {
-    return c;
+  std::optional<Contraction> c = matchAs(op, 0, 1);
+  if (!c) {
+    c = matchAs(op, 1, 0);
   }
-  return matchAs(op, 1, 0);
+  if (c) {
+    c->element = element;
+    if (byteDot) {
+      bool xIsA = byteDot->x == c->lhs;
+      c->byteDot = Contraction::ByteLanes{
+          xIsA ? byteDot->xUnsigned : byteDot->yUnsigned,
+          xIsA ? byteDot->yUnsigned : byteDot->xUnsigned};
+    }
+  }
+  return c;
 }
 
 } // namespace infer::cpu

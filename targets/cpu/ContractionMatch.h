@@ -51,6 +51,14 @@ struct Contraction {
   /// dim) rather than read as rows.
   bool gather = false;
   llvm::SmallVector<int64_t> coefficients;
+  /// f32, or i32 for a contraction over four packed 8-bit lanes
+  /// (passes/lowering/ByteDot.h), whose lanes in A and in B are each
+  /// zero- or sign-extended.
+  mlir::Type element;
+  struct ByteLanes {
+    bool aUnsigned = false, bUnsigned = false;
+  };
+  std::optional<ByteLanes> byteDot;
 
   /// The loop ids of the flattened K, N and M dims, after the real ones
   /// (a single M dim keeps its own).

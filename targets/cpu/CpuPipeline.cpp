@@ -58,6 +58,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   bool parallel = options.parallel != CodegenOptions::Parallel::None;
   ContractionKernelsPassOptions kernels;
   kernels.vectorBits = options.vectorBits;
+  kernels.byteDotBits = options.byteDotBits;
   kernels.parallel = parallel;
   PackWeightsPassOptions packing;
   packing.vectorBits = options.vectorBits;

@@ -19,13 +19,15 @@ namespace {
 /// target CPU unless given).
 CodegenOptions codegenOptions(const CpuTargetOptions &options) {
   CodegenOptions codegen;
+  CpuOptions machine;
+  machine.targetTriple = options.targetTriple;
+  machine.targetCpu = options.targetCpu;
   codegen.vectorBits = options.vectorBits;
   if (codegen.vectorBits == 0) {
-    CpuOptions machine;
-    machine.targetTriple = options.targetTriple;
-    machine.targetCpu = options.targetCpu;
     codegen.vectorBits = vectorBits(machine);
   }
+  codegen.byteDotBits =
+      std::min(byteDotBits(machine), std::max(codegen.vectorBits, 256u));
   codegen.parallel =
       options.parallel == "openmp"    ? CodegenOptions::Parallel::OpenMP
       : options.parallel == "runtime" ? CodegenOptions::Parallel::Runtime

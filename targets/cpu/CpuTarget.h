@@ -40,6 +40,9 @@ llvm::FailureOr<llvm::Function *> addDynamicEntry(llvm::Module &module,
 /// Knobs of the code generation pipeline (`cpu-codegen{...}` in infer-opt).
 struct CodegenOptions {
   unsigned vectorBits = 256; // the widest vector registers of the target
+  // The widest vpdpbusd of the target (512: AVX-512 VNNI, 256: AVX-VNNI;
+  // 0: none), for int8 contractions.
+  unsigned byteDotBits = 0;
   // Where parallel loops get their threads: nowhere (serial code), the
   // executor the caller sets (`<name>_set_executor`; the runtime's pool),
   // or LLVM's OpenMP runtime.
@@ -59,6 +62,10 @@ struct CodegenOptions {
 /// The widest vector registers of the target `options` name: 512 with
 /// AVX-512, 256 with AVX, else 128.
 unsigned vectorBits(const CpuOptions &options);
+
+/// The widest vpdpbusd of the target `options` name: 512 with AVX-512
+/// VNNI, 256 with AVX-VNNI, else 0.
+unsigned byteDotBits(const CpuOptions &options);
 
 /// Tensors (graph -> linalg already done) to the LLVM dialect; the entry
 /// function takes one bare pointer per input, then per output.

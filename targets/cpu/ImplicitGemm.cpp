@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/fusion/Passes.h"
+#include "passes/lowering/ByteDot.h"
 #include "targets/cpu/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -48,16 +49,20 @@ bool isCopy(Operation *op) {
          yield.getOperand(0) == generic.getBlock()->getArgument(0);
 }
 
-/// An f32 contraction with static shapes: the form the kernels take.
+/// An f32 contraction (or one over packed 8-bit lanes, in i32) with
+/// static shapes: the form the kernels take.
 bool isStaticF32Contraction(Operation *op) {
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
   if (!linalgOp || !fusion::isContraction(op) ||
       !linalgOp.hasPureTensorSemantics()) {
     return false;
   }
-  return llvm::all_of(op->getOperandTypes(), [](Type type) {
+  bool bytes = lowering::matchByteDot(linalgOp).has_value();
+  return llvm::all_of(op->getOperandTypes(), [&](Type type) {
     auto shaped = dyn_cast<RankedTensorType>(type);
-    return shaped && shaped.hasStaticShape() && shaped.getElementType().isF32();
+    return shaped && shaped.hasStaticShape() &&
+           (bytes ? shaped.getElementType().isInteger(32)
+                  : shaped.getElementType().isF32());
   });
 }
 

@@ -30,7 +30,7 @@ public:
                 int64_t kBlock, bool parallel, mlir::Value &shared,
                 mlir::Value init, std::optional<Epilogue> epilogue)
       : b(b), loc(c.op.getLoc()), c(c), parallel(parallel), init(init),
-        epilogue(std::move(epilogue)),
+        epilogue(std::move(epilogue)), elem(c.element),
         lanes(std::max<int64_t>(vectorBits / 32, 4)),
         rows(tileRowsFor(vectorBits)), kBlock(kBlock), ivs(c.numIds()),
         shared(shared) {
@@ -52,6 +52,11 @@ public:
   /// `count` (@__infer_num_threads) returns at run time, instead of at
   /// most kMaxGroups.
   void setThreadCount(mlir::func::FuncOp count) { threadCount = count; }
+
+  /// The widest byte-dot instruction the target has (vpdpbusd: 512 with
+  /// AVX-512 VNNI, 256 with AVX-VNNI; 0: none, the lanes' products are
+  /// computed apart).
+  void setByteDotBits(unsigned bits) { byteDotBits = bits; }
 
   void build();
 
@@ -256,6 +261,10 @@ private:
   /// indices in C's row-major order.
   mlir::Value rowIndex();
 
+  /// acc + a * row: one FMA for f32; for packed 8-bit lanes, vpdpbusd per
+  /// register (or the lanes' products one by one without it).
+  mlir::Value multiplyAdd(mlir::Value a, mlir::Value row, mlir::Value acc);
+
   static constexpr int64_t kMaxGroups = 8;
   static constexpr int64_t kMinParallelBatch = 4;
   static constexpr int64_t kMinTilesPerChunk = 4;
@@ -282,6 +291,9 @@ private:
   mlir::Value init;
   /// The consumer applied to the last k-block's accumulators.
   std::optional<Epilogue> epilogue;
+  /// C's element type (f32, or i32 for packed 8-bit lanes).
+  mlir::Type elem;
+  unsigned byteDotBits = 0;
   int64_t lanes, rows, kBlock, panelWidth;
   mlir::SmallVector<mlir::Value> ivs;
   mlir::Value lhs, rhs, out, flat, strided, packedLhs;

@@ -298,6 +298,19 @@ unsigned vectorBits(const CpuOptions &options) {
   return 128;
 }
 
+unsigned byteDotBits(const CpuOptions &options) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
+  if (!tm) {
+    return 0;
+  }
+  const llvm::MCSubtargetInfo *info = tm->getMCSubtargetInfo();
+  if (info->checkFeatures("+avx512vnni") && info->checkFeatures("+avx512vl")) {
+    return 512;
+  }
+  return info->checkFeatures("+avxvnni") ? 256 : 0;
+}
+
 LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &signature,
                             const CpuOptions &options, StringRef outputDir,
                             StringRef sourceName, bool freeMemory) {

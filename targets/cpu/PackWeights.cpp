@@ -7,10 +7,11 @@
 // memory once per run) and which share L1 sets when a row is a multiple of
 // 4 KiB. When A is a constant, it is packed here, at compile time, into
 // [ceil(M / MR)][K][MR]: each tile's rows are one contiguous stream, MR
-// floats per step. The contraction is marked with `infer.packed_lhs`
-// naming the packed global; infer-cpu-contraction-kernels reads it from
-// there (and the original, when nothing else uses it, is dropped by symbol
-// DCE). A contraction the kernels do not take keeps reading the original.
+// elements per step (f32, or i32 packing 8-bit lanes). The contraction is
+// marked with `infer.packed_lhs` naming the packed global;
+// infer-cpu-contraction-kernels reads it from there (and the original, when
+// nothing else uses it, is dropped by symbol DCE). A contraction the kernels do
+// not take keeps reading the original.
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,29 +124,30 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
   /// zero; null when its data cannot be read.
   memref::GlobalOp pack(memref::GlobalOp global, int64_t m, int64_t k,
                         int64_t rows, SymbolTable &symbols) {
-    std::optional<std::vector<float>> data =
-        elementsData(*global.getInitialValue(), m * k);
+    // Pure data movement: the elements' bits (f32 or i32).
+    std::optional<std::vector<uint32_t>> data =
+        elementBits(*global.getInitialValue(), m * k);
     if (!data) {
       return {};
     }
     int64_t tiles = llvm::divideCeil(m, rows);
-    std::vector<float> packed(tiles * k * rows, 0.0f);
+    std::vector<uint32_t> packed(tiles * k * rows, 0);
     for (int64_t row = 0; row < m; ++row) {
-      float *to = packed.data() + (row / rows) * k * rows + row % rows;
-      const float *from = data->data() + row * k;
+      uint32_t *to = packed.data() + (row / rows) * k * rows + row % rows;
+      const uint32_t *from = data->data() + row * k;
       for (int64_t kv = 0; kv < k; ++kv) {
         to[kv * rows] = from[kv];
       }
     }
     SmallVector<int64_t> shape{tiles, k, rows};
-    auto f32 = Float32Type::get(global.getContext());
-    auto tensorType = RankedTensorType::get(shape, f32);
-    Attribute value = f32Elements(tensorType, packed, "packed");
+    Type element = global.getType().getElementType();
+    auto tensorType = RankedTensorType::get(shape, element);
+    Attribute value = bitsElements(tensorType, packed, "packed");
     OpBuilder b(global);
     b.setInsertionPointAfter(global);
     auto result = memref::GlobalOp::create(
         b, global.getLoc(), (global.getSymName() + "_packed").str(),
-        b.getStringAttr("private"), MemRefType::get(shape, f32), value,
+        b.getStringAttr("private"), MemRefType::get(shape, element), value,
         /*constant=*/true, b.getI64IntegerAttr(64));
     symbols.insert(result);
     return result;

@@ -23,7 +23,7 @@ using namespace mlir;
 namespace infer::cpu {
 
 Value KernelBuilder::rowOf(const Rows &source, Value kv) {
-  auto type = VectorType::get({source.length}, b.getF32Type());
+  auto type = VectorType::get({source.length}, elem);
   ivs[c.nId()] = source.n0;
   ivs[c.kId()] = kv;
   if (flat) {
@@ -94,14 +94,14 @@ Value KernelBuilder::assembleRuns(
     const Rows &source, Value kv, int64_t stride,
     function_ref<Value(Value address, const Part &part, size_t r, Value value)>
         load) {
-  auto type = VectorType::get({lanes}, b.getF32Type());
-  auto rowType = VectorType::get({source.length}, b.getF32Type());
+  auto type = VectorType::get({lanes}, elem);
+  auto rowType = VectorType::get({source.length}, elem);
   Value row = kOffset(kv);
   Value result = arith::ConstantOp::create(
-      b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
+      b, loc, rowType, cast<DenseElementsAttr>(b.getZeroAttr(rowType)));
   for (auto [v, part] : llvm::enumerate(source.parts)) {
     Value value = arith::ConstantOp::create(
-        b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+        b, loc, type, cast<DenseElementsAttr>(b.getZeroAttr(type)));
     for (auto [r, offset] : llvm::enumerate(part.offsets)) {
       Value first = part.firstLanes[r];
       if (stride != 1) {
@@ -119,7 +119,7 @@ Value KernelBuilder::assembleRuns(
 }
 
 Value KernelBuilder::loadRuns(const Rows &source, Value kv) {
-  auto type = VectorType::get({lanes}, b.getF32Type());
+  auto type = VectorType::get({lanes}, elem);
   // Each run is one masked load into its lanes: lane i of run r reads
   // element offset_r + (i - first_r), so the load starts first_r elements
   // before the run. That address is never before the buffer: run r starts
@@ -137,11 +137,11 @@ Value KernelBuilder::loadRuns(const Rows &source, Value kv) {
 }
 
 Value KernelBuilder::loadStrided(const Rows &source, Value kv) {
-  auto wide = VectorType::get({2 * lanes}, b.getF32Type());
-  auto rowType = VectorType::get({source.length}, b.getF32Type());
+  auto wide = VectorType::get({2 * lanes}, elem);
+  auto rowType = VectorType::get({source.length}, elem);
   auto index = [&](int64_t v) -> Value { return this->index(v); };
   Value zero = arith::ConstantOp::create(
-      b, loc, wide, DenseElementsAttr::get(wide, b.getF32FloatAttr(0)));
+      b, loc, wide, cast<DenseElementsAttr>(b.getZeroAttr(wide)));
   SmallVector<int64_t> even;
   for (int64_t l = 0; l < lanes; ++l) {
     even.push_back(2 * l);
@@ -163,7 +163,7 @@ Value KernelBuilder::loadStrided(const Rows &source, Value kv) {
         });
   }
   Value result = arith::ConstantOp::create(
-      b, loc, rowType, DenseElementsAttr::get(rowType, b.getF32FloatAttr(0)));
+      b, loc, rowType, cast<DenseElementsAttr>(b.getZeroAttr(rowType)));
   Value row = arith::AddIOp::create(b, loc, batchOffset(), kOffset(kv));
   // The last element a vector needs is 2 * (lanes - 1) after its first.
   Value mask = vector::ConstantMaskOp::create(
@@ -314,7 +314,7 @@ Value KernelBuilder::gatherRow(Value kv, Value columns, VectorType type,
       b, loc, VectorType::get({length}, b.getI1Type()),
       ArrayRef<int64_t>{std::min(width, length)});
   Value zero = arith::ConstantOp::create(
-      b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+      b, loc, type, cast<DenseElementsAttr>(b.getZeroAttr(type)));
   auto rank = cast<MemRefType>(rhs.getType()).getRank();
   SmallVector<Value> origin(rank, index(0));
   return vector::GatherOp::create(b, loc, type, rhs, origin, offsets, mask,
@@ -322,7 +322,7 @@ Value KernelBuilder::gatherRow(Value kv, Value columns, VectorType type,
 }
 
 Value KernelBuilder::packBuffer(bool inParallel) {
-  auto type = MemRefType::get({kBlock, panelWidth}, b.getF32Type());
+  auto type = MemRefType::get({kBlock, panelWidth}, elem);
   if (inParallel) {
     return memref::AllocaOp::create(b, loc, type);
   }
@@ -354,7 +354,7 @@ Value KernelBuilder::loadRow(Value memref, ArrayRef<int> dims, VectorType type,
     return vector::LoadOp::create(b, loc, type, memref, at);
   }
   Value zero = arith::ConstantOp::create(
-      b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
+      b, loc, type, cast<DenseElementsAttr>(b.getZeroAttr(type)));
   return vector::MaskedLoadOp::create(b, loc, type, memref, at, mask, zero);
 }
 

@@ -154,9 +154,14 @@ def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::Modu
            "Emit the loop over column panels as scf.parallel">,
     Option<"runtimeThreads", "runtime-threads", "bool", "false",
            "With parallel: one group of panels (or rows) per thread of the "
-           "executor, counted at run time (@__infer_num_threads)">
+           "executor, counted at run time (@__infer_num_threads)">,
+    Option<"byteDotBits", "byte-dot-bits", "unsigned", "0",
+           "Widest vpdpbusd for contractions over packed 8-bit lanes: 512 "
+           "(AVX-512 VNNI), 256 (AVX-VNNI or AVX-512 VNNI with VL), 0 "
+           "(none: each lane's product apart)">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",

@@ -1,0 +1,100 @@
+//===- MultiplyAdd.cpp - a register tile's step ---------------------------===//
+//
+// acc += broadcast(A) * row of B. For f32 one vector FMA. For i32 values
+// packing four 8-bit lanes (passes/lowering/ByteDot.h), the sum of the four
+// lanes' products: `vpdpbusd` computes it for 16 (zmm) or 8 (ymm) values
+// at once when the target has AVX-512 VNNI or AVX-VNNI, its first
+// multiplicand's lanes unsigned and the second's signed, the sum in 32 bits
+// without saturation: exactly the body's arithmetic. Other targets, and
+// operands both signed or both unsigned, compute the lanes' products one
+// by one (exact, slower).
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/cpu/KernelBuilder.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+
+namespace infer::cpu {
+
+namespace {
+
+/// Each value of `v` with lane `j` extended to i32.
+Value laneOf(OpBuilder &b, Location loc, Value v, int j, bool isUnsigned) {
+  auto type = cast<VectorType>(v.getType());
+  if (j > 0) {
+    Value shift = arith::ConstantOp::create(
+        b, loc, type,
+        DenseElementsAttr::get(type, b.getI32IntegerAttr(8 * j).getValue()));
+    v = arith::ShRUIOp::create(b, loc, v, shift);
+  }
+  Value lane = arith::TruncIOp::create(b, loc, type.clone(b.getI8Type()), v);
+  return isUnsigned ? arith::ExtUIOp::create(b, loc, type, lane).getResult()
+                    : arith::ExtSIOp::create(b, loc, type, lane).getResult();
+}
+
+} // namespace
+
+Value KernelBuilder::multiplyAdd(Value a, Value row, Value acc) {
+  if (!c.byteDot) {
+    return vector::FMAOp::create(b, loc, a, row, acc);
+  }
+  auto type = cast<VectorType>(acc.getType());
+  int64_t length = type.getNumElements();
+  bool aUnsigned = c.byteDot->aUnsigned, bUnsigned = c.byteDot->bUnsigned;
+  // vpdpbusd's unsigned multiplicand first.
+  Value first = bUnsigned ? row : a, second = bUnsigned ? a : row;
+  int64_t width = 0;
+  for (int64_t bits : {512, 256}) {
+    if (bits <= int64_t(byteDotBits) && length % (bits / 32) == 0) {
+      width = bits / 32;
+      break;
+    }
+  }
+  if (aUnsigned == bUnsigned || width == 0) {
+    Value sum = acc;
+    for (int j = 0; j < 4; ++j) {
+      sum = arith::AddIOp::create(
+          b, loc, sum,
+          arith::MulIOp::create(b, loc, laneOf(b, loc, a, j, aUnsigned),
+                                laneOf(b, loc, row, j, bUnsigned)));
+    }
+    return sum;
+  }
+  auto piece = VectorType::get({width}, b.getI32Type());
+  auto bytes = VectorType::get({4 * width}, b.getI8Type());
+  StringAttr intrinsic =
+      b.getStringAttr(width == 16 ? "llvm.x86.avx512.vpdpbusd.512"
+                                  : "llvm.x86.avx512.vpdpbusd.256");
+  auto slice = [&](Value v, int64_t p) -> Value {
+    if (length == width) {
+      return v;
+    }
+    return vector::ExtractStridedSliceOp::create(
+        b, loc, v, ArrayRef<int64_t>{p * width}, ArrayRef<int64_t>{width},
+        ArrayRef<int64_t>{1});
+  };
+  Value result = acc;
+  for (int64_t p = 0; p < length / width; ++p) {
+    Value sum =
+        LLVM::CallIntrinsicOp::create(
+            b, loc, piece, intrinsic,
+            ValueRange{
+                slice(acc, p),
+                vector::BitCastOp::create(b, loc, bytes, slice(first, p)),
+                vector::BitCastOp::create(b, loc, bytes, slice(second, p))})
+            .getResult(0);
+    result = length == width
+                 ? sum
+                 : vector::InsertStridedSliceOp::create(
+                       b, loc, sum, result, ArrayRef<int64_t>{p * width},
+                       ArrayRef<int64_t>{1})
+                       .getResult();
+  }
+  return result;
+}
+
+} // namespace infer::cpu
