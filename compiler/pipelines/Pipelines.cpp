@@ -29,6 +29,9 @@ void buildGraphOptPipeline(OpPassManager &pm, const GraphOptOptions &options) {
     fn.addPass(graph::createSpecializeShapesPass(specialize));
   }
   fn.addPass(graph::createPropagateShapesPass());
+  // Before constant folding, which would dequantize small constant
+  // weights into floats.
+  fn.addPass(graph::createFoldQdqPass());
   fn.addPass(createCanonicalizerPass());
   fn.addPass(graph::createFoldConstantsPass());
   fn.addPass(createCSEPass());

@@ -59,6 +59,22 @@ def SpecializeShapesPass : Pass<"infer-graph-specialize-shapes", "::mlir::func::
   let dependentDialects = ["::infer::graph::GraphDialect"];
 }
 
+def FoldQdqPass : Pass<"infer-graph-fold-qdq", "::mlir::func::FuncOp"> {
+  let summary = "Folds DequantizeLinear -> Conv -> QuantizeLinear into QLinearConv";
+  let description = [{
+    A convolution whose input and weights come from DequantizeLinear and
+    whose only user is a QuantizeLinear (the QDQ form quantizers write)
+    becomes one `graph.q_linear_conv` over the quantized tensors, which
+    the int8 lowering computes in integers. Taken when the input and the
+    output are quantized per tensor, the weights are an 8-bit constant
+    quantized per tensor or per output channel (axis 0), and the bias, if
+    any, is an i32 constant dequantized with zero points 0 and the scale
+    x_scale * w_scale. Anything else is left as it is (it still runs, in
+    float).
+  }];
+  let dependentDialects = ["::infer::graph::GraphDialect"];
+}
+
 def BindInputsPass : Pass<"infer-graph-bind-inputs", "::mlir::func::FuncOp"> {
   let summary = "Replaces inputs by compile-time values";
   let description = [{

@@ -1,0 +1,177 @@
+//===- FoldQdq.cpp - QDQ convolutions folded into QLinearConv -------------===//
+//
+// Quantizers (ONNX Runtime's quantize_static, PyTorch's QDQ export) write
+// an int8 convolution as
+//
+//   DequantizeLinear(xq) -> Conv <- DequantizeLinear(wq) [, DQ(bq)]
+//                            |
+//                       QuantizeLinear -> yq
+//
+// which means "run this convolution in integers": the same computation as
+// QLinearConv(xq, wq, bq) up to the float rounding of the requantization.
+// The fold makes it one QLinearConv, which the int8 lowering runs over
+// packed 8-bit lanes. It applies when the input is quantized per tensor,
+// the weights (and bias) are constants, quantized per output channel
+// (axis 0) or per tensor, the bias is i32 with zero points 0 and a scale
+// equal to x_scale * w_scale (what every quantizer writes; anything else
+// would change the result), the output is quantized per tensor and the
+// Conv's result has no other user.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/graph/IR/Folding.h"
+#include "dialects/graph/IR/GraphOps.h"
+#include "dialects/graph/Interfaces/ShapeHelpers.h"
+#include "passes/graph/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+namespace infer::graph {
+#define GEN_PASS_DEF_FOLDQDQPASS
+#include "passes/graph/Passes.h.inc"
+} // namespace infer::graph
+
+namespace {
+
+using namespace infer::graph;
+
+bool isScalar(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && type.hasStaticShape() && type.getNumElements() == 1;
+}
+
+bool allZero(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  std::optional<SmallVector<int64_t>> values =
+      type ? constantInts(v, type.getElementType().isUnsignedInteger())
+           : std::nullopt;
+  return values && llvm::all_of(*values, [](int64_t x) { return x == 0; });
+}
+
+/// Whether `dq` dequantizes per tensor, or per channel along dim 0 of a
+/// tensor whose dim 0 has `channels` entries.
+bool perTensorOrAxis0(DequantizeLinearOp dq, int64_t channels) {
+  if (dq.getBlockSize() != 0) {
+    return false;
+  }
+  if (isScalar(dq.getXScale())) {
+    return true;
+  }
+  auto x = cast<RankedTensorType>(dq.getX().getType());
+  auto scale = cast<RankedTensorType>(dq.getXScale().getType());
+  int64_t axis = dq.getAxis() < 0 ? dq.getAxis() + x.getRank() : dq.getAxis();
+  return axis == 0 && scale.getRank() == 1 && scale.hasStaticShape() &&
+         scale.getDimSize(0) == channels;
+}
+
+bool is8Bit(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && type.getElementType().isInteger(8);
+}
+
+struct FoldQdqConv final : OpRewritePattern<QuantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(QuantizeLinearOp q,
+                                PatternRewriter &rewriter) const override {
+    auto conv = q.getX().getDefiningOp<ConvOp>();
+    if (!conv || !conv->hasOneUse() || q.getBlockSize() != 0 ||
+        !isScalar(q.getYScale()) || isNone(q.getYZeroPoint()) ||
+        !isScalar(q.getYZeroPoint()) || !is8Bit(q.getY())) {
+      return failure();
+    }
+    auto dx = conv.getX().getDefiningOp<DequantizeLinearOp>();
+    auto dw = conv.getW().getDefiningOp<DequantizeLinearOp>();
+    if (!dx || !dw || dx.getBlockSize() != 0 || !isScalar(dx.getXScale()) ||
+        isNone(dx.getXZeroPoint()) || !is8Bit(dx.getX()) ||
+        !is8Bit(dw.getX()) || !matchPattern(dw.getX(), m_Constant())) {
+      return failure();
+    }
+    auto wType = cast<RankedTensorType>(dw.getX().getType());
+    if (!wType.hasStaticShape()) {
+      return failure();
+    }
+    int64_t filters = wType.getDimSize(0);
+    if (!perTensorOrAxis0(dw, filters) ||
+        !matchPattern(dw.getXScale(), m_Constant())) {
+      return failure();
+    }
+    Value wZeroPoint = dw.getXZeroPoint();
+    if (isNone(wZeroPoint)) {
+      // QLinearConv needs one: 0 of the weights' type.
+      auto zpType = RankedTensorType::get({}, wType.getElementType());
+      wZeroPoint = ConstantOp::create(
+          rewriter, dw.getLoc(),
+          DenseElementsAttr::get(
+              zpType, rewriter.getIntegerAttr(wType.getElementType(), 0)));
+    }
+    Value bias;
+    if (!isNone(conv.getB())) {
+      auto db = conv.getB().getDefiningOp<DequantizeLinearOp>();
+      if (!db || !matchPattern(db.getX(), m_Constant()) ||
+          !cast<RankedTensorType>(db.getX().getType())
+               .getElementType()
+               .isInteger(32) ||
+          !perTensorOrAxis0(db, filters) ||
+          (!isNone(db.getXZeroPoint()) && !allZero(db.getXZeroPoint())) ||
+          !biasScaleMatches(db.getXScale(), dx.getXScale(), dw.getXScale(),
+                            filters)) {
+        return failure();
+      }
+      bias = db.getX();
+    }
+    SmallVector<Value> operands = {
+        dx.getX(),      dx.getXScale(), dx.getXZeroPoint(), dw.getX(),
+        dw.getXScale(), wZeroPoint,     q.getYScale(),      q.getYZeroPoint()};
+    if (bias) {
+      operands.push_back(bias);
+    } else {
+      operands.push_back(
+          NoneOp::create(rewriter, q.getLoc(), rewriter.getNoneType()));
+    }
+    OperationState state(
+        FusedLoc::get(getContext(), {conv.getLoc(), q.getLoc()}),
+        QLinearConvOp::getOperationName());
+    state.addOperands(operands);
+    state.addTypes(q.getY().getType());
+    state.addAttributes(conv->getAttrs());
+    rewriter.replaceOp(q, rewriter.create(state)->getResults());
+    rewriter.eraseOp(conv);
+    return success();
+  }
+
+  /// Whether the bias scale is x_scale * w_scale (in f32, as the
+  /// quantizers compute it) for each of `filters` channels.
+  static bool biasScaleMatches(Value bias, Value x, Value w, int64_t filters) {
+    std::optional<SmallVector<float>> bv = constantFloats(bias),
+                                      xv = constantFloats(x),
+                                      wv = constantFloats(w);
+    if (!bv || !xv || !wv || xv->size() != 1) {
+      return false;
+    }
+    for (int64_t f = 0; f < filters; ++f) {
+      float expected = xv->front() * (*wv)[wv->size() == 1 ? 0 : f];
+      if ((*bv)[bv->size() == 1 ? 0 : f] != expected) {
+        return false;
+      }
+    }
+    return true;
+  }
+};
+
+struct FoldQdqPass final : infer::graph::impl::FoldQdqPassBase<FoldQdqPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<FoldQdqConv>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+      // Not converging leaves valid IR.
+      return;
+    }
+  }
+};
+
+} // namespace

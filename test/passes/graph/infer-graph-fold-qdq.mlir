@@ -1,0 +1,92 @@
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-graph-fold-qdq))' | FileCheck %s
+
+// DequantizeLinear -> Conv -> QuantizeLinear with per-channel weights and an
+// i32 bias at scale x_scale * w_scale (0.5 * [0.25, 0.5]) folds into one
+// QLinearConv over the quantized tensors, keeping the Conv's attributes.
+// CHECK-LABEL: func.func @folded
+// CHECK-SAME: (%[[X:.+]]: tensor<1x3x4x4xui8>)
+// CHECK-DAG: %[[XS:.+]] = graph.constant dense<5.000000e-01> : tensor<f32>
+// CHECK-DAG: %[[XZ:.+]] = graph.constant dense<128> : tensor<ui8>
+// CHECK-DAG: %[[W:.+]] = graph.constant dense<1> : tensor<2x3x3x3xi8>
+// CHECK-DAG: %[[WS:.+]] = graph.constant dense<[2.500000e-01, 5.000000e-01]> : tensor<2xf32>
+// CHECK-DAG: %[[WZ:.+]] = graph.constant dense<0> : tensor<2xi8>
+// CHECK-DAG: %[[B:.+]] = graph.constant dense<[7, -7]> : tensor<2xi32>
+// CHECK-DAG: %[[YS:.+]] = graph.constant dense<2.000000e-01> : tensor<f32>
+// CHECK-DAG: %[[YZ:.+]] = graph.constant dense<3> : tensor<ui8>
+// CHECK-NOT: graph.conv
+// CHECK: %[[Y:.+]] = graph.q_linear_conv %[[X]], %[[XS]], %[[XZ]], %[[W]], %[[WS]], %[[WZ]], %[[YS]], %[[YZ]], %[[B]] {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>}
+// CHECK-SAME: -> tensor<1x2x4x4xui8>
+// CHECK-NOT: graph.quantize_linear
+// CHECK: return %[[Y]]
+func.func @folded(%x: tensor<1x3x4x4xui8>) -> tensor<1x2x4x4xui8> {
+  %xs = graph.constant dense<0.5> : tensor<f32>
+  %xz = graph.constant dense<128> : tensor<ui8>
+  %w = graph.constant dense<1> : tensor<2x3x3x3xi8>
+  %ws = graph.constant dense<[0.25, 0.5]> : tensor<2xf32>
+  %wz = graph.constant dense<0> : tensor<2xi8>
+  %b = graph.constant dense<[7, -7]> : tensor<2xi32>
+  %bs = graph.constant dense<[0.125, 0.25]> : tensor<2xf32>
+  %bz = graph.constant dense<0> : tensor<2xi32>
+  %ys = graph.constant dense<0.2> : tensor<f32>
+  %yz = graph.constant dense<3> : tensor<ui8>
+  %dx = graph.dequantize_linear %x, %xs, %xz : (tensor<1x3x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x3x4x4xf32>
+  %dw = graph.dequantize_linear %w, %ws, %wz {axis = 0 : i64} : (tensor<2x3x3x3xi8>, tensor<2xf32>, tensor<2xi8>) -> tensor<2x3x3x3xf32>
+  %db = graph.dequantize_linear %b, %bs, %bz {axis = 0 : i64} : (tensor<2xi32>, tensor<2xf32>, tensor<2xi32>) -> tensor<2xf32>
+  %c = graph.conv %dx, %dw, %db {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x4x4xf32>, tensor<2x3x3x3xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %y = graph.quantize_linear %c, %ys, %yz : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+  return %y : tensor<1x2x4x4xui8>
+}
+
+// -----
+
+// Without a bias, and with weights quantized per tensor and no zero point:
+// QLinearConv gets a zero point of 0 and no bias.
+// CHECK-LABEL: func.func @no_bias
+// CHECK-DAG: %[[Z:.+]] = graph.constant dense<0> : tensor<i8>
+// CHECK-DAG: %[[NONE:.+]] = graph.none
+// CHECK: graph.q_linear_conv %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[Z]], %{{.+}}, %{{.+}}, %[[NONE]] {kernel_shape = array<i64: 3, 3>}
+func.func @no_bias(%x: tensor<1x3x4x4xui8>) -> tensor<1x2x2x2xui8> {
+  %xs = graph.constant dense<0.5> : tensor<f32>
+  %xz = graph.constant dense<128> : tensor<ui8>
+  %w = graph.constant dense<1> : tensor<2x3x3x3xi8>
+  %ws = graph.constant dense<0.25> : tensor<f32>
+  %ys = graph.constant dense<0.2> : tensor<f32>
+  %yz = graph.constant dense<3> : tensor<ui8>
+  %dx = graph.dequantize_linear %x, %xs, %xz : (tensor<1x3x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x3x4x4xf32>
+  %none = graph.none
+  %dw = graph.dequantize_linear %w, %ws, %none : (tensor<2x3x3x3xi8>, tensor<f32>, none) -> tensor<2x3x3x3xf32>
+  %c = graph.conv %dx, %dw, %none {kernel_shape = array<i64: 3, 3>} : (tensor<1x3x4x4xf32>, tensor<2x3x3x3xf32>, none) -> tensor<1x2x2x2xf32>
+  %y = graph.quantize_linear %c, %ys, %yz : (tensor<1x2x2x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x2x2xui8>
+  return %y : tensor<1x2x2x2xui8>
+}
+
+// -----
+
+// Left in float: a bias whose scale is not x_scale * w_scale (folding would
+// change the result), and a Conv whose float result has another user.
+// CHECK-LABEL: func.func @kept
+// CHECK-NOT: graph.q_linear_conv
+// CHECK: graph.conv
+// CHECK: graph.quantize_linear
+// CHECK: graph.conv
+// CHECK: graph.quantize_linear
+// CHECK-NOT: graph.q_linear_conv
+func.func @kept(%x: tensor<1x3x4x4xui8>) -> (tensor<1x2x4x4xui8>, tensor<1x2x4x4xui8>, tensor<1x2x4x4xf32>) {
+  %xs = graph.constant dense<0.5> : tensor<f32>
+  %xz = graph.constant dense<128> : tensor<ui8>
+  %w = graph.constant dense<1> : tensor<2x3x3x3xi8>
+  %ws = graph.constant dense<[0.25, 0.5]> : tensor<2xf32>
+  %b = graph.constant dense<[7, -7]> : tensor<2xi32>
+  %bs = graph.constant dense<[0.125, 0.3]> : tensor<2xf32>
+  %ys = graph.constant dense<0.2> : tensor<f32>
+  %yz = graph.constant dense<3> : tensor<ui8>
+  %dx = graph.dequantize_linear %x, %xs, %xz : (tensor<1x3x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x3x4x4xf32>
+  %none = graph.none
+  %dw = graph.dequantize_linear %w, %ws, %none {axis = 0 : i64} : (tensor<2x3x3x3xi8>, tensor<2xf32>, none) -> tensor<2x3x3x3xf32>
+  %db = graph.dequantize_linear %b, %bs, %none {axis = 0 : i64} : (tensor<2xi32>, tensor<2xf32>, none) -> tensor<2xf32>
+  %c = graph.conv %dx, %dw, %db {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x4x4xf32>, tensor<2x3x3x3xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %y = graph.quantize_linear %c, %ys, %yz : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+  %c2 = graph.conv %dx, %dw, %none {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x4x4xf32>, tensor<2x3x3x3xf32>, none) -> tensor<1x2x4x4xf32>
+  %y2 = graph.quantize_linear %c2, %ys, %yz : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+  return %y, %y2, %c2 : tensor<1x2x4x4xui8>, tensor<1x2x4x4xui8>, tensor<1x2x4x4xf32>
+}
