@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""int8 convolutions end to end, against ONNX Runtime and onnx.reference.
+
+Each model quantizes a float input, runs a chain of int8 convolutions and
+returns the last one's u8 output, so every element is compared exactly:
+- QLinearConv chains whose weights are constant symmetric s8 (the form
+  post-training quantizers emit): they lower over packed 8-bit lanes and
+  run in the byte-dot kernels (vpdpbusd where the CPU has VNNI). Odd
+  channel counts (3, 6), strides 1 and 2, 1x1 and 3x3 windows, padding
+  (filled with the input's zero point), per-channel and per-tensor weight
+  scales, with and without bias;
+- the same convolutions with asymmetric weights and in groups, which keep
+  the generic integer lowering;
+- the QDQ form (DequantizeLinear -> Conv -> QuantizeLinear), which
+  infer-graph-fold-qdq folds into QLinearConv.
+
+Each model is compiled for this CPU, for AVX2 without VNNI
+(--target-cpu=x86-64-v3) and, where this CPU has AVX-VNNI, for a CPU with
+it alone (--target-cpu=alderlake: vpdpbusd on ymm).
+
+The expected values are ONNX Runtime's (its MLAS int8 kernels) and must be
+equal to the last bit; onnx.reference (numpy) must agree with them too,
+else the model itself is suspect.
+
+Usage: quantized_models.py --infer-compile BIN --infer-run BIN --work DIR
+"""
+import os
+import sys
+
+import numpy as np
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
+
+from test_data import compile_model, make_model, parse_args, run, write_set
+
+F, U8, I8, I32 = TensorProto.FLOAT, TensorProto.UINT8, TensorProto.INT8, TensorProto.INT32
+
+
+class Builder:
+    """Nodes and initializers of a quantized chain."""
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+        self.nodes, self.inits = [], []
+
+    def const(self, name, array):
+        self.inits.append(numpy_helper.from_array(np.asarray(array), name))
+        return name
+
+    def node(self, op, inputs, output, **attrs):
+        self.nodes.append(helper.make_node(op, inputs, [output], name=output, **attrs))
+        return output
+
+    def weights(self, name, filters, channels, kernel, per_channel, symmetric):
+        w = self.rng.integers(-127, 128, (filters, channels, kernel, kernel)).astype(np.int8)
+        count = filters if per_channel else 1
+        scale = (self.rng.uniform(0.5, 2.0, count) / (40 * channels * kernel * kernel)).astype(np.float32)
+        zp = (self.rng.integers(-3, 4, count) if not symmetric else np.zeros(count)).astype(np.int8)
+        if not per_channel:
+            scale, zp = scale.reshape(()), zp.reshape(())
+        return w, scale, zp
+
+    def qlinear_conv(self, x, x_scale, x_zp, name, filters, channels, kernel, stride=1,
+                     per_channel=True, symmetric=True, bias=True, group=1):
+        w, w_scale, w_zp = self.weights(name, filters, channels // group, kernel, per_channel,
+                                        symmetric)
+        inputs = [x, x_scale, x_zp, self.const(name + "_w", w),
+                  self.const(name + "_ws", w_scale), self.const(name + "_wzp", w_zp)]
+        y_scale = self.const(name + "_ys", np.float32(0.02 + 0.01 * len(self.nodes)))
+        y_zp = self.const(name + "_yzp", np.uint8(100 + 7 * len(self.nodes)))
+        inputs += [y_scale, y_zp]
+        if bias:
+            inputs.append(self.const(name + "_b", self.rng.integers(-3000, 3000, filters)
+                                     .astype(np.int32)))
+        self.node("QLinearConv", inputs, name, kernel_shape=[kernel, kernel],
+                  pads=[kernel // 2] * 4, strides=[stride, stride], group=group)
+        return name, y_scale, y_zp
+
+    def qdq_conv(self, x, x_scale, x_zp, name, filters, channels, kernel, stride=1):
+        """DequantizeLinear -> Conv -> QuantizeLinear, as quantize_static
+        writes a convolution (bias in i32 at scale x_scale * w_scale)."""
+        w, w_scale, w_zp = self.weights(name, filters, channels, kernel, True, True)
+        xs = self.inits_value(x_scale)
+        b = self.rng.integers(-3000, 3000, filters).astype(np.int32)
+        dx = self.node("DequantizeLinear", [x, x_scale, x_zp], name + "_dx")
+        dw = self.node("DequantizeLinear", [self.const(name + "_w", w),
+                                            self.const(name + "_ws", w_scale),
+                                            self.const(name + "_wzp", w_zp)], name + "_dw", axis=0)
+        db = self.node("DequantizeLinear", [self.const(name + "_b", b),
+                                            self.const(name + "_bs", (xs * w_scale).astype(np.float32)),
+                                            self.const(name + "_bzp", np.zeros(filters, np.int32))],
+                       name + "_db", axis=0)
+        conv = self.node("Conv", [dx, dw, db], name + "_conv", kernel_shape=[kernel, kernel],
+                         pads=[kernel // 2] * 4, strides=[stride, stride])
+        y_scale = self.const(name + "_ys", np.float32(0.02 + 0.01 * len(self.nodes)))
+        y_zp = self.const(name + "_yzp", np.uint8(90 + 3 * len(self.nodes)))
+        self.node("QuantizeLinear", [conv, y_scale, y_zp], name)
+        return name, y_scale, y_zp
+
+    def inits_value(self, name):
+        return next(numpy_helper.to_array(t) for t in self.inits if t.name == name)
+
+    def model(self, name, shape, last, out_shape):
+        graph = helper.make_graph(self.nodes, name,
+                                  [helper.make_tensor_value_info("x", F, shape)],
+                                  [helper.make_tensor_value_info(last, U8, out_shape)],
+                                  self.inits)
+        return make_model(graph, 17)
+
+
+def chain(name, convs, shape=(1, 3, 20, 20), qdq=False, seed=0):
+    """x -> QuantizeLinear -> each conv of `convs` (filters, kernel, stride,
+    options) -> the last u8 output."""
+    b = Builder(seed)
+    value = b.node("QuantizeLinear", ["x", b.const("xs", np.float32(0.05)),
+                                      b.const("xzp", np.uint8(128))], "xq")
+    scale, zp = "xs", "xzp"
+    channels, size = shape[1], shape[2]
+    for i, (filters, kernel, stride, options) in enumerate(convs):
+        build = b.qdq_conv if qdq else b.qlinear_conv
+        value, scale, zp = build(value, scale, zp, f"c{i}", filters, channels, kernel,
+                                 stride, **options)
+        channels, size = filters, (size + stride - 1) // stride
+    return b.model(name, list(shape), value, [shape[0], channels, size, size])
+
+
+MODELS = [
+    # Symmetric s8 weights: the packed byte-dot lowering.
+    ("qlinear_packed", chain("qlinear_packed", [
+        (8, 3, 1, {}), (16, 3, 2, dict(bias=False)), (6, 1, 1, dict(per_channel=False)),
+        (12, 3, 1, {})])),
+    ("qlinear_wide", chain("qlinear_wide", [
+        (40, 3, 2, {}), (64, 3, 1, {}), (36, 1, 1, {})], shape=(1, 3, 33, 33), seed=1)),
+    # Asymmetric weights and groups: the generic integer lowering.
+    ("qlinear_generic", chain("qlinear_generic", [
+        (8, 3, 1, dict(symmetric=False)), (8, 3, 1, dict(group=2)), (4, 1, 1, {})])),
+    # QDQ convolutions, folded to QLinearConv.
+    ("qdq_convs", chain("qdq_convs", [
+        (8, 3, 1, {}), (16, 3, 2, {}), (10, 1, 1, {})], qdq=True, seed=2)),
+]
+
+
+def cpu_flags():
+    with open("/proc/cpuinfo") as info:
+        for line in info:
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    return set()
+
+
+def variants():
+    """(suffix, extra infer-compile arguments): this CPU (vpdpbusd on zmm
+    where it has AVX-512 VNNI), AVX2 without VNNI (the lanes' products one
+    by one), and AVX-VNNI's ymm form where this CPU can run it."""
+    result = [("", []), ("_avx2", ["--target-cpu=x86-64-v3"])]
+    if "avx_vnni" in cpu_flags():
+        result.append(("_avxvnni", ["--target-cpu=alderlake"]))
+    return result
+
+
+def main():
+    args = parse_args(__doc__)
+    failures = 0
+    for (name, model), (suffix, extra) in ((m, v) for m in MODELS for v in variants()):
+        work, library = compile_model(args, model, name + suffix, *extra, symbol=name)
+        for seed in range(2):
+            x = np.random.default_rng(10 + seed).uniform(-6, 6, (1,) + tuple(
+                d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim[1:])
+            ).astype(np.float32)
+            feeds = {"x": x}
+            session = ort.InferenceSession(model.SerializeToString(),
+                                           providers=["CPUExecutionProvider"])
+            expected = session.run(None, feeds)[0]
+            try:
+                reference = ReferenceEvaluator(model).run(None, feeds)[0]
+            except RuntimeError:
+                # (onnx.reference has no DequantizeLinear-13: QDQ models are
+                # checked against ONNX Runtime alone.)
+                reference = expected
+            if not np.array_equal(expected, reference):
+                differ = int(np.count_nonzero(expected != reference))
+                print(f"{name}: ONNX Runtime and onnx.reference differ in {differ} "
+                      f"elements; the model is suspect")
+                failures += 1
+                continue
+            directory = os.path.join(work, f"set{seed}")
+            write_set(directory, model, feeds, [expected])
+            proc = run([args.infer_run, library, "--test-data", directory])
+            print(f"{name}{suffix} (seed {seed}): {proc.stdout.strip().splitlines()[-1:]}")
+            if proc.returncode != 0:
+                print(proc.stdout + proc.stderr)
+                failures += 1
+    if failures:
+        print(f"{failures} failure(s)")
+        return 1
+    print(f"all {len(MODELS)} models x {len(variants())} targets match ONNX Runtime exactly")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
