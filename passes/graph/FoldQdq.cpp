@@ -24,6 +24,7 @@
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "passes/graph/Passes.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -162,15 +163,81 @@ struct FoldQdqConv final : OpRewritePattern<QuantizeLinearOp> {
   }
 };
 
+/// DequantizeLinear of constant 8- or 32-bit integers (weights no integer
+/// op took: a float Gemm's) into an f32 constant, computed as the lowering
+/// would at run time ((x - zp) * scale in f32), whatever its size.
+struct DequantizeConstant final : OpRewritePattern<DequantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(DequantizeLinearOp dq,
+                                PatternRewriter &rewriter) const override {
+    auto xType = dyn_cast<RankedTensorType>(dq.getX().getType());
+    auto yType = dyn_cast<RankedTensorType>(dq.getY().getType());
+    if (!xType || !yType || !xType.hasStaticShape() ||
+        !yType.getElementType().isF32() || dq.getBlockSize() != 0 ||
+        !isa<IntegerType>(xType.getElementType())) {
+      return failure();
+    }
+    bool isUnsigned = xType.getElementType().isUnsignedInteger();
+    std::optional<SmallVector<int64_t>> x = constantInts(dq.getX(), isUnsigned);
+    std::optional<SmallVector<float>> scale = constantFloats(dq.getXScale());
+    std::optional<SmallVector<int64_t>> zp;
+    if (!isNone(dq.getXZeroPoint())) {
+      zp = constantInts(dq.getXZeroPoint(), isUnsigned);
+    }
+    if (!x || !scale || (!isNone(dq.getXZeroPoint()) && !zp) ||
+        (zp && zp->size() != scale->size())) {
+      return failure();
+    }
+    // Per axis: element i takes parameter (i / inner) % dim(axis).
+    int64_t rank = xType.getRank(), inner = 1, count = 1;
+    if (scale->size() != 1) {
+      int64_t axis = dq.getAxis() < 0 ? dq.getAxis() + rank : dq.getAxis();
+      if (axis < 0 || axis >= rank ||
+          xType.getDimSize(axis) != int64_t(scale->size())) {
+        return failure();
+      }
+      count = xType.getDimSize(axis);
+      for (int64_t d = axis + 1; d < rank; ++d) {
+        inner *= xType.getDimSize(d);
+      }
+    }
+    SmallVector<float> values(x->size());
+    for (size_t i = 0; i < x->size(); ++i) {
+      size_t p = (int64_t(i) / inner) % count;
+      float v = float((*x)[i]);
+      if (zp) {
+        v = v - float((*zp)[p]);
+      }
+      values[i] = v * (*scale)[p];
+    }
+    auto type = RankedTensorType::get(xType.getShape(), rewriter.getF32Type());
+    Attribute attr;
+    if (values.size() <= 64) {
+      attr = DenseElementsAttr::get(type, ArrayRef<float>(values));
+    } else {
+      attr = DenseResourceElementsAttr::get(
+          type, "dequantized",
+          HeapAsmResourceBlob::allocateAndCopyInferAlign(
+              ArrayRef<float>(values)));
+    }
+    rewriter.replaceOpWithNewOp<ConstantOp>(dq, cast<ElementsAttr>(attr));
+    return success();
+  }
+};
+
 struct FoldQdqPass final : infer::graph::impl::FoldQdqPassBase<FoldQdqPass> {
   using Base::Base;
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<FoldQdqConv>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
-      // Not converging leaves valid IR.
-      return;
-    }
+    // The integer convolutions first: they take their DequantizeLinear's
+    // integer weights.
+    RewritePatternSet convs(&getContext());
+    convs.add<FoldQdqConv>(&getContext());
+    (void)applyPatternsGreedily(getOperation(), std::move(convs));
+    RewritePatternSet constants(&getContext());
+    constants.add<DequantizeConstant>(&getContext());
+    // Not converging leaves valid IR either way.
+    (void)applyPatternsGreedily(getOperation(), std::move(constants));
   }
 };
 

@@ -90,3 +90,21 @@ func.func @kept(%x: tensor<1x3x4x4xui8>) -> (tensor<1x2x4x4xui8>, tensor<1x2x4x4
   %y2 = graph.quantize_linear %c2, %ys, %yz : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
   return %y, %y2, %c2 : tensor<1x2x4x4xui8>, tensor<1x2x4x4xui8>, tensor<1x2x4x4xf32>
 }
+
+// -----
+
+// A DequantizeLinear of constants no integer op took (a float Gemm's
+// weights) becomes an f32 constant, (x - zp) * scale per axis 0:
+// [(1 - 1) * 0.5, (3 - 1) * 0.5, (-2 - 2) * 0.25, (6 - 2) * 0.25].
+// CHECK-LABEL: func.func @dequantized_weights
+// CHECK: %[[W:.+]] = graph.constant dense<{{\[}}[0.000000e+00, 1.000000e+00], [-1.000000e+00, 1.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NOT: graph.dequantize_linear
+// CHECK: graph.mat_mul %{{.+}}, %[[W]]
+func.func @dequantized_weights(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  %w = graph.constant dense<[[1, 3], [-2, 6]]> : tensor<2x2xi8>
+  %s = graph.constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %z = graph.constant dense<[1, 2]> : tensor<2xi8>
+  %dw = graph.dequantize_linear %w, %s, %z {axis = 0 : i64} : (tensor<2x2xi8>, tensor<2xf32>, tensor<2xi8>) -> tensor<2x2xf32>
+  %y = graph.mat_mul %x, %dw : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
+  return %y : tensor<1x2xf32>
+}
