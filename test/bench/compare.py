@@ -27,6 +27,9 @@ compile is reported in the table and skipped):
   resnet18, mobilenet_v2   --models DIR, input 1x3x224x224 uniform [0,1)
   transformer_encoder      --models DIR, x 1x128x384 standard normal
   lstm_gru                 --models DIR, mel 1x100x80 standard normal
+  resnet18_int8            resnet18 quantized to QDQ int8 by ONNX Runtime's
+                           quantize_static (int8_models.py), made once in
+                           --models
   ppocr_det, ppocr_rec,    --ocr DIR: PaddleOCR models with real weights from
   ppocr_cls                the PyPI wheel rapidocr-onnxruntime 1.4.4 (fetched
                            with the venv's pip when missing); x 1x3x640x640,
@@ -64,6 +67,8 @@ import onnx
 import onnxruntime as ort
 from onnx import numpy_helper
 
+from int8_models import ensure_int8
+
 OCR_WHEEL = "rapidocr-onnxruntime==1.4.4"
 
 # name -> (source folder: "models" or "ocr", file, {input: (shape, kind)}).
@@ -79,6 +84,9 @@ MODELS = {
     "ppocr_rec": ("ocr", "ch_PP-OCRv4_rec_infer.onnx", {"x": ([1, 3, 48, 320], "image")}),
     "ppocr_cls": ("ocr", "ch_ppocr_mobile_v2.0_cls_infer.onnx",
                   {"x": ([1, 3, 48, 192], "image")}),
+    # Quantized here from the float model (int8_models.py); ORT and
+    # OpenVINO run the same QDQ file.
+    "resnet18_int8": ("int8", "resnet18_int8.onnx", {"input": ([1, 3, 224, 224], "image")}),
 }
 
 VECTOR_FLAGS = ["avx2", "fma", "avx512f", "avx512_vnni", "avx_vnni",
@@ -626,6 +634,10 @@ def main():
     folders = {"models": args.models}
     if any(MODELS[n][0] == "ocr" for n in names):
         folders["ocr"] = ensure_ocr(args.ocr)
+    folders["int8"] = args.models
+    for n in names:
+        if MODELS[n][0] == "int8":
+            ensure_int8(n, args.models)
 
     machine = cpu_info()
     if args.peak:
