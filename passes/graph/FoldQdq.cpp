@@ -163,6 +163,58 @@ struct FoldQdqConv final : OpRewritePattern<QuantizeLinearOp> {
   }
 };
 
+/// QuantizeLinear(MaxPool(DequantizeLinear(x))) with the same scale and
+/// zero point on both sides is MaxPool(x): dequantization is increasing
+/// (scales are positive), so the max commutes with it, and requantizing a
+/// dequantized value gives it back (padding: -inf saturates to the type's
+/// minimum, which the integer pool pads with).
+struct FoldQdqMaxPool final : OpRewritePattern<QuantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(QuantizeLinearOp q,
+                                PatternRewriter &rewriter) const override {
+    auto pool = q.getX().getDefiningOp<MaxPoolOp>();
+    if (!pool || !pool.getY().hasOneUse() || !isNone(pool.getIndices()) ||
+        q.getBlockSize() != 0 || !is8Bit(q.getY())) {
+      return failure();
+    }
+    auto dq = pool.getX().getDefiningOp<DequantizeLinearOp>();
+    if (!dq || dq.getBlockSize() != 0 ||
+        getElementTypeOrSelf(dq.getX()) != getElementTypeOrSelf(q.getY()) ||
+        !sameParameters(dq.getXScale(), dq.getXZeroPoint(), q.getYScale(),
+                        q.getYZeroPoint())) {
+      return failure();
+    }
+    OperationState state(pool.getLoc(), MaxPoolOp::getOperationName());
+    state.addOperands(dq.getX());
+    state.addTypes({q.getY().getType(), pool.getIndices().getType()});
+    state.addAttributes(pool->getAttrs());
+    rewriter.replaceOp(q, rewriter.create(state)->getResult(0));
+    rewriter.eraseOp(pool);
+    return success();
+  }
+
+  /// Whether two per-tensor (scale, zero point) pairs are equal constants.
+  static bool sameParameters(Value scale, Value zp, Value otherScale,
+                             Value otherZp) {
+    std::optional<SmallVector<float>> a = constantFloats(scale),
+                                      b = constantFloats(otherScale);
+    if (!a || !b || a->size() != 1 || *a != *b || a->front() <= 0) {
+      return false;
+    }
+    if (isNone(zp) || isNone(otherZp)) {
+      return isNone(zp) && isNone(otherZp);
+    }
+    auto type = cast<RankedTensorType>(zp.getType());
+    bool isUnsigned = type.getElementType().isUnsignedInteger();
+    std::optional<SmallVector<int64_t>> za = constantInts(zp, isUnsigned),
+                                        zb = constantInts(otherZp, isUnsigned);
+    return za && zb && za->size() == 1 && *za == *zb &&
+           type.getElementType() ==
+               cast<RankedTensorType>(otherZp.getType()).getElementType();
+  }
+};
+
 /// DequantizeLinear of constant 8- or 32-bit integers (weights no integer
 /// op took: a float Gemm's) into an f32 constant, computed as the lowering
 /// would at run time ((x - zp) * scale in f32), whatever its size.
@@ -232,7 +284,7 @@ struct FoldQdqPass final : infer::graph::impl::FoldQdqPassBase<FoldQdqPass> {
     // The integer convolutions first: they take their DequantizeLinear's
     // integer weights.
     RewritePatternSet convs(&getContext());
-    convs.add<FoldQdqConv>(&getContext());
+    convs.add<FoldQdqConv, FoldQdqMaxPool>(&getContext());
     (void)applyPatternsGreedily(getOperation(), std::move(convs));
     RewritePatternSet constants(&getContext());
     constants.add<DequantizeConstant>(&getContext());

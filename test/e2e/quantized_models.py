@@ -12,7 +12,8 @@ returns the last one's u8 output, so every element is compared exactly:
 - the same convolutions with asymmetric weights and in groups, which keep
   the generic integer lowering;
 - the QDQ form (DequantizeLinear -> Conv -> QuantizeLinear), which
-  infer-graph-fold-qdq folds into QLinearConv.
+  infer-graph-fold-qdq folds into QLinearConv, and a QDQ MaxPool, folded to
+  a MaxPool on u8 values (which must compare unsigned).
 
 Each model is compiled for this CPU, for AVX2 without VNNI
 (--target-cpu=x86-64-v3) and, where this CPU has AVX-VNNI, for a CPU with
@@ -98,6 +99,16 @@ class Builder:
         self.node("QuantizeLinear", [conv, y_scale, y_zp], name)
         return name, y_scale, y_zp
 
+    def qdq_max_pool(self, x, x_scale, x_zp, name):
+        """DequantizeLinear -> MaxPool 3x3 stride 2 -> QuantizeLinear at the
+        same scale and zero point (resnet's stem pool), which folds to a
+        MaxPool on the u8 values."""
+        d = self.node("DequantizeLinear", [x, x_scale, x_zp], name + "_d")
+        p = self.node("MaxPool", [d], name + "_pool", kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                      strides=[2, 2])
+        self.node("QuantizeLinear", [p, x_scale, x_zp], name)
+        return name, x_scale, x_zp
+
     def inits_value(self, name):
         return next(numpy_helper.to_array(t) for t in self.inits if t.name == name)
 
@@ -118,6 +129,10 @@ def chain(name, convs, shape=(1, 3, 20, 20), qdq=False, seed=0):
     scale, zp = "xs", "xzp"
     channels, size = shape[1], shape[2]
     for i, (filters, kernel, stride, options) in enumerate(convs):
+        if filters == "pool":
+            value, scale, zp = b.qdq_max_pool(value, scale, zp, f"p{i}")
+            size = (size + 1) // 2
+            continue
         build = b.qdq_conv if qdq else b.qlinear_conv
         value, scale, zp = build(value, scale, zp, f"c{i}", filters, channels, kernel,
                                  stride, **options)
@@ -135,9 +150,10 @@ MODELS = [
     # Asymmetric weights and groups: the generic integer lowering.
     ("qlinear_generic", chain("qlinear_generic", [
         (8, 3, 1, dict(symmetric=False)), (8, 3, 1, dict(group=2)), (4, 1, 1, {})])),
-    # QDQ convolutions, folded to QLinearConv.
+    # QDQ convolutions, folded to QLinearConv, and a QDQ max pool, folded to
+    # a MaxPool on u8 values.
     ("qdq_convs", chain("qdq_convs", [
-        (8, 3, 1, {}), (16, 3, 2, {}), (10, 1, 1, {})], qdq=True, seed=2)),
+        (8, 3, 1, {}), ("pool", 0, 0, {}), (16, 3, 2, {}), (10, 1, 1, {})], qdq=True, seed=2)),
 ]
 
 

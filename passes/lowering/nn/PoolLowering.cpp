@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace infer::graph;
@@ -80,7 +81,7 @@ Value buildPool(
 Value maxPoolIndices(OpBuilder &b, Location loc, Value x, RankedTensorType type,
                      ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
                      ArrayRef<int64_t> dilations, ArrayRef<int64_t> begin,
-                     bool columnMajor) {
+                     bool columnMajor, bool isUnsigned) {
   auto xType = cast<RankedTensorType>(x.getType());
   ArrayRef<int64_t> shape = xType.getShape();
   int64_t s = kernel.size();
@@ -89,18 +90,18 @@ Value maxPoolIndices(OpBuilder &b, Location loc, Value x, RankedTensorType type,
     window *= k;
   }
   Type element = xType.getElementType();
+  bool isFloat = isa<FloatType>(element);
   return buildIndexed(
       b, loc, type, [&](OpBuilder &nb, Location l, ArrayRef<Value> out) {
         Type i64 = nb.getI64Type();
+        // Integers compare widened to i64 (zero- or sign-extended) from
+        // below any of their values, so the first element in the window
+        // is taken even when it is the type's minimum.
         Value lowest =
-            isa<FloatType>(element)
-                ? scalarConstant(nb, l, element, -INFINITY)
-                : arith::ConstantOp::create(
-                      nb, l,
-                      nb.getIntegerAttr(element,
-                                        APInt::getSignedMinValue(
-                                            element.getIntOrFloatBitWidth())))
-                      .getResult();
+            isFloat ? scalarConstant(nb, l, element, -INFINITY)
+                    : arith::ConstantIntOp::create(
+                          nb, l, i64, std::numeric_limits<int64_t>::min())
+                          .getResult();
         auto loop = scf::ForOp::create(
             nb, l, indexConstant(nb, l, 0), indexConstant(nb, l, window),
             indexConstant(nb, l, 1),
@@ -141,8 +142,13 @@ Value maxPoolIndices(OpBuilder &b, Location loc, Value x, RankedTensorType type,
                 at.push_back(pos);
               }
               Value v = tensor::ExtractOp::create(lb, ll, x, at);
+              if (!isFloat) {
+                v = isUnsigned
+                        ? arith::ExtUIOp::create(lb, ll, i64, v).getResult()
+                        : arith::ExtSIOp::create(lb, ll, i64, v).getResult();
+              }
               Value greater =
-                  isa<FloatType>(element)
+                  isFloat
                       ? arith::CmpFOp::create(lb, ll, arith::CmpFPredicate::OGT,
                                               v, best[0])
                             .getResult()
@@ -212,21 +218,27 @@ struct PoolLowering final : OpConversionPattern<Op> {
                         strides, dilations, padValue);
     };
     if constexpr (kind == PoolKind::Max) {
+      // uint8 (opset 12) compares unsigned, from 0.
+      bool isUnsigned = isUnsignedTensor(op.getX().getType());
+      unsigned width = element.getIntOrFloatBitWidth();
       Value lowest =
           isa<FloatType>(element)
               ? scalarConstant(rewriter, loc, element, -INFINITY)
               : arith::ConstantOp::create(
                     rewriter, loc,
                     rewriter.getIntegerAttr(
-                        element, APInt::getSignedMinValue(
-                                     element.getIntOrFloatBitWidth())))
+                        element, isUnsigned ? APInt::getMinValue(width)
+                                            : APInt::getSignedMinValue(width)))
                     .getResult();
       Value y =
           buildPool(rewriter, loc, pad(adaptor.getX(), lowest), ws.out, kernel,
                     strides, dilations, lowest,
-                    [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+                    [&](OpBuilder &b, Location l, Value acc, Value v) -> Value {
                       if (isa<FloatType>(v.getType())) {
                         return arith::MaximumFOp::create(b, l, acc, v);
+                      }
+                      if (isUnsigned) {
+                        return arith::MaxUIOp::create(b, l, acc, v);
                       }
                       return arith::MaxSIOp::create(b, l, acc, v);
                     });
@@ -244,7 +256,7 @@ struct PoolLowering final : OpConversionPattern<Op> {
               : maxPoolIndices(rewriter, loc, adaptor.getX(),
                                loweredTensorType(op.getIndices().getType()),
                                kernel, strides, dilations, staticBegin(ws),
-                               op.getStorageOrder() != 0);
+                               op.getStorageOrder() != 0, isUnsigned);
       rewriter.replaceOp(op, {castTo(rewriter, loc, y, yType), indices});
       return success();
     } else {

@@ -108,3 +108,28 @@ func.func @dequantized_weights(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
   %y = graph.mat_mul %x, %dw : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
   return %y : tensor<1x2xf32>
 }
+
+// -----
+
+// QuantizeLinear(MaxPool(DequantizeLinear(x))) with the same scale and zero
+// point on both sides: MaxPool on the u8 values. With another output scale
+// the pool stays in float.
+// CHECK-LABEL: func.func @max_pool
+// CHECK-SAME: (%[[X:.+]]: tensor<1x2x4x4xui8>)
+// CHECK: %[[Y:.+]], %{{.+}} = graph.max_pool %[[X]] {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xui8>) -> (tensor<1x2x2x2xui8>, none)
+// CHECK: %[[D:.+]] = graph.dequantize_linear %[[X]]
+// CHECK: graph.max_pool %[[D]]
+// CHECK: graph.quantize_linear
+// CHECK: return %[[Y]]
+func.func @max_pool(%x: tensor<1x2x4x4xui8>) -> (tensor<1x2x2x2xui8>, tensor<1x2x2x2xui8>) {
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %z = graph.constant dense<7> : tensor<ui8>
+  %s2 = graph.constant dense<0.25> : tensor<f32>
+  %d = graph.dequantize_linear %x, %s, %z : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xf32>
+  %p, %i = graph.max_pool %d {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>, none)
+  %q = graph.quantize_linear %p, %s, %z : (tensor<1x2x2x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x2x2xui8>
+  %d2 = graph.dequantize_linear %x, %s, %z : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xf32>
+  %p2, %i2 = graph.max_pool %d2 {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>, none)
+  %q2 = graph.quantize_linear %p2, %s2, %z : (tensor<1x2x2x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x2x2xui8>
+  return %q, %q2 : tensor<1x2x2x2xui8>, tensor<1x2x2x2xui8>
+}

@@ -164,6 +164,25 @@ func.func @maxpool_indices(%x: tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, ten
 
 // -----
 
+// uint8 MaxPool (what a QDQ MaxPool folds to) compares unsigned: the
+// padding is 0 and the max is maxui (200 > 100, not -56 < 100); its
+// Indices compare the values zero-extended to i64 from below any of them.
+// CHECK-LABEL: func.func @maxpool_uint8
+// CHECK: %[[ZERO:.+]] = arith.constant 0 : i8
+// CHECK: tensor.pad
+// CHECK: tensor.yield %[[ZERO]]
+// CHECK: arith.maxui
+// CHECK-NOT: arith.maxsi
+// CHECK: arith.constant -9223372036854775808 : i64
+// CHECK: arith.extui %{{.+}} : i8 to i64
+// CHECK: arith.cmpi sgt
+func.func @maxpool_uint8(%x: tensor<1x1x4x4xui8>) -> (tensor<1x1x3x3xui8>, tensor<1x1x3x3xi64>) {
+  %y, %i = graph.max_pool %x {kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x4x4xui8>) -> (tensor<1x1x3x3xui8>, tensor<1x1x3x3xi64>)
+  return %y, %i : tensor<1x1x3x3xui8>, tensor<1x1x3x3xi64>
+}
+
+// -----
+
 // BatchNormalization in training mode: batch statistics, running averages.
 // CHECK-LABEL: func.func @batchnorm_training
 // CHECK: linalg.generic
