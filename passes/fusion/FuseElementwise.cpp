@@ -34,12 +34,23 @@ namespace {
 
 struct FuseElementwisePass final
     : impl::FuseElementwisePassBase<FuseElementwisePass> {
+  using Base::Base;
+
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    linalg::ControlFusionFn control = [](OpOperand *fused) {
+    auto module = getOperation()->getParentOfType<ModuleOp>();
+    bool windows = !module || !module->hasAttr("infer.windows_apart");
+    linalg::ControlFusionFn control = [windows](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
-      return producer && producer->hasOneUse() && !isContraction(producer) &&
-             !isContraction(fused->getOwner());
+      if (!producer || !producer->hasOneUse() || isContraction(producer) ||
+          isContraction(fused->getOwner())) {
+        return false;
+      }
+      // Into a window read (a pooling op's input) only where the module
+      // is not marked `infer.windows_apart` (Passes.td).
+      auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+      return windows || !consumer ||
+             consumer.getMatchingIndexingMap(fused).isProjectedPermutation();
     };
     RewritePatternSet patterns(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);

@@ -17,7 +17,13 @@ def FuseElementwisePass : Pass<"infer-fuse-elementwise", "::mlir::func::FuncOp">
     turn its contiguous operand into an indexed gather.
 
     A producer is fused only when it has a single use, so no work is
-    duplicated.
+    duplicated. In a module marked `infer.windows_apart` (by
+    infer-prepare-entry, for targets that ask: the CPU) it is not fused
+    into a window read either (a pooling op's input, indexed `o * s + k`):
+    overlapping windows would compute it once per tap, and left apart it
+    can be the epilogue of the convolution before it (a convolution's
+    requantization fused into PP-OCR's average pool took 2-7 ms there
+    instead of riding on the kernel's store).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];

@@ -1,6 +1,7 @@
 //===- KernelMarks.cpp - kernels numbered for --profile -------------------===//
 
 #include "targets/common/KernelMarks.h"
+#include "passes/lowering/ByteDot.h"
 #include "targets/common/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -97,9 +98,9 @@ bool isKernel(Operation *op) {
 
 /// Arithmetic operations of one execution of `op`: for a linalg op, the
 /// iterations times the arithmetic ops of its body (a multiply-add counts
-/// two); for a loop with constant bounds (a recurrence), its trips times
-/// the linalg ops' in its body; for other ops with regions the costliest
-/// region's; 0 for data movement or when a range is dynamic.
+/// two, a byte dot eight); for a loop with constant bounds (a recurrence), its
+/// trips times the linalg ops' in its body; for other ops with regions the
+/// costliest region's; 0 for data movement or when a range is dynamic.
 double countFlops(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp) {
@@ -126,6 +127,11 @@ double countFlops(Operation *op) {
       return 0;
     }
     iterations *= static_cast<double>(range);
+  }
+  // Four products of packed 8-bit lanes and their sum (ByteDot.h): a
+  // multiply-add per lane, not the shifts that unpack them.
+  if (lowering::matchByteDot(linalgOp)) {
+    return iterations * 2 * lowering::kByteLanes;
   }
   int64_t perIteration = 0;
   linalgOp.getBlock()->walk([&](Operation *inner) {

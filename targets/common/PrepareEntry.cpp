@@ -54,6 +54,10 @@ struct PrepareEntryPass final : impl::PrepareEntryPassBase<PrepareEntryPass> {
       return signalPassFailure();
     }
     module->setAttr(kSignatureAttr, signatureToAttr(&getContext(), signature));
+    if (!target->fusesIntoWindows()) {
+      // Read by infer-fuse-elementwise (passes/fusion/Passes.td).
+      module->setAttr("infer.windows_apart", UnitAttr::get(&getContext()));
+    }
     auto fn = module.lookupSymbol<func::FuncOp>("main");
     fn.setName(target->getEntryName(modelName));
     fn.setAllArgAttrs(ArrayRef<DictionaryAttr>{});

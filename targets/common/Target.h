@@ -75,6 +75,12 @@ public:
   /// Whether the artifact reports failed run-time checks (the lowering
   /// emits them only then).
   virtual bool reportsRunTimeChecks() const { return true; }
+  /// Whether the fuse phase fuses elementwise producers into window reads
+  /// (pooling inputs); infer-prepare-entry marks the module
+  /// `infer.windows_apart` when not. The CPU target keeps them apart, as
+  /// its convolution kernels' epilogues, and its pooling loops vectorized;
+  /// HLS saves a stage and a buffer by fusing.
+  virtual bool fusesIntoWindows() const { return true; }
   /// The compiled entry function's symbol for a model named `name`.
   virtual std::string getEntryName(llvm::StringRef name) const {
     return (name + "_main").str();

@@ -67,6 +67,7 @@ public:
     return "";
   }
   bool acceptsDynamicShapes() const override { return true; }
+  bool fusesIntoWindows() const override { return false; }
 
   void registerDialects(DialectRegistry &registry) const override {
     // The parallel loops' form once converted (for infer-opt's lit tests).

@@ -1,4 +1,5 @@
 // RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(infer-fuse-elementwise))' | FileCheck %s
+// RUN: sed 's/^module {/module attributes {infer.windows_apart} {/' %s | infer-opt --split-input-file --pass-pipeline='builtin.module(func.func(infer-fuse-elementwise))' | FileCheck %s --check-prefix=APART
 
 // Two elementwise ops become one loop.
 // CHECK-LABEL: func.func @chain
@@ -71,4 +72,52 @@ func.func @contraction_stays_root(%w: tensor<4x6xf32>, %x: tensor<6x16xf32>) -> 
     linalg.yield %r : f32
   } -> tensor<4x16xf32>
   return %relu : tensor<4x16xf32>
+}
+
+// -----
+
+// An elementwise producer fused into a window read (a pooling op's input,
+// indexed o * 2 + k), or, in a module marked infer.windows_apart (the CPU
+// target's), not:
+// the pool keeps reading a plain tensor and the producer stays a loop of
+// its own (a convolution's epilogue, in a model).
+// CHECK-LABEL: func.func @into_windows
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction"]
+// CHECK: arith.negf
+// CHECK: arith.maximumf
+// APART-LABEL: func.func @into_windows
+// APART: %[[NEG:.+]] = linalg.generic
+// APART-SAME: iterator_types = ["parallel"]
+// APART: arith.negf
+// APART: linalg.generic
+// APART-SAME: iterator_types = ["parallel", "reduction"]
+// APART-SAME: ins(%[[NEG]], %{{.+}} :
+// APART-NOT: arith.negf
+// APART: arith.maximumf
+#in = affine_map<(o, k) -> (o * 2 + k)>
+#window = affine_map<(o, k) -> (k)>
+#out = affine_map<(o, k) -> (o)>
+#id1 = affine_map<(d0) -> (d0)>
+module {
+func.func @into_windows(%x: tensor<9xf32>) -> tensor<4xf32> {
+  %lowest = arith.constant 0xFF800000 : f32
+  %e0 = tensor.empty() : tensor<9xf32>
+  %neg = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%x : tensor<9xf32>) outs(%e0 : tensor<9xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %n = arith.negf %v : f32
+    linalg.yield %n : f32
+  } -> tensor<9xf32>
+  %e1 = tensor.empty() : tensor<4xf32>
+  %init = linalg.fill ins(%lowest : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %win = tensor.empty() : tensor<3xf32>
+  %pool = linalg.generic {indexing_maps = [#in, #window, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%neg, %win : tensor<9xf32>, tensor<3xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%v: f32, %w: f32, %o: f32):
+    %m = arith.maximumf %o, %v : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %pool : tensor<4xf32>
+}
 }

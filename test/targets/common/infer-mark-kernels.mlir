@@ -62,3 +62,54 @@ func.func @recurrence(%h0: tensor<8xf32>) -> tensor<8xf32> {
   } loc("rnn"("GRU"))
   return %h : tensor<8xf32>
 }
+
+// -----
+
+// A contraction over packed 8-bit lanes (ByteDot.h) counts a multiply-add
+// per lane: 2 x 4 x (2 x 3 x 5) = 240, not its body's 14 integer ops per
+// step (the shifts unpack the lanes).
+// CHECK-LABEL: func.func @byte_dot
+// CHECK: linalg.generic
+// CHECK: } -> tensor<2x5xi32> loc(#[[BD:loc[0-9]+]])
+// CHECK-DAG: #[[BD]] = loc(fused<{flops = 2.400000e+02 : f64, infer.kernel = 0 : i64}>[
+func.func @byte_dot(%a: tensor<2x3xi32>, %b: tensor<3x5xi32>, %c: tensor<2x5xi32>) -> tensor<2x5xi32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : tensor<2x3xi32>, tensor<3x5xi32>) outs(%c : tensor<2x5xi32>) {
+  ^bb0(%x: i32, %y: i32, %acc: i32):
+    %x0 = arith.trunci %x : i32 to i8
+    %xs0 = arith.extsi %x0 : i8 to i32
+    %y0 = arith.trunci %y : i32 to i8
+    %yu0 = arith.extui %y0 : i8 to i32
+    %p0 = arith.muli %xs0, %yu0 : i32
+    %s0 = arith.addi %acc, %p0 : i32
+    %c8 = arith.constant 8 : i32
+    %x1s = arith.shrui %x, %c8 : i32
+    %x1t = arith.trunci %x1s : i32 to i8
+    %xs1 = arith.extsi %x1t : i8 to i32
+    %y1s = arith.shrui %y, %c8 : i32
+    %y1 = arith.trunci %y1s : i32 to i8
+    %yu1 = arith.extui %y1 : i8 to i32
+    %p1 = arith.muli %xs1, %yu1 : i32
+    %s1 = arith.addi %s0, %p1 : i32
+    %c16 = arith.constant 16 : i32
+    %x2s = arith.shrui %x, %c16 : i32
+    %x2 = arith.trunci %x2s : i32 to i8
+    %xs2 = arith.extsi %x2 : i8 to i32
+    %y2s = arith.shrui %y, %c16 : i32
+    %y2 = arith.trunci %y2s : i32 to i8
+    %yu2 = arith.extui %y2 : i8 to i32
+    %p2 = arith.muli %xs2, %yu2 : i32
+    %s2 = arith.addi %s1, %p2 : i32
+    %c24 = arith.constant 24 : i32
+    %x3s = arith.shrui %x, %c24 : i32
+    %x3 = arith.trunci %x3s : i32 to i8
+    %xs3 = arith.extsi %x3 : i8 to i32
+    %y3s = arith.shrui %y, %c24 : i32
+    %y3 = arith.trunci %y3s : i32 to i8
+    %yu3 = arith.extui %y3 : i8 to i32
+    %p3 = arith.muli %xs3, %yu3 : i32
+    %s3 = arith.addi %s2, %p3 : i32
+    linalg.yield %s3 : i32
+  } -> tensor<2x5xi32>
+  return %r : tensor<2x5xi32>
+}

@@ -6,9 +6,10 @@
 // RUN: not infer-opt %s --pass-pipeline='builtin.module(infer-prepare-entry{name=m target=cpu profile=x=1x4:9x4:8x4})' 2>&1 | FileCheck %s --check-prefix=PROFILE
 
 // The CPU keeps the dynamic batch; the profile is recorded with the
-// signature (dtype 1 float32, 7 int64). @main becomes <name>_main and the
-// graph-level attributes go.
-// CHECK: module attributes {infer.signature = {inputs = [{dtype = 1 : i32, max = array<i64: 8, 4>, min = array<i64: 1, 4>, name = "x", opt = array<i64: 2, 4>, shape = array<i64: -1, 4>}, {dtype = 7 : i32, name = "k", shape = array<i64: 2>}], name = "m", outputs = [{dtype = 1 : i32, max = array<i64: 9223372036854775807, 4>, min = array<i64: 1, 4>, name = "y", opt = array<i64: 1, 4>, shape = array<i64: -1, 4>}]}} {
+// signature (dtype 1 float32, 7 int64), and the module marked for the fuse
+// phase (elementwise ops not fused into pooling windows, Target.h). @main
+// becomes <name>_main and the graph-level attributes go.
+// CHECK: module attributes {infer.signature = {inputs = [{dtype = 1 : i32, max = array<i64: 8, 4>, min = array<i64: 1, 4>, name = "x", opt = array<i64: 2, 4>, shape = array<i64: -1, 4>}, {dtype = 7 : i32, name = "k", shape = array<i64: 2>}], name = "m", outputs = [{dtype = 1 : i32, max = array<i64: 9223372036854775807, 4>, min = array<i64: 1, 4>, name = "y", opt = array<i64: 1, 4>, shape = array<i64: -1, 4>}]}, infer.windows_apart} {
 // CHECK-NEXT: func.func @m_main(%{{.*}}: tensor<?x4xf32>, %{{.*}}: tensor<2xi64>) -> tensor<?x4xf32>
 
 // HLS names its top function after the model, and needs static shapes.
