@@ -73,6 +73,14 @@ bool is8Bit(Value v) {
   return type && type.getElementType().isInteger(8);
 }
 
+/// f32 scales (QLinearConv's lowering takes no others).
+bool allF32(ValueRange scales) {
+  return llvm::all_of(scales, [](Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return type && type.getElementType().isF32();
+  });
+}
+
 struct FoldQdqConv final : OpRewritePattern<QuantizeLinearOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -88,7 +96,8 @@ struct FoldQdqConv final : OpRewritePattern<QuantizeLinearOp> {
     auto dw = conv.getW().getDefiningOp<DequantizeLinearOp>();
     if (!dx || !dw || dx.getBlockSize() != 0 || !isScalar(dx.getXScale()) ||
         isNone(dx.getXZeroPoint()) || !is8Bit(dx.getX()) ||
-        !is8Bit(dw.getX()) || !matchPattern(dw.getX(), m_Constant())) {
+        !is8Bit(dw.getX()) || !matchPattern(dw.getX(), m_Constant()) ||
+        !allF32({dx.getXScale(), dw.getXScale(), q.getYScale()})) {
       return failure();
     }
     auto wType = cast<RankedTensorType>(dw.getX().getType());

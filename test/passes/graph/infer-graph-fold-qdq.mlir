@@ -133,3 +133,25 @@ func.func @max_pool(%x: tensor<1x2x4x4xui8>) -> (tensor<1x2x2x2xui8>, tensor<1x2
   %q2 = graph.quantize_linear %p2, %s2, %z : (tensor<1x2x2x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x2x2xui8>
   return %q, %q2 : tensor<1x2x2x2xui8>, tensor<1x2x2x2xui8>
 }
+
+// -----
+
+// f16 scales (opset 19) are left to the float path: QLinearConv's lowering
+// takes f32 scales only.
+// CHECK-LABEL: func.func @f16_scales
+// CHECK-NOT: graph.q_linear_conv
+// CHECK: graph.conv
+func.func @f16_scales(%x: tensor<1x3x4x4xui8>) -> tensor<1x2x2x2xui8> {
+  %xs = graph.constant dense<0.5> : tensor<f16>
+  %xz = graph.constant dense<128> : tensor<ui8>
+  %w = graph.constant dense<1> : tensor<2x3x3x3xi8>
+  %ws = graph.constant dense<0.25> : tensor<f16>
+  %ys = graph.constant dense<0.2> : tensor<f16>
+  %yz = graph.constant dense<3> : tensor<ui8>
+  %none = graph.none
+  %dx = graph.dequantize_linear %x, %xs, %xz : (tensor<1x3x4x4xui8>, tensor<f16>, tensor<ui8>) -> tensor<1x3x4x4xf16>
+  %dw = graph.dequantize_linear %w, %ws, %none : (tensor<2x3x3x3xi8>, tensor<f16>, none) -> tensor<2x3x3x3xf16>
+  %c = graph.conv %dx, %dw, %none {kernel_shape = array<i64: 3, 3>} : (tensor<1x3x4x4xf16>, tensor<2x3x3x3xf16>, none) -> tensor<1x2x2x2xf16>
+  %y = graph.quantize_linear %c, %ys, %yz : (tensor<1x2x2x2xf16>, tensor<f16>, tensor<ui8>) -> tensor<1x2x2x2xui8>
+  return %y : tensor<1x2x2x2xui8>
+}
