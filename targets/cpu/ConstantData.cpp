@@ -12,21 +12,16 @@ using namespace mlir;
 namespace infer::cpu {
 
 std::optional<std::vector<float>> elementsData(Attribute attr, int64_t count) {
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-    if (!dense.getElementType().isF32() || dense.getNumElements() != count) {
-      return std::nullopt;
-    }
-    auto values = dense.getValues<float>();
-    return std::vector<float>(values.begin(), values.end());
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  if (dense && !dense.getElementType().isF32()) {
+    return std::nullopt;
   }
-  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
-  AsmResourceBlob *blob =
-      resource ? resource.getRawHandle().getBlob() : nullptr;
-  if (!blob || blob->getData().size() != size_t(count) * sizeof(float)) {
+  std::optional<std::vector<uint32_t>> bits = elementBits(attr, count);
+  if (!bits) {
     return std::nullopt;
   }
   std::vector<float> data(count);
-  std::memcpy(data.data(), blob->getData().data(), count * sizeof(float));
+  std::memcpy(data.data(), bits->data(), count * sizeof(float));
   return data;
 }
 
