@@ -543,7 +543,8 @@ struct ContractionKernelsPass final
       if (parallel && runtimeThreads) {
         builder.setThreadCount(threadCount());
       }
-      builder.setByteDotBits(std::min<unsigned>(byteDotBits, vectorBits));
+      builder.setByteDotBits(std::min<unsigned>(byteDotBits, vectorBits),
+                             wordDot);
       if (Value packed = packedLhsOf(b, c, tileRowsFor(vectorBits))) {
         builder.setPackedLhs(packed);
       }

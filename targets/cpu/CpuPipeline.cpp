@@ -59,6 +59,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   ContractionKernelsPassOptions kernels;
   kernels.vectorBits = options.vectorBits;
   kernels.byteDotBits = options.byteDotBits;
+  kernels.wordDot = options.wordDot;
   kernels.parallel = parallel;
   PackWeightsPassOptions packing;
   packing.vectorBits = options.vectorBits;

@@ -28,6 +28,7 @@ CodegenOptions codegenOptions(const CpuTargetOptions &options) {
   }
   codegen.byteDotBits =
       std::min(byteDotBits(machine), std::max(codegen.vectorBits, 256u));
+  codegen.wordDot = hasWordDot(machine);
   codegen.parallel =
       options.parallel == "openmp"    ? CodegenOptions::Parallel::OpenMP
       : options.parallel == "runtime" ? CodegenOptions::Parallel::Runtime

@@ -43,6 +43,8 @@ struct CodegenOptions {
   // The widest vpdpbusd of the target (512: AVX-512 VNNI, 256: AVX-VNNI;
   // 0: none), for int8 contractions.
   unsigned byteDotBits = 0;
+  // Without it, AVX2's vpmaddwd on 16-bit halves (else each lane apart).
+  bool wordDot = false;
   // Where parallel loops get their threads: nowhere (serial code), the
   // executor the caller sets (`<name>_set_executor`; the runtime's pool),
   // or LLVM's OpenMP runtime.
@@ -66,6 +68,10 @@ unsigned vectorBits(const CpuOptions &options);
 /// The widest vpdpbusd of the target `options` name: 512 with AVX-512
 /// VNNI, 256 with AVX-VNNI, else 0.
 unsigned byteDotBits(const CpuOptions &options);
+
+/// Whether the target `options` name has AVX2's vpmaddwd (the int8
+/// kernels' exact route without VNNI).
+bool hasWordDot(const CpuOptions &options);
 
 /// Tensors (graph -> linalg already done) to the LLVM dialect; the entry
 /// function takes one bare pointer per input, then per output.

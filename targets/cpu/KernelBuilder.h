@@ -54,9 +54,12 @@ public:
   void setThreadCount(mlir::func::FuncOp count) { threadCount = count; }
 
   /// The widest byte-dot instruction the target has (vpdpbusd: 512 with
-  /// AVX-512 VNNI, 256 with AVX-VNNI; 0: none, the lanes' products are
-  /// computed apart).
-  void setByteDotBits(unsigned bits) { byteDotBits = bits; }
+  /// AVX-512 VNNI, 256 with AVX-VNNI; 0: none), and whether it has AVX2's
+  /// vpmaddwd for the case of none (else the lanes' products apart).
+  void setByteDotBits(unsigned bits, bool words) {
+    byteDotBits = bits;
+    wordDot = words;
+  }
 
   void build();
 
@@ -294,6 +297,7 @@ private:
   /// C's element type (f32, or i32 for packed 8-bit lanes).
   mlir::Type elem;
   unsigned byteDotBits = 0;
+  bool wordDot = false;
   int64_t lanes, rows, kBlock, panelWidth;
   mlir::SmallVector<mlir::Value> ivs;
   mlir::Value lhs, rhs, out, flat, strided, packedLhs;

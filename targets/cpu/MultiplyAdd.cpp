@@ -5,9 +5,12 @@
 // lanes' products: `vpdpbusd` computes it for 16 (zmm) or 8 (ymm) values
 // at once when the target has AVX-512 VNNI or AVX-VNNI, its first
 // multiplicand's lanes unsigned and the second's signed, the sum in 32 bits
-// without saturation: exactly the body's arithmetic. Other targets, and
-// operands both signed or both unsigned, compute the lanes' products one
-// by one (exact, slower).
+// without saturation: exactly the body's arithmetic. Without VNNI, AVX2's
+// vpmaddwd takes the lanes as 16-bit halves: the even lanes (0 and 2 of
+// each value, extended to 16 bits) and the odd ones, two multiply-adds of
+// pairs into 32 bits, exact (vpmaddubsw would saturate the pairs' sums).
+// Operands both signed or both unsigned, and targets without AVX2, compute
+// the lanes' products one by one (exact, slower).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +39,22 @@ Value laneOf(OpBuilder &b, Location loc, Value v, int j, bool isUnsigned) {
                     : arith::ExtSIOp::create(b, loc, type, lane).getResult();
 }
 
+/// The even (`odd` false) or odd 8-bit lanes of each i32 of `v` as 16-bit
+/// values, two per i32: <2N x i16>.
+Value halves(OpBuilder &b, Location loc, Value v, bool odd, bool isUnsigned) {
+  auto type = cast<VectorType>(v.getType());
+  auto words = VectorType::get({2 * type.getNumElements()}, b.getI16Type());
+  Value eight = arith::ConstantOp::create(
+      b, loc, words,
+      DenseElementsAttr::get(words, b.getI16IntegerAttr(8).getValue()));
+  Value w = vector::BitCastOp::create(b, loc, words, v);
+  if (!odd) {
+    w = arith::ShLIOp::create(b, loc, w, eight);
+  }
+  return isUnsigned ? arith::ShRUIOp::create(b, loc, w, eight).getResult()
+                    : arith::ShRSIOp::create(b, loc, w, eight).getResult();
+}
+
 } // namespace
 
 Value KernelBuilder::multiplyAdd(Value a, Value row, Value acc) {
@@ -53,6 +72,38 @@ Value KernelBuilder::multiplyAdd(Value a, Value row, Value acc) {
       width = bits / 32;
       break;
     }
+  }
+  if (aUnsigned != bUnsigned && width == 0 && wordDot && length % 8 == 0) {
+    // vpmaddwd on ymm, 8 values per piece.
+    auto piece = VectorType::get({8}, b.getI32Type());
+    StringAttr pmadd = b.getStringAttr("llvm.x86.avx2.pmadd.wd");
+    Value result = acc;
+    for (int64_t p = 0; p < length / 8; ++p) {
+      auto slice = [&](Value v) -> Value {
+        if (length == 8) {
+          return v;
+        }
+        return vector::ExtractStridedSliceOp::create(
+            b, loc, v, ArrayRef<int64_t>{p * 8}, ArrayRef<int64_t>{8},
+            ArrayRef<int64_t>{1});
+      };
+      Value sum = slice(acc);
+      for (bool odd : {false, true}) {
+        Value pairs =
+            LLVM::CallIntrinsicOp::create(
+                b, loc, piece, pmadd,
+                ValueRange{halves(b, loc, slice(a), odd, aUnsigned),
+                           halves(b, loc, slice(row), odd, bUnsigned)})
+                .getResult(0);
+        sum = arith::AddIOp::create(b, loc, sum, pairs);
+      }
+      result = length == 8 ? sum
+                           : vector::InsertStridedSliceOp::create(
+                                 b, loc, sum, result, ArrayRef<int64_t>{p * 8},
+                                 ArrayRef<int64_t>{1})
+                                 .getResult();
+    }
+    return result;
   }
   if (aUnsigned == bUnsigned || width == 0) {
     Value sum = acc;

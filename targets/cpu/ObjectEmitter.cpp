@@ -282,33 +282,34 @@ void flattenConstantGlobals(ModuleOp module) {
 
 } // namespace
 
-unsigned vectorBits(const CpuOptions &options) {
+namespace {
+
+/// Whether the target `options` name has every one of `features`
+/// ("+avx512f,+avx512vl"); false when it cannot be created.
+bool hasFeatures(const CpuOptions &options, StringRef features) {
   std::string error;
   std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
-  if (!tm) {
-    return 128;
-  }
-  const llvm::MCSubtargetInfo *info = tm->getMCSubtargetInfo();
-  if (info->checkFeatures("+avx512f")) {
+  return tm && tm->getMCSubtargetInfo()->checkFeatures(features);
+}
+
+} // namespace
+
+unsigned vectorBits(const CpuOptions &options) {
+  if (hasFeatures(options, "+avx512f")) {
     return 512;
   }
-  if (info->checkFeatures("+avx")) {
-    return 256;
-  }
-  return 128;
+  return hasFeatures(options, "+avx") ? 256 : 128;
 }
 
 unsigned byteDotBits(const CpuOptions &options) {
-  std::string error;
-  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
-  if (!tm) {
-    return 0;
-  }
-  const llvm::MCSubtargetInfo *info = tm->getMCSubtargetInfo();
-  if (info->checkFeatures("+avx512vnni") && info->checkFeatures("+avx512vl")) {
+  if (hasFeatures(options, "+avx512vnni,+avx512vl")) {
     return 512;
   }
-  return info->checkFeatures("+avxvnni") ? 256 : 0;
+  return hasFeatures(options, "+avxvnni") ? 256 : 0;
+}
+
+bool hasWordDot(const CpuOptions &options) {
+  return hasFeatures(options, "+avx2");
 }
 
 LogicalResult emitArtifacts(ModuleOp module, const ModelSignature &signature,

@@ -158,7 +158,10 @@ def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::Modu
     Option<"byteDotBits", "byte-dot-bits", "unsigned", "0",
            "Widest vpdpbusd for contractions over packed 8-bit lanes: 512 "
            "(AVX-512 VNNI), 256 (AVX-VNNI or AVX-512 VNNI with VL), 0 "
-           "(none: each lane's product apart)">
+           "(none: each lane's product apart)">,
+    Option<"wordDot", "word-dot", "bool", "false",
+           "Without byte-dot instructions, AVX2's vpmaddwd on the lanes' "
+           "16-bit halves (exact) instead of each lane's product apart">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::LLVM::LLVMDialect",

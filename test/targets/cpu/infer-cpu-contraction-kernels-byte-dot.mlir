@@ -1,13 +1,16 @@
 // RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-contraction-kernels{vector-bits=512 byte-dot-bits=512},canonicalize)' | FileCheck %s --check-prefix=ZMM
 // RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-contraction-kernels{vector-bits=256 byte-dot-bits=256},canonicalize)' | FileCheck %s --check-prefix=YMM
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-contraction-kernels{vector-bits=256 word-dot=true},canonicalize)' | FileCheck %s --check-prefix=WORDS
 // RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-contraction-kernels{vector-bits=256},canonicalize)' | FileCheck %s --check-prefix=NONE
 
 // infer-cpu-contraction-kernels on contractions over i32 values packing
 // four 8-bit lanes (passes/lowering/ByteDot.h): A's lanes signed (the
 // weights), B's unsigned (the activations). Each step is one vpdpbusd per
 // register, B's row (the unsigned multiplicand) first and the broadcast of
-// A second, both as bytes; without a byte-dot instruction, each lane's
-// product apart.
+// A second, both as bytes; without a byte-dot instruction but with AVX2,
+// two vpmaddwd on the lanes' 16-bit halves (even lanes: shifted left then
+// right by 8; odd: right by 8; B's zero-, A's sign-extended); without
+// either, each lane's product apart.
 
 #a = affine_map<(m, k, n) -> (m, k)>
 #b = affine_map<(m, k, n) -> (k, n)>
@@ -25,6 +28,19 @@
 // YMM-LABEL: func.func @byte_dot
 // YMM: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.256"(%{{.+}}, %{{.+}}, %{{.+}}) : (vector<8xi32>, vector<32xi8>, vector<32xi8>) -> vector<8xi32>
 // YMM-NOT: arith.muli
+// WORDS-LABEL: func.func @byte_dot
+// WORDS-NOT: vpdpbusd
+// WORDS: %[[A16:.+]] = vector.bitcast %{{.+}} : vector<8xi32> to vector<16xi16>
+// WORDS: %[[AE:.+]] = arith.shli %[[A16]], %[[EIGHT:.+]] : vector<16xi16>
+// WORDS: %[[AEX:.+]] = arith.shrsi %[[AE]], %[[EIGHT]] : vector<16xi16>
+// WORDS: %[[B16:.+]] = vector.bitcast %{{.+}} : vector<8xi32> to vector<16xi16>
+// WORDS: %[[BE:.+]] = arith.shli %[[B16]], %[[EIGHT]] : vector<16xi16>
+// WORDS: %[[BEX:.+]] = arith.shrui %[[BE]], %[[EIGHT]] : vector<16xi16>
+// WORDS: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"(%[[AEX]], %[[BEX]]) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// WORDS: %[[AO:.+]] = arith.shrsi %{{.+}}, %[[EIGHT]] : vector<16xi16>
+// WORDS: %[[BO:.+]] = arith.shrui %{{.+}}, %[[EIGHT]] : vector<16xi16>
+// WORDS: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"(%[[AO]], %[[BO]])
+// WORDS-NOT: arith.muli
 // NONE-LABEL: func.func @byte_dot
 // NONE-NOT: llvm.call_intrinsic
 // NONE: arith.trunci %{{.+}} : vector<16xi32> to vector<16xi8>
@@ -79,6 +95,7 @@ func.func @byte_dot(%a: memref<8x4xi32>, %b: memref<4x32xi32>, %c: memref<8x32xi
 // A body that is not exactly a byte dot (lane 3 shifted by 16) is not a
 // kernel contraction: the generic stays.
 // YMM-LABEL: func.func @not_byte_dot
+// WORDS-LABEL: func.func @not_byte_dot
 // NONE-LABEL: func.func @not_byte_dot
 // ZMM-LABEL: func.func @not_byte_dot
 // ZMM: linalg.generic
