@@ -23,6 +23,7 @@
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "passes/graph/Passes.h"
+#include "passes/graph/QdqTables.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
@@ -299,6 +300,11 @@ struct FoldQdqPass final : infer::graph::impl::FoldQdqPassBase<FoldQdqPass> {
     constants.add<DequantizeConstant>(&getContext());
     // Not converging leaves valid IR either way.
     (void)applyPatternsGreedily(getOperation(), std::move(constants));
+    // Then what is left between them: elementwise chains over one 8-bit
+    // tensor become tables (QdqTables.cpp).
+    RewritePatternSet tables(&getContext());
+    infer::graph::populateQdqTablePatterns(tables);
+    (void)applyPatternsGreedily(getOperation(), std::move(tables));
   }
 };
 

@@ -70,7 +70,12 @@ def FoldQdqPass : Pass<"infer-graph-fold-qdq", "::mlir::func::FuncOp"> {
     quantized per tensor or per output channel (axis 0), and the bias, if
     any, is an i32 constant dequantized with zero points 0 and the scale
     x_scale * w_scale. Anything else is left as it is (it still runs, in
-    float).
+    float). A QDQ MaxPool with equal scales on both sides runs on the 8-bit
+    values; constant weights no integer op took are dequantized here; and
+    a chain of elementwise ops (Add, Sub, Mul, Div, Clip, Relu, Neg,
+    HardSigmoid, HardSwish, with QuantizeLinear/DequantizeLinear pairs
+    inside) over one 8-bit tensor, ending in a QuantizeLinear, becomes a
+    Gather from its 256 results, computed here as the lowering would.
   }];
   let dependentDialects = ["::infer::graph::GraphDialect"];
 }

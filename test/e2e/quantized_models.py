@@ -12,8 +12,9 @@ returns the last one's u8 output, so every element is compared exactly:
 - the same convolutions with asymmetric weights and in groups, which keep
   the generic integer lowering;
 - the QDQ form (DequantizeLinear -> Conv -> QuantizeLinear), which
-  infer-graph-fold-qdq folds into QLinearConv, and a QDQ MaxPool, folded to
-  a MaxPool on u8 values (which must compare unsigned).
+  infer-graph-fold-qdq folds into QLinearConv, a QDQ MaxPool, folded to
+  a MaxPool on u8 values (which must compare unsigned), and a QDQ HardSwish
+  (Add, Clip, Mul, Div, each requantized), made a 256-entry table.
 
 Each model is compiled for this CPU, for AVX2 without VNNI
 (--target-cpu=x86-64-v3) and, where this CPU has AVX-VNNI, for a CPU with
@@ -109,6 +110,30 @@ class Builder:
         self.node("QuantizeLinear", [p, x_scale, x_zp], name)
         return name, x_scale, x_zp
 
+    def qdq_hard_swish(self, x, x_scale, x_zp, name):
+        """HardSwish written as QDQ ops, as PaddleOCR's quantized models
+        have it: x * clip(x + 3, 0, 6) / 6, every step between a
+        DequantizeLinear and a QuantizeLinear (infer-graph-fold-qdq makes
+        the chain one 256-entry table)."""
+        def requant(value, label, scale, zp):
+            s = self.const(label + "_s", np.float32(scale))
+            z = self.const(label + "_z", np.uint8(zp))
+            q = self.node("QuantizeLinear", [value, s, z], label + "_q")
+            return self.node("DequantizeLinear", [q, s, z], label + "_dq"), s, z
+        dx = self.node("DequantizeLinear", [x, x_scale, x_zp], name + "_dx")
+        three = self.const(name + "_three", np.float32(3))
+        plus, _, _ = requant(self.node("Add", [dx, three], name + "_add"), name + "_a", 0.04, 30)
+        low, high = self.const(name + "_lo", np.float32(0)), self.const(name + "_hi", np.float32(6))
+        clipped, _, _ = requant(self.node("Clip", [plus, low, high], name + "_clip"),
+                                name + "_c", 0.025, 0)
+        prod, _, _ = requant(self.node("Mul", [dx, clipped], name + "_mul"), name + "_m", 0.1, 60)
+        six = self.const(name + "_six", np.float32(6))
+        y_scale = self.const(name + "_ys", np.float32(0.03))
+        y_zp = self.const(name + "_yzp", np.uint8(40))
+        self.node("QuantizeLinear", [self.node("Div", [prod, six], name + "_div"), y_scale, y_zp],
+                  name)
+        return name, y_scale, y_zp
+
     def inits_value(self, name):
         return next(numpy_helper.to_array(t) for t in self.inits if t.name == name)
 
@@ -133,6 +158,9 @@ def chain(name, convs, shape=(1, 3, 20, 20), qdq=False, seed=0):
             value, scale, zp = b.qdq_max_pool(value, scale, zp, f"p{i}")
             size = (size + 1) // 2
             continue
+        if filters == "hardswish":
+            value, scale, zp = b.qdq_hard_swish(value, scale, zp, f"h{i}")
+            continue
         build = b.qdq_conv if qdq else b.qlinear_conv
         value, scale, zp = build(value, scale, zp, f"c{i}", filters, channels, kernel,
                                  stride, **options)
@@ -153,7 +181,8 @@ MODELS = [
     # QDQ convolutions, folded to QLinearConv, and a QDQ max pool, folded to
     # a MaxPool on u8 values.
     ("qdq_convs", chain("qdq_convs", [
-        (8, 3, 1, {}), ("pool", 0, 0, {}), (16, 3, 2, {}), (10, 1, 1, {})], qdq=True, seed=2)),
+        (8, 3, 1, {}), ("pool", 0, 0, {}), (16, 3, 2, {}), ("hardswish", 0, 0, {}),
+        (10, 1, 1, {})], qdq=True, seed=2)),
 ]
 
 

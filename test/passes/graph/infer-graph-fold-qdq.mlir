@@ -155,3 +155,36 @@ func.func @f16_scales(%x: tensor<1x3x4x4xui8>) -> tensor<1x2x2x2xui8> {
   %y = graph.quantize_linear %c, %ys, %yz : (tensor<1x2x2x2xf16>, tensor<f16>, tensor<ui8>) -> tensor<1x2x2x2xui8>
   return %y : tensor<1x2x2x2xui8>
 }
+
+// -----
+
+// An elementwise chain over one u8 tensor ending in a QuantizeLinear
+// becomes a Gather from its 256 results: round-half-even(0.5 x + 1),
+// x = 0, 1, 2, 3, 4, 5... gives 1, 2, 2, 2, 3, 4 (1.5 and 2.5 round to
+// even) up to 128 for x = 254 and 255. Where a value inside the chain has
+// a user outside it, the chain stays.
+// CHECK-LABEL: func.func @table
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3xui8>)
+// (256 bytes print in hex: 0x01 02 02 02 03 04 ... 7F 80 80 80.)
+// CHECK: %[[T:.+]] = graph.constant dense<"0x01020202030404040506
+// CHECK-SAME: 7F808080"> : tensor<256xui8>
+// CHECK: %[[I:.+]] = graph.cast %[[X]] {to = i32} : (tensor<2x3xui8>) -> tensor<2x3xi32>
+// CHECK: %[[Y:.+]] = graph.gather %[[T]], %[[I]] : (tensor<256xui8>, tensor<2x3xi32>) -> tensor<2x3xui8>
+// CHECK: graph.dequantize_linear
+// CHECK: graph.add
+// CHECK: graph.quantize_linear
+// CHECK: return %[[Y]]
+func.func @table(%x: tensor<2x3xui8>) -> (tensor<2x3xui8>, tensor<2x3xui8>, tensor<2x3xf32>) {
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %z = graph.constant dense<0> : tensor<ui8>
+  %one = graph.constant dense<1.0> : tensor<f32>
+  %s1 = graph.constant dense<1.0> : tensor<f32>
+  %d = graph.dequantize_linear %x, %s, %z : (tensor<2x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x3xf32>
+  %a = graph.add %d, %one : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %r = graph.relu %a : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %q = graph.quantize_linear %r, %s1, %z : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+  %d2 = graph.dequantize_linear %x, %s, %z : (tensor<2x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x3xf32>
+  %a2 = graph.add %d2, %one : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %q2 = graph.quantize_linear %a2, %s1, %z : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+  return %q, %q2, %a2 : tensor<2x3xui8>, tensor<2x3xui8>, tensor<2x3xf32>
+}
