@@ -291,7 +291,10 @@ struct QdqChainToTable final : OpRewritePattern<QuantizeLinearOp> {
     auto tableElement = cast<IntegerType>(yType.getElementType());
     SmallVector<APInt> table;
     for (int64_t i = 0; i < 256; ++i) {
-      Evaluator eval{sourceUnsigned ? i : i - 128, {}, {}, chain.source};
+      // Entry i is the source value whose bits are i (Gather takes a
+      // signed index from the end).
+      Evaluator eval{
+          sourceUnsigned ? i : int64_t(int8_t(i)), {}, {}, chain.source};
       std::optional<int64_t> y = eval.integer(q.getY());
       if (!y) {
         return failure();
@@ -302,23 +305,15 @@ struct QdqChainToTable final : OpRewritePattern<QuantizeLinearOp> {
     auto tableType = RankedTensorType::get({256}, tableElement);
     Value data = ConstantOp::create(rewriter, loc,
                                     DenseElementsAttr::get(tableType, table));
-    // The index: the source's value, from 0 (+128 when signed).
+    // The index: the source's value as i32 (a signed one counts from the
+    // table's end, where its bits put it); always in range, so the Gather
+    // needs no run-time check.
     auto indexType = sourceType.clone(rewriter.getI32Type());
     OperationState cast(loc, CastOp::getOperationName());
     cast.addOperands(chain.source);
     cast.addTypes(indexType);
     cast.addAttribute("to", TypeAttr::get(rewriter.getI32Type()));
     Value index = rewriter.create(cast)->getResult(0);
-    if (!sourceUnsigned) {
-      auto scalar = RankedTensorType::get({}, rewriter.getI32Type());
-      Value offset = ConstantOp::create(
-          rewriter, loc,
-          DenseElementsAttr::get(scalar, rewriter.getI32IntegerAttr(128)));
-      OperationState add(loc, AddOp::getOperationName());
-      add.addOperands({index, offset});
-      add.addTypes(indexType);
-      index = rewriter.create(add)->getResult(0);
-    }
     OperationState gather(loc, GatherOp::getOperationName());
     gather.addOperands({data, index});
     gather.addTypes(yType);

@@ -357,6 +357,22 @@ struct TopKLowering final : OpConversionPattern<TopKOp> {
   }
 };
 
+/// Whether `indices` are a Cast of integers whose every value is a valid
+/// index into an axis of `n` (u8 into 256 entries, i8 into 128 or more
+/// counting from the end): in range by their type, no run-time check.
+bool castFromNarrowInts(Value indices, int64_t n) {
+  auto cast = indices.getDefiningOp<CastOp>();
+  auto from = cast ? dyn_cast<RankedTensorType>(cast.getInput().getType())
+                   : RankedTensorType();
+  auto type =
+      from ? dyn_cast<IntegerType>(from.getElementType()) : IntegerType();
+  if (!type || type.getWidth() > 16 || type.getWidth() == 1) {
+    return false;
+  }
+  int64_t span = int64_t(1) << (type.getWidth() - (type.isUnsigned() ? 0 : 1));
+  return span <= n;
+}
+
 struct GatherLowering final : StaticPattern<GatherOp> {
   using StaticPattern::StaticPattern;
   LogicalResult lower(GatherOp op, OpAdaptor adaptor,
@@ -373,7 +389,7 @@ struct GatherLowering final : StaticPattern<GatherOp> {
     if (ShapedType::isDynamic(n)) {
       dynamicN = tensor::DimOp::create(rewriter, loc, data, axis);
       assertIndicesInRange(rewriter, op, indices, dynamicN);
-    } else {
+    } else if (!castFromNarrowInts(op.getIndices(), n)) {
       assertIndicesInRange(rewriter, op, indices, {n});
     }
     // Result dims: data's before the axis, the indices', data's after.

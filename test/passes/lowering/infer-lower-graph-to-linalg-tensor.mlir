@@ -527,3 +527,25 @@ func.func @split_dynamic_axis(%x: tensor<?x?xf32>, %s: tensor<2xi64>) -> (tensor
   %0:2 = graph.split %x, %s {axis = 1 : i64} : (tensor<?x?xf32>, tensor<2xi64>) -> (tensor<?x16xf32>, tensor<?x48xf32>)
   return %0#0, %0#1 : tensor<?x16xf32>, tensor<?x48xf32>
 }
+
+// -----
+
+// Gather indices cast from u8 into a 256-entry axis, or from i8 into one of
+// 128 or more (counting from the end), are in range by their type: no
+// run-time check. From u8 into 200 entries they are checked.
+// CHECK-LABEL: func.func @gather_narrow_indices
+// CHECK-NOT: cf.assert
+// CHECK: tensor.extract
+// CHECK-NOT: cf.assert
+// CHECK: tensor.extract
+// CHECK: cf.assert %{{.+}}, "'graph.gather': an index is out of range
+func.func @gather_narrow_indices(%u: tensor<6xui8>, %s: tensor<6xi8>) -> (tensor<6xi8>, tensor<6xi8>, tensor<6xi8>) {
+  %t = graph.constant dense<7> : tensor<256xi8>
+  %iu = graph.cast %u {to = i32} : (tensor<6xui8>) -> tensor<6xi32>
+  %a = graph.gather %t, %iu : (tensor<256xi8>, tensor<6xi32>) -> tensor<6xi8>
+  %is = graph.cast %s {to = i32} : (tensor<6xi8>) -> tensor<6xi32>
+  %b = graph.gather %t, %is : (tensor<256xi8>, tensor<6xi32>) -> tensor<6xi8>
+  %small = graph.constant dense<7> : tensor<200xi8>
+  %c = graph.gather %small, %iu : (tensor<200xi8>, tensor<6xi32>) -> tensor<6xi8>
+  return %a, %b, %c : tensor<6xi8>, tensor<6xi8>, tensor<6xi8>
+}
