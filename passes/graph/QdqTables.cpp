@@ -166,6 +166,9 @@ struct Evaluator {
     r.divide(p->scale, APFloat::rmNearestTiesToEven);
     r.roundToIntegral(APFloat::rmNearestTiesToEven);
     r.add(f32(double(p->zeroPoint)), APFloat::rmNearestTiesToEven);
+    if (r.isNaN()) {
+      return std::nullopt; // (a division by zero inside: no table)
+    }
     r = llvm::maximum(r, f32(isUnsigned ? 0 : -128));
     r = llvm::minimum(r, f32(isUnsigned ? 255 : 127));
     int64_t result = int64_t(r.convertToFloat());

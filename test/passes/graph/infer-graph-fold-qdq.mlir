@@ -188,3 +188,22 @@ func.func @table(%x: tensor<2x3xui8>) -> (tensor<2x3xui8>, tensor<2x3xui8>, tens
   %q2 = graph.quantize_linear %a2, %s1, %z : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
   return %q, %q2, %a2 : tensor<2x3xui8>, tensor<2x3xui8>, tensor<2x3xf32>
 }
+
+// -----
+
+// A chain that divides by zero has a NaN among its 256 results (0 / 0):
+// no table, the chain stays.
+// CHECK-LABEL: func.func @no_table_for_nan
+// CHECK-NOT: graph.gather
+// CHECK: graph.div
+// CHECK: graph.quantize_linear
+func.func @no_table_for_nan(%x: tensor<2x3xui8>) -> tensor<2x3xui8> {
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %z = graph.constant dense<0> : tensor<ui8>
+  %zero = graph.constant dense<0.0> : tensor<f32>
+  %d = graph.dequantize_linear %x, %s, %z : (tensor<2x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x3xf32>
+  %q0 = graph.div %d, %zero : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %r = graph.relu %q0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %q = graph.quantize_linear %r, %s, %z : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+  return %q : tensor<2x3xui8>
+}
