@@ -183,6 +183,11 @@ mlir::Value widenMinusZp(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                          bool xUnsigned, mlir::Value zp, bool zpUnsigned,
                          int64_t axis);
 
+/// Float `v` (already rounded, zero point added) clamped to the range of
+/// the integer type `to` and converted to it.
+mlir::Value saturate(mlir::OpBuilder &b, mlir::Location l, mlir::Value v,
+                     mlir::Type to, bool isUnsigned);
+
 } // namespace infer::lowering
 
 #endif // INFER_PASSES_LOWERING_TENSORBUILDERS_H

@@ -55,6 +55,33 @@ Value halves(OpBuilder &b, Location loc, Value v, bool odd, bool isUnsigned) {
                     : arith::ShRSIOp::create(b, loc, w, eight).getResult();
 }
 
+/// `step(slice)` on each piece of `width` values of the accumulators
+/// `acc` (the same piece of any operand through `slice`), put back
+/// together: one instruction per register.
+Value byPieces(OpBuilder &b, Location loc, Value acc, int64_t width,
+               function_ref<Value(function_ref<Value(Value)>)> step) {
+  int64_t length = cast<VectorType>(acc.getType()).getNumElements();
+  Value result = acc;
+  for (int64_t p = 0; p < length / width; ++p) {
+    auto slice = [&](Value v) -> Value {
+      if (length == width) {
+        return v;
+      }
+      return vector::ExtractStridedSliceOp::create(
+          b, loc, v, ArrayRef<int64_t>{p * width}, ArrayRef<int64_t>{width},
+          ArrayRef<int64_t>{1});
+    };
+    Value sum = step(slice);
+    result = length == width
+                 ? sum
+                 : vector::InsertStridedSliceOp::create(
+                       b, loc, sum, result, ArrayRef<int64_t>{p * width},
+                       ArrayRef<int64_t>{1})
+                       .getResult();
+  }
+  return result;
+}
+
 } // namespace
 
 Value KernelBuilder::multiplyAdd(Value a, Value row, Value acc) {
@@ -77,16 +104,7 @@ Value KernelBuilder::multiplyAdd(Value a, Value row, Value acc) {
     // vpmaddwd on ymm, 8 values per piece.
     auto piece = VectorType::get({8}, b.getI32Type());
     StringAttr pmadd = b.getStringAttr("llvm.x86.avx2.pmadd.wd");
-    Value result = acc;
-    for (int64_t p = 0; p < length / 8; ++p) {
-      auto slice = [&](Value v) -> Value {
-        if (length == 8) {
-          return v;
-        }
-        return vector::ExtractStridedSliceOp::create(
-            b, loc, v, ArrayRef<int64_t>{p * 8}, ArrayRef<int64_t>{8},
-            ArrayRef<int64_t>{1});
-      };
+    return byPieces(b, loc, acc, 8, [&](function_ref<Value(Value)> slice) {
       Value sum = slice(acc);
       for (bool odd : {false, true}) {
         Value pairs =
@@ -97,13 +115,8 @@ Value KernelBuilder::multiplyAdd(Value a, Value row, Value acc) {
                 .getResult(0);
         sum = arith::AddIOp::create(b, loc, sum, pairs);
       }
-      result = length == 8 ? sum
-                           : vector::InsertStridedSliceOp::create(
-                                 b, loc, sum, result, ArrayRef<int64_t>{p * 8},
-                                 ArrayRef<int64_t>{1})
-                                 .getResult();
-    }
-    return result;
+      return sum;
+    });
   }
   if (aUnsigned == bUnsigned || width == 0) {
     Value sum = acc;
@@ -120,32 +133,15 @@ Value KernelBuilder::multiplyAdd(Value a, Value row, Value acc) {
   StringAttr intrinsic =
       b.getStringAttr(width == 16 ? "llvm.x86.avx512.vpdpbusd.512"
                                   : "llvm.x86.avx512.vpdpbusd.256");
-  auto slice = [&](Value v, int64_t p) -> Value {
-    if (length == width) {
-      return v;
-    }
-    return vector::ExtractStridedSliceOp::create(
-        b, loc, v, ArrayRef<int64_t>{p * width}, ArrayRef<int64_t>{width},
-        ArrayRef<int64_t>{1});
-  };
-  Value result = acc;
-  for (int64_t p = 0; p < length / width; ++p) {
-    Value sum =
-        LLVM::CallIntrinsicOp::create(
-            b, loc, piece, intrinsic,
-            ValueRange{
-                slice(acc, p),
-                vector::BitCastOp::create(b, loc, bytes, slice(first, p)),
-                vector::BitCastOp::create(b, loc, bytes, slice(second, p))})
-            .getResult(0);
-    result = length == width
-                 ? sum
-                 : vector::InsertStridedSliceOp::create(
-                       b, loc, sum, result, ArrayRef<int64_t>{p * width},
-                       ArrayRef<int64_t>{1})
-                       .getResult();
-  }
-  return result;
+  return byPieces(b, loc, acc, width, [&](function_ref<Value(Value)> slice) {
+    return LLVM::CallIntrinsicOp::create(
+               b, loc, piece, intrinsic,
+               ValueRange{
+                   slice(acc),
+                   vector::BitCastOp::create(b, loc, bytes, slice(first)),
+                   vector::BitCastOp::create(b, loc, bytes, slice(second))})
+        .getResult(0);
+  });
 }
 
 } // namespace infer::cpu

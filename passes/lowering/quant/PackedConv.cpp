@@ -32,7 +32,6 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 
-#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -209,14 +208,7 @@ LogicalResult lowerPackedQLinearConv(QLinearConvOp op,
         Value q =
             arith::AddFOp::create(b, l, math::RoundEvenOp::create(b, l, real),
                                   scalarConstant(b, l, f32, zy));
-        unsigned width = yElem.getIntOrFloatBitWidth();
-        double lo = yUnsigned ? 0 : -std::ldexp(1.0, width - 1);
-        double hi = yUnsigned ? std::ldexp(1.0, width) - 1
-                              : std::ldexp(1.0, width - 1) - 1;
-        q = arith::MaximumFOp::create(b, l, q, scalarConstant(b, l, f32, lo));
-        q = arith::MinimumFOp::create(b, l, q, scalarConstant(b, l, f32, hi));
-        return yUnsigned ? arith::FPToUIOp::create(b, l, yElem, q).getResult()
-                         : arith::FPToSIOp::create(b, l, yElem, q).getResult();
+        return saturate(b, l, q, yElem, yUnsigned);
       });
   rewriter.replaceOp(op, y);
   return success();

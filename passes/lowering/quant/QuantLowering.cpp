@@ -57,9 +57,6 @@ Value widenMinusZp(OpBuilder &b, Location loc, Value x, bool xUnsigned,
       });
 }
 
-namespace {
-
-/// round-half-even(v) (+ zp), saturated to the integer type `to`, as `to`.
 Value saturate(OpBuilder &b, Location l, Value v, Type to, bool isUnsigned) {
   unsigned w = to.getIntOrFloatBitWidth();
   double lo = isUnsigned ? 0 : -std::ldexp(1.0, w - 1);
@@ -70,6 +67,8 @@ Value saturate(OpBuilder &b, Location l, Value v, Type to, bool isUnsigned) {
   return isUnsigned ? arith::FPToUIOp::create(b, l, to, v).getResult()
                     : arith::FPToSIOp::create(b, l, to, v).getResult();
 }
+
+namespace {
 
 Value toF32(OpBuilder &b, Location l, Value v, bool isUnsigned) {
   return castScalar(b, l, v, b.getF32Type(), isUnsigned, false);
