@@ -25,7 +25,6 @@
 #include "passes/graph/Passes.h"
 #include "passes/graph/QdqTables.h"
 
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -274,16 +273,8 @@ struct DequantizeConstant final : OpRewritePattern<DequantizeLinearOp> {
       values[i] = v * (*scale)[p];
     }
     auto type = RankedTensorType::get(xType.getShape(), rewriter.getF32Type());
-    Attribute attr;
-    if (values.size() <= 64) {
-      attr = DenseElementsAttr::get(type, ArrayRef<float>(values));
-    } else {
-      attr = DenseResourceElementsAttr::get(
-          type, "dequantized",
-          HeapAsmResourceBlob::allocateAndCopyInferAlign(
-              ArrayRef<float>(values)));
-    }
-    rewriter.replaceOpWithNewOp<ConstantOp>(dq, cast<ElementsAttr>(attr));
+    rewriter.replaceOpWithNewOp<ConstantOp>(
+        dq, makeConstantElements(type, values, "dequantized"));
     return success();
   }
 };

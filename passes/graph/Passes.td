@@ -80,6 +80,38 @@ def FoldQdqPass : Pass<"infer-graph-fold-qdq", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::infer::graph::GraphDialect"];
 }
 
+def FoldBatchNormPass : Pass<"infer-graph-fold-batch-norm", "::mlir::func::FuncOp"> {
+  let summary = "Folds an inference BatchNormalization into the Conv before it";
+  let description = [{
+    `BatchNormalization(Conv(x, W, B))` with constant weights, bias and
+    statistics (and no training outputs) becomes `Conv(x, W * s, (B - mean)
+    * s + beta)` with `s = scale / sqrt(var + epsilon)` per output channel,
+    computed in f32. The int8 quantizer runs it before calibrating, so the
+    integer convolution carries the normalization.
+  }];
+  let dependentDialects = ["::infer::graph::GraphDialect"];
+}
+
+def QuantizeConvsPass : Pass<"infer-graph-quantize", "::mlir::func::FuncOp"> {
+  let summary = "Writes QDQ around the convolutions calibration marked";
+  let description = [{
+    Each `graph.conv` with an `infer.quantize = {id = N, input = array<f64:
+    min, max>, output = array<f64: min, max>}` mark (set by
+    `infer-compile --quantize=int8` from its calibration run) gets
+    QuantizeLinear/DequantizeLinear pairs in the form quantizers write: u8
+    activations per tensor over the measured range widened to contain 0,
+    s8 weights symmetric per output channel (scale max|w| / 127), an i32
+    bias at scale x_scale * w_scale. A tensor several marked convolutions
+    read is quantized once; a Relu or Clip(0, max) that is the Conv's only
+    user is dropped when the output's zero point is 0 (u8 saturation does
+    the same). The output's DequantizeLinear gets `infer.quantized_output =
+    N`. `infer-graph-fold-qdq` then turns each into a QLinearConv. A marked
+    convolution that cannot be quantized (grouped, dynamic, weights computed
+    at run time) stays float, with a warning.
+  }];
+  let dependentDialects = ["::infer::graph::GraphDialect"];
+}
+
 def BindInputsPass : Pass<"infer-graph-bind-inputs", "::mlir::func::FuncOp"> {
   let summary = "Replaces inputs by compile-time values";
   let description = [{

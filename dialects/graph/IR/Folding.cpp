@@ -222,4 +222,30 @@ std::optional<SmallVector<float>> constantFloats(Value value) {
   return values;
 }
 
+namespace {
+template <typename T>
+ElementsAttr makeElements(RankedTensorType type, ArrayRef<T> values,
+                          StringRef name) {
+  assert(int64_t(values.size()) == type.getNumElements());
+  if (values.size() <= 64) {
+    return DenseElementsAttr::get(type, values);
+  }
+  return DenseResourceElementsAttr::get(
+      type, name, HeapAsmResourceBlob::allocateAndCopyInferAlign(values));
+}
+} // namespace
+
+ElementsAttr makeConstantElements(RankedTensorType type, ArrayRef<float> values,
+                                  StringRef name) {
+  return makeElements(type, values, name);
+}
+ElementsAttr makeConstantElements(RankedTensorType type,
+                                  ArrayRef<int8_t> values, StringRef name) {
+  return makeElements(type, values, name);
+}
+ElementsAttr makeConstantElements(RankedTensorType type,
+                                  ArrayRef<int32_t> values, StringRef name) {
+  return makeElements(type, values, name);
+}
+
 } // namespace infer::graph

@@ -67,6 +67,19 @@ std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value,
 /// or nullopt.
 std::optional<llvm::SmallVector<float>> constantFloats(mlir::Value value);
 
+/// An attribute for a constant of `type` holding `values` (as many as the
+/// type has elements): dense when small, else a dense resource blob named
+/// after `name`, which keeps large weights out of the uniqued attributes.
+mlir::ElementsAttr makeConstantElements(mlir::RankedTensorType type,
+                                        llvm::ArrayRef<float> values,
+                                        llvm::StringRef name);
+mlir::ElementsAttr makeConstantElements(mlir::RankedTensorType type,
+                                        llvm::ArrayRef<int8_t> values,
+                                        llvm::StringRef name);
+mlir::ElementsAttr makeConstantElements(mlir::RankedTensorType type,
+                                        llvm::ArrayRef<int32_t> values,
+                                        llvm::StringRef name);
+
 } // namespace infer::graph
 
 #endif // INFER_DIALECTS_GRAPH_IR_FOLDING_H
