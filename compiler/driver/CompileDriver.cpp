@@ -6,6 +6,7 @@
 #include "compiler/driver/TargetFlags.h"
 #include "compiler/import/onnx/OnnxImporter.h"
 #include "compiler/pipelines/Pipelines.h"
+#include "compiler/quantize/Quantizer.h"
 #include "targets/common/OutputFile.h"
 #include "targets/common/Passes.h"
 #include "targets/common/Target.h"
@@ -56,6 +57,7 @@ struct DriverOptions {
   cl::OptionCategory shapeCat{"Shapes"};
   cl::OptionCategory outputCat{"Output"};
   cl::OptionCategory extendCat{"Extending the pipeline"};
+  cl::OptionCategory quantizeCat{"Quantization"};
 
   cl::opt<std::string> input{cl::Positional, cl::Required,
                              cl::desc("<model.onnx | model.onnxtxt>"),
@@ -123,6 +125,46 @@ struct DriverOptions {
                "compiled as static. Without --shape/--batch/a "
                "profile, `?` dims take any size from 1 up"),
       cl::cat(shapeCat)};
+
+  cl::opt<std::string> quantize{
+      "quantize",
+      cl::desc("Quantize a float model after the graph phase: 'int8' runs "
+               "every ungrouped 2-D convolution in int8 (u8 activations per "
+               "tensor, s8 weights per channel), with ranges measured by "
+               "running the model on --calibration; 'none' (the default) "
+               "keeps it as it is"),
+      cl::value_desc("none|int8"), cl::init("none"), cl::cat(quantizeCat)};
+  cl::opt<std::string> calibration{
+      "calibration",
+      cl::desc("Input sets for --quantize: a folder of ONNX test_data_set_N "
+               "folders (input_K.pb) or of folders with one NAME.npy per "
+               "model input (or one such set itself)"),
+      cl::value_desc("dir"), cl::cat(quantizeCat)};
+  cl::opt<std::string> calibrationMethod{
+      "calibration-method",
+      cl::desc("How a tensor's range is chosen from the calibration values: "
+               "minmax (the default; all values) or percentile (the "
+               "--calibration-percentile-th percentile at the top and its "
+               "complement at the bottom, leaving outliers to saturate)"),
+      cl::value_desc("minmax|percentile"), cl::init("minmax"),
+      cl::cat(quantizeCat)};
+  cl::opt<double> calibrationPercentile{
+      "calibration-percentile",
+      cl::desc("For --calibration-method=percentile: the percentile kept at "
+               "each end, in (50, 100] (default 99.99)"),
+      cl::init(99.99), cl::cat(quantizeCat)};
+  cl::list<std::string> quantizeExclude{
+      "quantize-exclude",
+      cl::desc("Keep these convolutions (ONNX node names) in float: "
+               "--quantize-exclude=conv1,conv2"),
+      cl::CommaSeparated, cl::value_desc("node,..."), cl::cat(quantizeCat)};
+  cl::opt<std::string> quantizeReport{
+      "quantize-report",
+      cl::desc("Write what --quantize did as JSON to FILE (per convolution: "
+               "int8 or why not, ranges, SQNR and max error of its output "
+               "against the float model on the calibration sets; the same "
+               "for the model's outputs) and print it as a table"),
+      cl::value_desc("file"), cl::cat(quantizeCat)};
 
   cl::opt<std::string> output{
       "o",
@@ -263,6 +305,58 @@ bool samePath(llvm::StringRef a, llvm::StringRef b) {
   return !llvm::sys::fs::equivalent(a, b, result) && result;
 }
 
+/// The --quantize options as the quantizer takes them (none when not
+/// quantizing), or an error message.
+std::string readQuantizeOptions(const DriverOptions &options,
+                                std::optional<quantize::QuantizeOptions> &out) {
+  if (options.quantize == "none") {
+    if (!options.calibration.empty() || !options.quantizeExclude.empty() ||
+        !options.quantizeReport.empty() ||
+        options.calibrationMethod.getNumOccurrences() ||
+        options.calibrationPercentile.getNumOccurrences()) {
+      return "--calibration, --calibration-method, --calibration-percentile, "
+             "--quantize-exclude and --quantize-report apply with "
+             "--quantize=int8";
+    }
+    return "";
+  }
+  if (options.quantize != "int8") {
+    return "--quantize must be 'none' or 'int8', got '" +
+           options.quantize.getValue() + "'";
+  }
+  if (options.calibration.empty()) {
+    return "--quantize=int8 needs --calibration=DIR: input sets to measure "
+           "the model's ranges on";
+  }
+  if (options.calibrationMethod != "minmax" &&
+      options.calibrationMethod != "percentile") {
+    return "--calibration-method must be 'minmax' or 'percentile', got '" +
+           options.calibrationMethod.getValue() + "'";
+  }
+  if (!(options.calibrationPercentile > 50.0 &&
+        options.calibrationPercentile <= 100.0)) {
+    return "--calibration-percentile must be in (50, 100]";
+  }
+  if (options.compileTo < Phase::Graph) {
+    return "--quantize applies after the graph phase; use --compile-to=graph "
+           "or later";
+  }
+  if (!options.quantizeReport.empty() &&
+      samePath(options.quantizeReport, options.input)) {
+    return "the report file '" + options.quantizeReport.getValue() +
+           "' is the input model; refusing to overwrite it";
+  }
+  quantize::QuantizeOptions q;
+  q.calibrationDir = options.calibration;
+  q.method = options.calibrationMethod;
+  q.percentile = options.calibrationPercentile;
+  q.exclude.assign(options.quantizeExclude.begin(),
+                   options.quantizeExclude.end());
+  q.reportPath = options.quantizeReport;
+  out = std::move(q);
+  return "";
+}
+
 } // namespace
 
 static int compile(int argc, char **argv);
@@ -291,8 +385,8 @@ static int compile(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions({&options.inputCat, &options.phaseCat,
-                            &options.shapeCat, &options.outputCat,
-                            &options.extendCat});
+                            &options.shapeCat, &options.quantizeCat,
+                            &options.outputCat, &options.extendCat});
   if (!cl::ParseCommandLineOptions(static_cast<int>(commandLine.rest.size()),
                                    commandLine.rest.data(), kOverview,
                                    &llvm::errs())) {
@@ -328,6 +422,11 @@ static int compile(int argc, char **argv) {
   }
   if (options.batch < 0) {
     return fail("--batch must be positive");
+  }
+  std::optional<quantize::QuantizeOptions> quantizeOptions;
+  if (std::string invalid = readQuantizeOptions(options, quantizeOptions);
+      !invalid.empty()) {
+    return fail(invalid);
   }
 
   // Plugins register passes; the insertions are checked against them
@@ -412,6 +511,10 @@ static int compile(int argc, char **argv) {
               appendPassInsertions(pm, insertions, "graph");
             },
             /*timed=*/true))) {
+      return 1;
+    }
+    if (quantizeOptions &&
+        failed(quantize::quantizeInt8(*module, *quantizeOptions))) {
       return 1;
     }
   } else if (!options.shapes.empty() || options.batch > 0 ||

@@ -30,6 +30,9 @@ compile is reported in the table and skipped):
   resnet18_int8,           resnet18, PP-OCRv4 rec in QDQ int8 by ORT's quantize_static
   ppocr_rec_int8           (int8_models.py), made once in --models; checked
                            exactly, or by top-1 agreement where rounding differs
+  *_int8_infer             the float model quantized by infer-compile
+                           --quantize=int8 on the same calibration sets (ORT
+                           and OpenVINO time quantize_static's model)
   ppocr_det, ppocr_rec,    --ocr DIR: PaddleOCR models with real weights from
   ppocr_cls                the PyPI wheel rapidocr-onnxruntime 1.4.4 (fetched
                            with the venv's pip when missing); x 1x3x640x640,
@@ -48,7 +51,6 @@ else 1; a missing model or one infer cannot compile does not count (ORT and
 OpenVINO are still timed on the latter).
 """
 import argparse
-import glob
 import json
 import math
 import os
@@ -60,16 +62,15 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 
 import numpy as np
 import onnx
 import onnxruntime as ort
 from onnx import numpy_helper
 
-from int8_models import INT8_MODELS, ensure_int8, top1_check
-
-OCR_WHEEL = "rapidocr-onnxruntime==1.4.4"
+from int8_models import (INFER_QUANTIZED, INT8_MODELS, ensure_int8, infer_quantize_args,
+                         top1_check)
+from ocr_models import ensure_ocr
 
 # name -> (source folder: "models" or "ocr", file, {input: (shape, kind)}).
 # Kinds: "image" uniform [0,1), "normal" standard normal, "ones",
@@ -88,6 +89,10 @@ MODELS = {
     # OpenVINO run the same QDQ file.
     "resnet18_int8": ("int8", "resnet18_int8.onnx", {"input": ([1, 3, 224, 224], "image")}),
     "ppocr_rec_int8": ("int8", "ppocr_rec_int8.onnx", {"x": ([1, 3, 48, 320], "image")}),
+    # infer quantizes the float model itself (--quantize=int8, the same
+    # calibration sets); ORT and OpenVINO run quantize_static's file.
+    "resnet18_int8_infer": ("int8", "resnet18_int8.onnx", {"input": ([1, 3, 224, 224], "image")}),
+    "ppocr_rec_int8_infer": ("int8", "ppocr_rec_int8.onnx", {"x": ([1, 3, 48, 320], "image")}),
 }
 
 VECTOR_FLAGS = ["avx2", "fma", "avx512f", "avx512_vnni", "avx_vnni",
@@ -371,34 +376,6 @@ def make_input(rng, shape, kind, dtype):
     return rng.standard_normal(shape).astype(dtype)
 
 
-def ensure_ocr(folder):
-    """The folder holding the three PaddleOCR .onnx files: FOLDER itself, its
-    rapidocr_onnxruntime/models/, or, when neither has them, FOLDER after
-    downloading the wheel with pip and extracting its models there."""
-    files = [MODELS[n][1] for n in MODELS if MODELS[n][0] == "ocr"]
-    for candidate in [folder, os.path.join(folder, "rapidocr_onnxruntime", "models")]:
-        if all(os.path.exists(os.path.join(candidate, f)) for f in files):
-            return candidate
-    os.makedirs(folder, exist_ok=True)
-    wheels = glob.glob(os.path.join(folder, "rapidocr_onnxruntime-*.whl"))
-    if not wheels:
-        print(f"fetching {OCR_WHEEL} into {folder}", file=sys.stderr)
-        fetch = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps",
-                                OCR_WHEEL, "-d", folder], capture_output=True, text=True)
-        if fetch.returncode != 0:
-            print("pip download failed:\n" + fetch.stdout + fetch.stderr, file=sys.stderr)
-            return folder
-        wheels = glob.glob(os.path.join(folder, "rapidocr_onnxruntime-*.whl"))
-    for wheel in wheels[:1]:
-        with zipfile.ZipFile(wheel) as z:
-            for member in z.namelist():
-                if member.startswith("rapidocr_onnxruntime/models/") and member.endswith(".onnx"):
-                    with z.open(member) as src, \
-                            open(os.path.join(folder, os.path.basename(member)), "wb") as dst:
-                        shutil.copyfileobj(src, dst)
-    return folder
-
-
 # ---------------------------------------------------------------- one model
 
 def bench_model(name, path, spec, args, bindir, work, peaks, core):
@@ -442,7 +419,8 @@ def bench_model(name, path, spec, args, bindir, work, peaks, core):
         feeds[i.name] = make_input(rng, shape, kind, NUMPY_DTYPES.get(i.type, np.float32))
 
     # Compile with static shapes.
-    cmd = [os.path.join(bindir, "infer-compile"), path, "-o", out, "--name", name]
+    source, extra = infer_quantize_args(name, args.folders) or (path, [])
+    cmd = [os.path.join(bindir, "infer-compile"), source, "-o", out, "--name", name] + extra
     for i in inputs:
         cmd += ["--shape", f"{i.name}=" + "x".join(str(d) for d in shapes[i.name])]
     t0 = time.time()
@@ -477,7 +455,7 @@ def bench_model(name, path, spec, args, bindir, work, peaks, core):
         check = subprocess.run([os.path.join(bindir, "infer-run"), library, "--name", name,
                                 "--test-data", data], capture_output=True, text=True)
         matches = check.returncode == 0
-        if not matches and name in INT8_MODELS:
+        if not matches and (name in INT8_MODELS or name in INFER_QUANTIZED):
             matches, how = top1_check(os.path.join(bindir, "infer-run"), library, name, data,
                                       expected, os.path.join(out, "outputs"))
             print(f"{name}: not equal to ORT's int8 outputs; {how}", file=sys.stderr)
@@ -644,9 +622,10 @@ def main():
     folders["int8"] = args.models
     for n in names:
         if MODELS[n][0] == "int8":
-            if INT8_MODELS[n][0] == "ocr" and "ocr" not in folders:
+            if INT8_MODELS[INFER_QUANTIZED.get(n, n)][0] == "ocr" and "ocr" not in folders:
                 folders["ocr"] = ensure_ocr(args.ocr)
-            ensure_int8(n, folders)
+            ensure_int8(INFER_QUANTIZED.get(n, n), folders)
+    args.folders = folders
 
     machine = cpu_info()
     if args.peak:

@@ -25,6 +25,35 @@ INT8_MODELS = {
 }
 
 
+# Rows whose model infer quantizes itself (--quantize=int8) from the float
+# model of an INT8_MODELS row, on the same calibration inputs; ORT and
+# OpenVINO run that row's quantize_static model.
+INFER_QUANTIZED = {"resnet18_int8_infer": "resnet18_int8",
+                   "ppocr_rec_int8_infer": "ppocr_rec_int8"}
+
+
+def calibration_inputs(shape, count=16, seed=7):
+    """The calibration set both quantizers use: `count` uniform [0, 1)
+    images (the benchmark's own input is drawn apart, from seed 0)."""
+    rng = np.random.default_rng(seed)
+    return [rng.random(shape, dtype=np.float32) for _ in range(count)]
+
+
+def infer_quantize_args(name, folders):
+    """(float model, infer-compile flags) for an INFER_QUANTIZED row, with
+    the calibration inputs written as DIR/set_K/INPUT.npy; None for other
+    rows."""
+    if name not in INFER_QUANTIZED:
+        return None
+    folder, source, input_name, shape = INT8_MODELS[INFER_QUANTIZED[name]]
+    calibration = os.path.join(folders["models"], name + "_calibration")
+    for k, x in enumerate(calibration_inputs(shape)):
+        os.makedirs(os.path.join(calibration, f"set_{k:02d}"), exist_ok=True)
+        np.save(os.path.join(calibration, f"set_{k:02d}", input_name + ".npy"), x)
+    return (os.path.join(folders[folder], source),
+            ["--quantize=int8", "--calibration=" + calibration])
+
+
 def ensure_int8(name, folders):
     """Makes `name`'s quantized model in folders["models"] from the float
     one if missing (nothing when the float model is missing)."""
@@ -42,9 +71,7 @@ def ensure_int8(name, folders):
 
     class Images(CalibrationDataReader):
         def __init__(self):
-            rng = np.random.default_rng(7)
-            self.sets = iter([{input_name: rng.random(shape, dtype=np.float32)}
-                              for _ in range(16)])
+            self.sets = iter([{input_name: x} for x in calibration_inputs(shape)])
 
         def get_next(self):
             return next(self.sets, None)

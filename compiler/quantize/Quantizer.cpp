@@ -1,0 +1,368 @@
+//===- Quantizer.cpp - post-training int8 quantization in the compiler ----===//
+
+#include "compiler/quantize/Quantizer.h"
+#include "compiler/pipelines/Pipelines.h"
+#include "compiler/quantize/Calibration.h"
+#include "compiler/quantize/Report.h"
+#include "dialects/graph/IR/GraphOps.h"
+#include "passes/graph/Passes.h"
+#include "passes/graph/Quantize.h"
+#include "targets/common/Passes.h"
+#include "targets/common/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <optional>
+
+using namespace mlir;
+
+namespace infer::quantize {
+
+namespace {
+
+using graph::ConvOp;
+
+/// The ONNX node a location names (`loc("node"("OpType"))`), or "".
+std::string nodeName(Location loc) {
+  if (auto fused = dyn_cast<FusedLoc>(loc);
+      fused && !fused.getLocations().empty()) {
+    loc = fused.getLocations().front();
+  }
+  if (auto name = dyn_cast<NameLoc>(loc)) {
+    return name.getName().str();
+  }
+  return "";
+}
+
+/// The convolutions of `fn`, in program order.
+SmallVector<ConvOp> convolutions(func::FuncOp fn) {
+  SmallVector<ConvOp> convs;
+  fn.walk([&](ConvOp conv) { convs.push_back(conv); });
+  return convs;
+}
+
+/// Appends `values` to `fn`'s results; returns the index of the first.
+size_t appendResults(func::FuncOp fn, ArrayRef<Value> values) {
+  auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
+  size_t first = ret.getNumOperands();
+  SmallVector<Value> operands(ret.getOperands());
+  operands.append(values.begin(), values.end());
+  ret->setOperands(operands);
+  fn.setType(FunctionType::get(fn.getContext(), fn.getArgumentTypes(),
+                               ValueRange(operands).getTypes()));
+  for (size_t i = first; i < operands.size(); ++i) {
+    fn.setResultAttr(i, "graph.name",
+                     StringAttr::get(fn.getContext(),
+                                     "measured_" + std::to_string(i - first)));
+  }
+  return first;
+}
+
+LogicalResult runOnFunctions(ModuleOp module,
+                             llvm::function_ref<void(OpPassManager &)> build) {
+  PassManager pm(module.getContext());
+  build(pm.nest<func::FuncOp>());
+  return pm.run(module);
+}
+
+/// What graph-opt does after its own FoldQdq: the QDQ form becomes
+/// QLinearConv, and what is left folds.
+void addFoldPasses(OpPassManager &fn) {
+  fn.addPass(graph::createFoldQdqPass());
+  fn.addPass(createCanonicalizerPass());
+  fn.addPass(graph::createFoldConstantsPass());
+  fn.addPass(createCSEPass());
+}
+
+/// Compiles the graph-level `module` for this machine's CPU into
+/// `dir`/`name`.so and returns that path.
+FailureOr<std::string> compileForHost(ModuleOp module, StringRef name,
+                                      StringRef dir) {
+  targets::Target *cpu = targets::lookupTarget("cpu");
+  if (!cpu) {
+    return emitError(module.getLoc())
+           << "--quantize needs the CPU target to calibrate";
+  }
+  targets::PrepareEntryPassOptions entry;
+  entry.modelName = name.str();
+  entry.targetName = "cpu";
+  PassManager pm(module.getContext());
+  pm.addPass(targets::createPrepareEntryPass(entry));
+  buildLowerPipeline(pm, LowerOptions());
+  buildFusePipeline(pm);
+  targets::ModelSignature signature;
+  if (failed(pm.run(module)) ||
+      failed(targets::readSignatureAttr(module, signature))) {
+    return failure();
+  }
+  targets::CompileOutput output;
+  output.directory = dir.str();
+  output.sourceName = name.str();
+  PassManager codegen(module.getContext());
+  if (failed(cpu->buildCodegenPipeline(codegen, module, signature, output)) ||
+      failed(codegen.run(module)) ||
+      failed(cpu->emit(module, signature, output))) {
+    return failure();
+  }
+  return (dir + "/" + name + ".so").str();
+}
+
+/// A temporary directory, removed with what it holds.
+struct TempDir {
+  llvm::SmallString<128> path;
+  ~TempDir() {
+    if (!path.empty()) {
+      llvm::sys::fs::remove_directories(path);
+    }
+  }
+};
+
+/// One convolution of the model, as the report lists it.
+struct Layer {
+  LayerReport report;
+  size_t input = 0, output = 0; // indices among the measured tensors
+};
+
+class Quantizer {
+public:
+  Quantizer(ModuleOp module, const QuantizeOptions &options)
+      : module(module), options(options) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult collectLayers(func::FuncOp fn);
+  LogicalResult calibrate(TempDir &dir);
+  LogicalResult measureErrors(TempDir &dir);
+  InFlightDiagnostic error() { return emitError(module.getLoc()); }
+
+  ModuleOp module;
+  const QuantizeOptions &options;
+  std::vector<Layer> layers;
+  QuantizeReport report;
+  // The float model with the measured tensors appended, and its sets.
+  tools::Model floatModel;
+  std::vector<std::vector<tools::Tensor>> sets;
+  size_t firstMeasured = 0;
+};
+
+LogicalResult Quantizer::collectLayers(func::FuncOp fn) {
+  llvm::StringSet<> excluded, seen;
+  for (const std::string &name : options.exclude) {
+    excluded.insert(name);
+  }
+  for (ConvOp conv : convolutions(fn)) {
+    Layer layer;
+    layer.report.id = int64_t(layers.size());
+    layer.report.name = nodeName(conv.getLoc());
+    seen.insert(layer.report.name);
+    if (excluded.contains(layer.report.name)) {
+      layer.report.reason = "excluded (--quantize-exclude)";
+    } else {
+      layer.report.reason = graph::whyNotQuantizable(conv);
+    }
+    layer.report.quantized = layer.report.reason.empty();
+    layers.push_back(std::move(layer));
+  }
+  for (const std::string &name : options.exclude) {
+    if (!seen.contains(name)) {
+      return error() << "--quantize-exclude: the model has no convolution "
+                        "node named '"
+                     << name << "'";
+    }
+  }
+  return success();
+}
+
+LogicalResult Quantizer::calibrate(TempDir &dir) {
+  OwningOpRef<ModuleOp> clone = module.clone();
+  auto fn = clone->lookupSymbol<func::FuncOp>("main");
+  SmallVector<ConvOp> convs = convolutions(fn);
+  SmallVector<Value> measured;
+  llvm::DenseMap<Value, size_t> index;
+  auto measure = [&](Value v) {
+    auto [it, added] = index.try_emplace(v, measured.size());
+    if (added) {
+      measured.push_back(v);
+    }
+    return it->second;
+  };
+  for (auto [layer, conv] : llvm::zip_equal(layers, convs)) {
+    if (layer.report.quantized) {
+      layer.input = measure(conv.getX());
+      layer.output = measure(graph::quantizedTail(conv));
+    }
+  }
+  firstMeasured = appendResults(fn, measured);
+  FailureOr<std::string> library =
+      compileForHost(*clone, "infer_calibration", dir.path);
+  if (failed(library)) {
+    return failure();
+  }
+  RangeMethod method = options.method == "percentile" ? RangeMethod::Percentile
+                                                      : RangeMethod::MinMax;
+  std::vector<Range> ranges;
+  try {
+    floatModel = tools::loadModel(*library, "infer_calibration");
+    sets = loadCalibrationSets(floatModel.get(), options.calibrationDir);
+    ranges = measureRanges(floatModel.get(), sets, firstMeasured, method,
+                           options.percentile);
+  } catch (const tools::ToolError &e) {
+    return error() << "calibration: " << e.what();
+  }
+  report.sets = sets.size();
+  Builder b(module.getContext());
+  for (auto [layer, conv] : llvm::zip_equal(
+           layers, convolutions(module.lookupSymbol<func::FuncOp>("main")))) {
+    if (!layer.report.quantized) {
+      continue;
+    }
+    layer.report.input = ranges[layer.input];
+    layer.report.output = ranges[layer.output];
+    conv->setAttr(
+        graph::kQuantizeMark,
+        b.getDictionaryAttr(
+            {b.getNamedAttr("id", b.getI64IntegerAttr(layer.report.id)),
+             b.getNamedAttr("input",
+                            b.getDenseF64ArrayAttr({layer.report.input.lo,
+                                                    layer.report.input.hi})),
+             b.getNamedAttr(
+                 "output", b.getDenseF64ArrayAttr({layer.report.output.lo,
+                                                   layer.report.output.hi}))}));
+  }
+  return success();
+}
+
+LogicalResult Quantizer::measureErrors(TempDir &dir) {
+  OwningOpRef<ModuleOp> clone = module.clone();
+  auto fn = clone->lookupSymbol<func::FuncOp>("main");
+  llvm::DenseMap<int64_t, Value> outputs;
+  fn.walk([&](graph::DequantizeLinearOp dq) {
+    if (auto id = dq->getAttrOfType<IntegerAttr>(graph::kQuantizedOutputMark)) {
+      outputs[id.getInt()] = dq.getY();
+    }
+  });
+  SmallVector<Value> measured;
+  SmallVector<Layer *> measuredLayers;
+  for (Layer &layer : layers) {
+    if (Value v = outputs.lookup(layer.report.id)) {
+      measured.push_back(v);
+      measuredLayers.push_back(&layer);
+    }
+  }
+  size_t numOutputs = fn.getNumResults();
+  size_t first = appendResults(fn, measured);
+  if (failed(runOnFunctions(*clone, addFoldPasses))) {
+    return failure();
+  }
+  FailureOr<std::string> library =
+      compileForHost(*clone, "infer_quantized", dir.path);
+  if (failed(library)) {
+    return failure();
+  }
+  for (size_t i = 0; i < numOutputs; ++i) {
+    report.outputs.push_back(
+        {infer_model_output(floatModel.get(), i)->name, {}});
+  }
+  try {
+    tools::Model quantized = tools::loadModel(*library, "infer_quantized");
+    for (const std::vector<tools::Tensor> &set : sets) {
+      std::vector<tools::Tensor> expected =
+          tools::runModel(floatModel.get(), set);
+      std::vector<tools::Tensor> actual = tools::runModel(quantized.get(), set);
+      auto compare = [&](ErrorStats &stats, const tools::Tensor &f,
+                         const tools::Tensor &q) {
+        auto [fd, count] = floats(f);
+        stats.add(fd, floats(q).first, count);
+      };
+      for (size_t i = 0; i < numOutputs; ++i) {
+        if (infer_tensor_dtype(expected[i].get()) == INFER_DTYPE_F32) {
+          compare(report.outputs[i].error, expected[i], actual[i]);
+        }
+      }
+      for (auto [k, layer] : llvm::enumerate(measuredLayers)) {
+        compare(layer->report.error, expected[firstMeasured + layer->output],
+                actual[first + k]);
+      }
+    }
+  } catch (const tools::ToolError &e) {
+    return error() << "quantization report: " << e.what();
+  }
+  return success();
+}
+
+LogicalResult Quantizer::run() {
+  auto fn = module.lookupSymbol<func::FuncOp>("main");
+  if (!fn) {
+    return error() << "--quantize: the module has no 'main' function";
+  }
+  for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes())) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (shaped && !shaped.hasStaticShape()) {
+      auto name = fn.getArgAttrOfType<StringAttr>(i, "graph.name");
+      return error() << "--quantize needs static input shapes (calibration "
+                        "runs the model): input '"
+                     << (name ? name.getValue() : StringRef("?"))
+                     << "' has dynamic dims; fix them with --shape or "
+                        "--batch";
+    }
+  }
+  if (failed(runOnFunctions(module,
+                            [](OpPassManager &pm) {
+                              pm.addPass(graph::createFoldBatchNormPass());
+                            })) ||
+      failed(collectLayers(fn))) {
+    return failure();
+  }
+  report.method = options.method;
+  report.percentile = options.percentile;
+  TempDir dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("infer-quantize", dir.path)) {
+    return error() << "--quantize: cannot create a temporary directory: "
+                   << ec.message();
+  }
+  bool any =
+      llvm::any_of(layers, [](const Layer &l) { return l.report.quantized; });
+  if (!any) {
+    emitWarning(module.getLoc())
+        << "--quantize=int8: no convolution can run in int8; the model "
+           "stays float";
+  } else if (failed(calibrate(dir)) ||
+             failed(runOnFunctions(module,
+                                   [](OpPassManager &pm) {
+                                     pm.addPass(
+                                         graph::createQuantizeConvsPass());
+                                   })) ||
+             (!options.reportPath.empty() && failed(measureErrors(dir)))) {
+    return failure();
+  }
+  if (!options.reportPath.empty()) {
+    for (const Layer &layer : layers) {
+      report.layers.push_back(layer.report);
+    }
+    if (llvm::Error e = writeReportJson(options.reportPath, report)) {
+      return error() << "cannot write the quantization report '"
+                     << options.reportPath
+                     << "': " << llvm::toString(std::move(e));
+    }
+    printReportTable(llvm::outs(), report);
+  }
+  // Models are released before the directory holding their libraries.
+  floatModel.reset();
+  return runOnFunctions(module, addFoldPasses);
+}
+
+} // namespace
+
+LogicalResult quantizeInt8(ModuleOp module, const QuantizeOptions &options) {
+  return Quantizer(module, options).run();
+}
+
+} // namespace infer::quantize
