@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""infer-compile --quantize=int8 end to end, against ONNX Runtime.
+
+A small float CNN (Conv+BatchNorm+Relu, Conv+Relu, a depthwise Conv, a
+residual Add, a 1x1 Conv, MaxPool, GlobalAveragePool and a Gemm head) is
+quantized by infer with calibration sets in both accepted layouts (ONNX
+test_data_set folders and folders of NAME.npy), and checked:
+- the report: every convolution listed, in int8 or with why not (the
+  depthwise one: no int8 kernel; the one named in --quantize-exclude),
+  with ranges and an SQNR for each int8 one, and the model output's;
+- the graph: one QLinearConv per int8 layer and no float Conv left for
+  them (--compile-to=graph with the same flags);
+- accuracy on held-apart inputs, against the float model run by ONNX
+  Runtime: infer's int8 output must be at least as close (SQNR, within
+  1 dB) as ONNX Runtime's quantize_static calibrated on the same sets, and
+  agree on the top-1 class for every input;
+- --calibration-method=percentile runs and says so in the report;
+- refusals with a clear message: no --calibration, an empty calibration
+  folder, a set with the wrong shape, an unknown --quantize-exclude node, a
+  dynamic input without --shape, an unknown --quantize value, calibration
+  flags without --quantize.
+
+Usage: quantize_int8.py --infer-compile BIN --infer-run BIN --work DIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+from test_data import Checks, make_model, parse_args
+
+F = TensorProto.FLOAT
+SHAPE = [1, 3, 32, 32]
+
+
+def cnn(batch=1):
+    """The float model; `batch` may be a dim name (dynamic)."""
+    rng = np.random.default_rng(3)
+    inits, nodes = [], []
+
+    def const(name, array):
+        inits.append(numpy_helper.from_array(np.asarray(array, np.float32), name))
+        return name
+
+    def conv(name, x, cin, cout, k, group=1, bn=False, relu=True):
+        fan_in = cin // group * k * k
+        w = const(name + ".w", rng.normal(0, np.sqrt(2 / fan_in), (cout, cin // group, k, k)))
+        b = const(name + ".b", rng.normal(0, 0.1, cout))
+        y = name + ".y"
+        nodes.append(helper.make_node("Conv", [x, w, b], [y], name=name, group=group,
+                                      pads=[k // 2] * 4))
+        if bn:
+            params = [const(name + ".bn." + p, v) for p, v in [
+                ("scale", rng.uniform(0.5, 1.5, cout)), ("bias", rng.normal(0, 0.1, cout)),
+                ("mean", rng.normal(0, 0.1, cout)), ("var", rng.uniform(0.5, 1.5, cout))]]
+            nodes.append(helper.make_node("BatchNormalization", [y] + params, [y + ".bn"],
+                                          name=name + ".bn"))
+            y += ".bn"
+        if relu:
+            nodes.append(helper.make_node("Relu", [y], [y + ".relu"], name=name + ".relu"))
+            y += ".relu"
+        return y
+
+    a = conv("conv1", "x", 3, 16, 3, bn=True)
+    b = conv("conv2", a, 16, 16, 3)
+    c = conv("dw", b, 16, 16, 3, group=16)
+    nodes.append(helper.make_node("Add", [a, c], ["sum"], name="residual"))
+    d = conv("expand", "sum", 16, 32, 1, relu=False)
+    e = conv("last", d, 32, 32, 3)
+    nodes += [helper.make_node("MaxPool", [e], ["pool"], kernel_shape=[2, 2], strides=[2, 2]),
+              helper.make_node("GlobalAveragePool", ["pool"], ["gap"]),
+              helper.make_node("Flatten", ["gap"], ["flat"])]
+    nodes.append(helper.make_node("Gemm", ["flat", const("fc.w", rng.normal(0, 0.2, (10, 32))),
+                                           const("fc.b", np.zeros(10))], ["logits"], transB=1))
+    graph = helper.make_graph(
+        nodes, "cnn", [helper.make_tensor_value_info("x", F, [batch] + SHAPE[1:])],
+        [helper.make_tensor_value_info("logits", F, [batch, 10])], inits)
+    return make_model(graph, 13)
+
+
+def write_calibration(folder, inputs):
+    """Half the sets as test_data_set_K/input_0.pb, half as set_K/x.npy."""
+    for k, x in enumerate(inputs):
+        if k % 2 == 0:
+            d = os.path.join(folder, f"test_data_set_{k}")
+            os.makedirs(d)
+            with open(os.path.join(d, "input_0.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(x, "x").SerializeToString())
+        else:
+            d = os.path.join(folder, f"set_{k}")
+            os.makedirs(d)
+            np.save(os.path.join(d, "x.npy"), x)
+
+
+def sqnr(got, expected):
+    got, expected = np.asarray(got, np.float64), np.asarray(expected, np.float64)
+    return 10 * np.log10(np.sum(expected ** 2) / max(np.sum((got - expected) ** 2), 1e-30))
+
+
+def ort_quantized(path, calibration, out):
+    from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
+                                          quantize_static)
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            self.sets = iter([{"x": x} for x in calibration])
+
+        def get_next(self):
+            return next(self.sets, None)
+
+    quantize_static(path, out, Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+    return ort.InferenceSession(out, providers=["CPUExecutionProvider"])
+
+
+def main():
+    args = parse_args(__doc__)
+    checks = Checks()
+
+    def expect(label, ok, detail):
+        checks(ok, label if ok else f"{label}: {detail}")
+    work = args.work
+    model_path = os.path.join(work, "cnn.onnx")
+    with open(model_path, "wb") as f:
+        f.write(cnn().SerializeToString())
+    rng = np.random.default_rng(7)
+    calibration = [rng.random(SHAPE, dtype=np.float32) for _ in range(16)]
+    cal_dir = os.path.join(work, "calibration")
+    write_calibration(cal_dir, calibration)
+    rng = np.random.default_rng(11)
+    held_apart = [rng.random(SHAPE, dtype=np.float32) for _ in range(8)]
+
+    def compile_(*flags, out="out"):
+        return subprocess.run([args.infer_compile, model_path, "--name", "q",
+                               "-o", os.path.join(work, out), *flags],
+                              capture_output=True, text=True, timeout=600)
+
+    report_path = os.path.join(work, "report.json")
+    quantize = ["--quantize=int8", "--calibration=" + cal_dir, "--quantize-exclude=last"]
+    proc = compile_(*quantize, "--quantize-report=" + report_path)
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: infer-compile --quantize=int8: {proc.stderr}")
+
+    # The report.
+    with open(report_path) as f:
+        report = json.load(f)
+    layers = {layer["name"]: layer for layer in report["layers"]}
+    expect("report lists the 5 convolutions",
+                  sorted(layers) == ["conv1", "conv2", "dw", "expand", "last"], sorted(layers))
+    expect("report: conv1, conv2, expand in int8",
+                  all(layers[n]["int8"] for n in ["conv1", "conv2", "expand"]), layers)
+    expect("report: the depthwise conv stays float, saying why",
+                  not layers["dw"]["int8"] and "depthwise" in layers["dw"]["reason"],
+                  layers["dw"])
+    expect("report: the excluded conv stays float, saying why",
+                  not layers["last"]["int8"] and "exclude" in layers["last"]["reason"],
+                  layers["last"])
+    expect("report: int8 layers have ranges and an SQNR above 20 dB",
+                  all(layers[n]["sqnr_db"] > 20 and layers[n]["input_range"][1] > 0
+                      for n in ["conv1", "conv2", "expand"]), layers)
+    expect("report: conv1's range is non-negative (its Relu)",
+                  layers["conv1"]["output_range"][0] == 0.0, layers["conv1"])
+    expect("report: the model output's SQNR", report["outputs"][0]["name"] == "logits"
+                  and report["outputs"][0]["sqnr_db"] > 15, report["outputs"])
+    expect("the table is printed", "3 of 5 convolutions in int8" in proc.stdout,
+                  proc.stdout)
+
+    # The graph: three integer convolutions, two float ones.
+    graph = compile_(*quantize, "--compile-to=graph", out="graph.mlir")
+    with open(os.path.join(work, "graph.mlir")) as f:
+        text = f.read()
+    expect("graph: 3 QLinearConv, 2 float Conv, no BatchNormalization",
+                  text.count("graph.q_linear_conv") == 3 and text.count("graph.conv ") == 2
+                  and "batch_normalization" not in text,
+                  (graph.stderr, text.count("graph.q_linear_conv"), text.count("graph.conv ")))
+
+    # Accuracy on held-apart inputs, against ORT's quantizer.
+    reference = ort.InferenceSession(model_path, providers=["CPUExecutionProvider"])
+    by_ort = ort_quantized(model_path, calibration, os.path.join(work, "ort_q.onnx"))
+    expected, ort_q, ours = [], [], []
+    for k, x in enumerate(held_apart):
+        expected.append(reference.run(None, {"x": x})[0])
+        ort_q.append(by_ort.run(None, {"x": x})[0])
+        npy, out = os.path.join(work, f"x{k}.npy"), os.path.join(work, f"run{k}")
+        np.save(npy, x)
+        subprocess.run([args.infer_run, os.path.join(work, "out", "q.so"), "--input",
+                        f"x={npy}", "--save-outputs", out], check=True, capture_output=True)
+        ours.append(np.load(os.path.join(out, "logits.npy")))
+    ours_db, ort_db = sqnr(ours, expected), sqnr(ort_q, expected)
+    print(f"held-apart SQNR: infer {ours_db:.1f} dB, ORT quantize_static {ort_db:.1f} dB")
+    expect("infer's int8 is as close to float as quantize_static's (within 1 dB)",
+                  ours_db >= ort_db - 1.0, (ours_db, ort_db))
+    expect("infer's int8 agrees on the top-1 class",
+                  all(np.argmax(o) == np.argmax(e) for o, e in zip(ours, expected)), None)
+
+    # Percentile calibration.
+    proc = compile_("--quantize=int8", "--calibration=" + cal_dir,
+                    "--calibration-method=percentile", "--calibration-percentile=99.9",
+                    "--quantize-report=" + os.path.join(work, "percentile.json"), out="pct")
+    ok = proc.returncode == 0
+    if ok:
+        with open(os.path.join(work, "percentile.json")) as f:
+            ok = json.load(f)["method"] == "percentile"
+    expect("percentile calibration", ok, proc.stderr)
+
+    # Refusals.
+    empty = os.path.join(work, "empty")
+    os.makedirs(empty)
+    wrong = os.path.join(work, "wrong", "set_0")
+    os.makedirs(wrong)
+    np.save(os.path.join(wrong, "x.npy"), np.zeros([1, 3, 16, 16], np.float32))
+    dynamic = os.path.join(work, "dynamic.onnx")
+    with open(dynamic, "wb") as f:
+        f.write(cnn("N").SerializeToString())
+    for label, flags, wanted in [
+            ("no --calibration", ["--quantize=int8"], "needs --calibration"),
+            ("empty calibration folder", ["--quantize=int8", "--calibration=" + empty],
+             "holds no input set"),
+            ("a set of the wrong shape",
+             ["--quantize=int8", "--calibration=" + os.path.dirname(wrong)], "[1,3,16,16]"),
+            ("unknown excluded node", quantize[:2] + ["--quantize-exclude=nope"],
+             "no convolution node named 'nope'"),
+            ("unknown --quantize", ["--quantize=int4"], "'none' or 'int8'"),
+            ("calibration flags alone", ["--calibration=" + cal_dir], "apply with --quantize"),
+    ]:
+        proc = compile_(*flags, out="refused")
+        expect(f"refused: {label}", proc.returncode == 1 and wanted in proc.stderr,
+                      proc.stderr)
+    proc = subprocess.run([args.infer_compile, dynamic, "-o", os.path.join(work, "dyn"),
+                           *quantize[:2]], capture_output=True, text=True, timeout=600)
+    expect("refused: a dynamic input without --shape",
+                  proc.returncode == 1 and "needs static input shapes" in proc.stderr,
+                  proc.stderr)
+    return checks.summary("quantize-int8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
