@@ -18,15 +18,21 @@ returns the last one's u8 output, so every element is compared exactly:
 
 Each model is compiled for this CPU, for AVX2 without VNNI
 (--target-cpu=x86-64-v3) and, where this CPU has AVX-VNNI, for a CPU with
-it alone (--target-cpu=alderlake: vpdpbusd on ymm).
+it alone (--target-cpu=alderlake: vpdpbusd on ymm). With --emulator (the
+CUDA emulator's libcuda folder) each also runs on the CUDA target
+(--gpu-emulation: the kernels built from the PTX's IR), and with --cxx on
+the HLS target (the project's C simulation, built as a user would): one
+integer answer on every target.
 
 The expected values are ONNX Runtime's (its MLAS int8 kernels) and must be
 equal to the last bit; onnx.reference (numpy) must agree with them too,
 else the model itself is suspect.
 
 Usage: quantized_models.py --infer-compile BIN --infer-run BIN --work DIR
+                           [--emulator DIR] [--cxx BIN]
 """
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -194,20 +200,52 @@ def cpu_flags():
     return set()
 
 
-def variants():
+def variants(args):
     """(suffix, extra infer-compile arguments): this CPU (vpdpbusd on zmm
     where it has AVX-512 VNNI), AVX2 without VNNI (the lanes' products one
-    by one), and AVX-VNNI's ymm form where this CPU can run it."""
+    by one), AVX-VNNI's ymm form where this CPU can run it, the emulated
+    CUDA target and the HLS target when their tools are given."""
     result = [("", []), ("_avx2", ["--target-cpu=x86-64-v3"])]
     if "avx_vnni" in cpu_flags():
         result.append(("_avxvnni", ["--target-cpu=alderlake"]))
+    if args.emulator:
+        result.append(("_cuda", ["--target=cuda", "--gpu-emulation"]))
+    if args.cxx:
+        result.append(("_hls", ["--target=hls"]))
     return result
 
 
+def run_variant(args, name, suffix, work, library, directory, x, expected):
+    """Runs one compiled variant on a test_data_set; (ok, last line)."""
+    if suffix == "_hls":
+        # The project's testbench reads raw input_K.bin / output_K.bin and
+        # requires integer outputs to be equal.
+        out = os.path.dirname(library)
+        tb = os.path.join(out, name + "_tb")
+        if not os.path.exists(tb):
+            built = run([args.cxx, "-std=c++17", "-O1", "-o", tb,
+                         os.path.join(out, name + ".cpp"), os.path.join(out, name + "_tb.cpp")])
+            if built.returncode != 0:
+                return False, built
+        raw = directory + "_raw"
+        os.makedirs(raw)
+        x.tofile(os.path.join(raw, "input_0.bin"))
+        expected.tofile(os.path.join(raw, "output_0.bin"))
+        proc = subprocess.run([tb, raw], capture_output=True, text=True, timeout=600)
+        return proc.returncode == 0 and "PASS" in proc.stdout, proc
+    env = None
+    if suffix == "_cuda":
+        env = dict(os.environ, LD_LIBRARY_PATH=args.emulator,
+                   INFER_EMU_KERNELS=os.path.join(os.path.dirname(library), name + ".emu.so"))
+    proc = subprocess.run([args.infer_run, library, "--test-data", directory],
+                          capture_output=True, text=True, env=env, timeout=600)
+    return proc.returncode == 0, proc
+
+
 def main():
-    args = parse_args(__doc__)
+    args = parse_args(__doc__, optional=("emulator", "cxx"))
     failures = 0
-    for (name, model), (suffix, extra) in ((m, v) for m in MODELS for v in variants()):
+    for (name, model), (suffix, extra) in ((m, v) for m in MODELS for v in variants(args)):
         work, library = compile_model(args, model, name + suffix, *extra, symbol=name)
         for seed in range(2):
             x = np.random.default_rng(10 + seed).uniform(-6, 6, (1,) + tuple(
@@ -231,15 +269,17 @@ def main():
                 continue
             directory = os.path.join(work, f"set{seed}")
             write_set(directory, model, feeds, [expected])
-            proc = run([args.infer_run, library, "--test-data", directory])
+            ok, proc = run_variant(args, name, suffix, work, library, directory, x, expected)
             print(f"{name}{suffix} (seed {seed}): {proc.stdout.strip().splitlines()[-1:]}")
-            if proc.returncode != 0:
+            if not ok:
                 print(proc.stdout + proc.stderr)
                 failures += 1
     if failures:
         print(f"{failures} failure(s)")
         return 1
-    print(f"all {len(MODELS)} models x {len(variants())} targets match ONNX Runtime exactly")
+    print(f"all {len(MODELS)} models x {len(variants(args))} targets "
+          f"({', '.join(s[1:] or 'native' for s, _ in variants(args))}) match ONNX Runtime "
+          "exactly")
     return 0
 
 

@@ -11,13 +11,16 @@ from onnx import helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
 
-def parse_args(doc, *extra_tools):
+def parse_args(doc, *extra_tools, optional=()):
     """The scripts' arguments: --infer-compile, --infer-run, each of
-    `extra_tools` (e.g. "infer-bench") and --work, a folder made empty."""
+    `extra_tools` (e.g. "infer-bench"), each of `optional` (None when not
+    given) and --work, a folder made empty."""
     parser = argparse.ArgumentParser(description=doc,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     for tool in ("infer-compile", "infer-run") + extra_tools:
         parser.add_argument(f"--{tool}", required=True)
+    for flag in optional:
+        parser.add_argument(f"--{flag}")
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
