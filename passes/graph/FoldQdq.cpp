@@ -1,4 +1,5 @@
-//===- FoldQdq.cpp - QDQ convolutions folded into QLinearConv -------------===//
+//===- FoldQdq.cpp - QDQ convolutions and matmuls folded into QLinear ops
+//--===//
 //
 // Quantizers (ONNX Runtime's quantize_static, PyTorch's QDQ export) write
 // an int8 convolution as
@@ -81,6 +82,19 @@ bool allF32(ValueRange scales) {
   });
 }
 
+/// A zero point for `dq`: its own, or 0 of its input's type when it has
+/// none (the QLinear ops need one).
+Value zeroPointOf(DequantizeLinearOp dq, PatternRewriter &rewriter) {
+  if (!isNone(dq.getXZeroPoint())) {
+    return dq.getXZeroPoint();
+  }
+  Type element = getElementTypeOrSelf(dq.getX());
+  auto zpType = RankedTensorType::get({}, element);
+  return ConstantOp::create(
+      rewriter, dq.getLoc(),
+      DenseElementsAttr::get(zpType, rewriter.getIntegerAttr(element, 0)));
+}
+
 struct FoldQdqConv final : OpRewritePattern<QuantizeLinearOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -109,15 +123,7 @@ struct FoldQdqConv final : OpRewritePattern<QuantizeLinearOp> {
         !matchPattern(dw.getXScale(), m_Constant())) {
       return failure();
     }
-    Value wZeroPoint = dw.getXZeroPoint();
-    if (isNone(wZeroPoint)) {
-      // QLinearConv needs one: 0 of the weights' type.
-      auto zpType = RankedTensorType::get({}, wType.getElementType());
-      wZeroPoint = ConstantOp::create(
-          rewriter, dw.getLoc(),
-          DenseElementsAttr::get(
-              zpType, rewriter.getIntegerAttr(wType.getElementType(), 0)));
-    }
+    Value wZeroPoint = zeroPointOf(dw, rewriter);
     Value bias;
     if (!isNone(conv.getB())) {
       auto db = conv.getB().getDefiningOp<DequantizeLinearOp>();
@@ -169,6 +175,57 @@ struct FoldQdqConv final : OpRewritePattern<QuantizeLinearOp> {
       }
     }
     return true;
+  }
+};
+
+/// DequantizeLinear(aq) -> MatMul <- DequantizeLinear(bq) -> QuantizeLinear
+/// with a per-tensor input and output and a constant 2-d 8-bit B quantized
+/// per tensor or per column (axis 1) folds into QLinearMatMul, which the
+/// int8 lowering runs over packed lanes.
+struct FoldQdqMatMul final : OpRewritePattern<QuantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(QuantizeLinearOp q,
+                                PatternRewriter &rewriter) const override {
+    auto matmul = q.getX().getDefiningOp<MatMulOp>();
+    if (!matmul || !matmul->hasOneUse() || q.getBlockSize() != 0 ||
+        !isScalar(q.getYScale()) || isNone(q.getYZeroPoint()) ||
+        !isScalar(q.getYZeroPoint()) || !is8Bit(q.getY())) {
+      return failure();
+    }
+    auto da = matmul.getA().getDefiningOp<DequantizeLinearOp>();
+    auto db = matmul.getB().getDefiningOp<DequantizeLinearOp>();
+    if (!da || !db || da.getBlockSize() != 0 || db.getBlockSize() != 0 ||
+        !isScalar(da.getXScale()) || !is8Bit(da.getX()) || !is8Bit(db.getX()) ||
+        !matchPattern(db.getX(), m_Constant()) ||
+        !matchPattern(db.getXScale(), m_Constant()) ||
+        !allF32({da.getXScale(), db.getXScale(), q.getYScale()})) {
+      return failure();
+    }
+    auto bType = cast<RankedTensorType>(db.getX().getType());
+    if (!bType.hasStaticShape() || bType.getRank() != 2) {
+      return failure();
+    }
+    if (!isScalar(db.getXScale())) {
+      auto scale = cast<RankedTensorType>(db.getXScale().getType());
+      int64_t axis = db.getAxis() < 0 ? db.getAxis() + 2 : db.getAxis();
+      if (axis != 1 || scale.getRank() != 1 ||
+          scale.getDimSize(0) != bType.getDimSize(1)) {
+        return failure();
+      }
+    }
+    SmallVector<Value> operands = {
+        da.getX(),     da.getXScale(),   zeroPointOf(da, rewriter),
+        db.getX(),     db.getXScale(),   zeroPointOf(db, rewriter),
+        q.getYScale(), q.getYZeroPoint()};
+    OperationState state(
+        FusedLoc::get(getContext(), {matmul.getLoc(), q.getLoc()}),
+        QLinearMatMulOp::getOperationName());
+    state.addOperands(operands);
+    state.addTypes(q.getY().getType());
+    rewriter.replaceOp(q, rewriter.create(state)->getResults());
+    rewriter.eraseOp(matmul);
+    return success();
   }
 };
 
@@ -282,10 +339,10 @@ struct DequantizeConstant final : OpRewritePattern<DequantizeLinearOp> {
 struct FoldQdqPass final : infer::graph::impl::FoldQdqPassBase<FoldQdqPass> {
   using Base::Base;
   void runOnOperation() override {
-    // The integer convolutions first: they take their DequantizeLinear's
-    // integer weights.
+    // The integer convolutions and matmuls first: they take their
+    // DequantizeLinear's integer weights.
     RewritePatternSet convs(&getContext());
-    convs.add<FoldQdqConv, FoldQdqMaxPool>(&getContext());
+    convs.add<FoldQdqConv, FoldQdqMatMul, FoldQdqMaxPool>(&getContext());
     (void)applyPatternsGreedily(getOperation(), std::move(convs));
     RewritePatternSet constants(&getContext());
     constants.add<DequantizeConstant>(&getContext());

@@ -60,7 +60,7 @@ def SpecializeShapesPass : Pass<"infer-graph-specialize-shapes", "::mlir::func::
 }
 
 def FoldQdqPass : Pass<"infer-graph-fold-qdq", "::mlir::func::FuncOp"> {
-  let summary = "Folds DequantizeLinear -> Conv -> QuantizeLinear into QLinearConv";
+  let summary = "Folds DequantizeLinear -> Conv/MatMul -> QuantizeLinear into QLinearConv/QLinearMatMul";
   let description = [{
     A convolution whose input and weights come from DequantizeLinear and
     whose only user is a QuantizeLinear (the QDQ form quantizers write)
@@ -69,8 +69,10 @@ def FoldQdqPass : Pass<"infer-graph-fold-qdq", "::mlir::func::FuncOp"> {
     output are quantized per tensor, the weights are an 8-bit constant
     quantized per tensor or per output channel (axis 0), and the bias, if
     any, is an i32 constant dequantized with zero points 0 and the scale
-    x_scale * w_scale. Anything else is left as it is (it still runs, in
-    float). A QDQ MaxPool with equal scales on both sides runs on the 8-bit
+    x_scale * w_scale. The same form around a MatMul whose B is a
+    constant 2-d 8-bit matrix quantized per tensor or per column (axis 1)
+    becomes a `graph.q_linear_mat_mul`. Anything else is left as it is (it
+    still runs, in float). A QDQ MaxPool with equal scales on both sides runs on the 8-bit
     values; constant weights no integer op took are dequantized here; and
     a chain of elementwise ops (Add, Sub, Mul, Div, Clip, Relu, Neg,
     HardSigmoid, HardSwish, with QuantizeLinear/DequantizeLinear pairs

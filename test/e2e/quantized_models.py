@@ -2,7 +2,9 @@
 """int8 convolutions end to end, against ONNX Runtime and onnx.reference.
 
 Each model quantizes a float input, runs a chain of int8 convolutions and
-returns the last one's u8 output, so every element is compared exactly:
+returns the last one's u8 output, so every element is compared exactly
+(two more run int8 linear layers: QLinearMatMul and QDQ MatMul over packed
+lanes along K):
 - QLinearConv chains whose weights are constant symmetric s8 (the form
   post-training quantizers emit): they lower over packed 8-bit lanes and
   run in the byte-dot kernels (vpdpbusd where the CPU has VNNI). Odd
@@ -106,6 +108,29 @@ class Builder:
         self.node("QuantizeLinear", [conv, y_scale, y_zp], name)
         return name, y_scale, y_zp
 
+    def matmul(self, x, x_scale, x_zp, name, depth, columns, per_column=True, qdq=False):
+        """A linear layer in int8: QLinearMatMul, or (qdq) DequantizeLinear
+        -> MatMul <- DequantizeLinear(B, axis 1) -> QuantizeLinear, with a
+        constant symmetric s8 B of `depth` x `columns`."""
+        b = self.rng.integers(-127, 128, (depth, columns)).astype(np.int8)
+        count = columns if per_column else 1
+        b_scale = (self.rng.uniform(0.5, 2.0, count) / (30 * depth)).astype(np.float32)
+        b_zp = np.zeros(count, np.int8)
+        if not per_column:
+            b_scale, b_zp = b_scale.reshape(()), b_zp.reshape(())
+        weights = [self.const(name + "_b", b), self.const(name + "_bs", b_scale),
+                   self.const(name + "_bzp", b_zp)]
+        y_scale = self.const(name + "_ys", np.float32(0.02 + 0.01 * len(self.nodes)))
+        y_zp = self.const(name + "_yzp", np.uint8(110 + 3 * len(self.nodes)))
+        if qdq:
+            da = self.node("DequantizeLinear", [x, x_scale, x_zp], name + "_da")
+            db = self.node("DequantizeLinear", weights, name + "_db", axis=1)
+            product = self.node("MatMul", [da, db], name + "_mm")
+            self.node("QuantizeLinear", [product, y_scale, y_zp], name)
+        else:
+            self.node("QLinearMatMul", [x, x_scale, x_zp] + weights + [y_scale, y_zp], name)
+        return name, y_scale, y_zp
+
     def qdq_max_pool(self, x, x_scale, x_zp, name):
         """DequantizeLinear -> MaxPool 3x3 stride 2 -> QuantizeLinear at the
         same scale and zero point (resnet's stem pool), which folds to a
@@ -174,6 +199,19 @@ def chain(name, convs, shape=(1, 3, 20, 20), qdq=False, seed=0):
     return b.model(name, list(shape), value, [shape[0], channels, size, size])
 
 
+def linear_chain(name, layers, shape=(1, 5, 21), qdq=False, seed=3):
+    """x -> QuantizeLinear -> int8 matmuls of `layers` (columns,
+    per_column) over the last dimension -> the last u8 output."""
+    b = Builder(seed)
+    value = b.node("QuantizeLinear", ["x", b.const("xs", np.float32(0.05)),
+                                      b.const("xzp", np.uint8(128))], "xq")
+    scale, zp, depth = "xs", "xzp", shape[-1]
+    for i, (columns, per_column) in enumerate(layers):
+        value, scale, zp = b.matmul(value, scale, zp, f"m{i}", depth, columns, per_column, qdq)
+        depth = columns
+    return b.model(name, list(shape), value, list(shape[:-1]) + [depth])
+
+
 MODELS = [
     # Symmetric s8 weights: the packed byte-dot lowering.
     ("qlinear_packed", chain("qlinear_packed", [
@@ -189,6 +227,11 @@ MODELS = [
     ("qdq_convs", chain("qdq_convs", [
         (8, 3, 1, {}), ("pool", 0, 0, {}), (16, 3, 2, {}), ("hardswish", 0, 0, {}),
         (10, 1, 1, {})], qdq=True, seed=2)),
+    # int8 linear layers over a sequence: K of 21 and 30 (padded to
+    # multiples of 4), per-column and per-tensor scales, QLinearMatMul and
+    # the QDQ form (folded to it).
+    ("qlinear_matmul", linear_chain("qlinear_matmul", [(30, True), (17, False), (40, True)])),
+    ("qdq_matmul", linear_chain("qdq_matmul", [(30, True), (24, True)], qdq=True, seed=4)),
 ]
 
 

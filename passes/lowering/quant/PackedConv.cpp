@@ -29,58 +29,63 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
-
-#include <cstring>
 
 using namespace mlir;
 using namespace infer::graph;
 
 namespace infer::lowering {
 
-namespace {
-
-/// i32 constant `values` of `type`, as a resource blob when large.
 Value i32Constant(OpBuilder &b, Location loc, RankedTensorType type,
                   ArrayRef<int32_t> values) {
-  Attribute attr;
-  if (values.size() <= 64) {
-    attr = DenseElementsAttr::get(type, values);
-  } else {
-    attr = DenseResourceElementsAttr::get(
-        type, "byte_packed",
-        HeapAsmResourceBlob::allocateAndCopyInferAlign(values));
-  }
-  return arith::ConstantOp::create(b, loc, type, cast<TypedAttr>(attr));
+  return arith::ConstantOp::create(b, loc, type,
+                                   cast<TypedAttr>(graph::makeConstantElements(
+                                       type, values, "byte_packed")));
 }
 
-/// x4[n, c4, ...]: four channels of u8 `x` per i32, lane j channel 4 c4 + j.
-Value packChannels(OpBuilder &b, Location loc, Value x, int64_t zx) {
+Value requantizePacked(OpBuilder &b, Location loc, RankedTensorType yType,
+                       bool yUnsigned, Value acc, Value corr, Value mult,
+                       int64_t zy) {
+  Type yElem = yType.getElementType();
+  return buildElementwise(
+      b, loc, yType, {acc, corr, mult},
+      [&](OpBuilder &nb, Location l, ValueRange v) {
+        Type f32 = nb.getF32Type();
+        Value sum = arith::AddIOp::create(nb, l, v[0], v[1]);
+        Value real = arith::MulFOp::create(
+            nb, l, arith::SIToFPOp::create(nb, l, f32, sum), v[2]);
+        Value q =
+            arith::AddFOp::create(nb, l, math::RoundEvenOp::create(nb, l, real),
+                                  scalarConstant(nb, l, f32, double(zy)));
+        return saturate(nb, l, q, yElem, yUnsigned);
+      });
+}
+
+Value packLanes(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t zx) {
   MLIRContext *ctx = b.getContext();
   auto type = cast<RankedTensorType>(x.getType());
-  int64_t rank = type.getRank(), channels = type.getDimSize(1);
+  int64_t rank = type.getRank(), channels = type.getDimSize(dim);
   int64_t groups = llvm::divideCeil(channels, kByteLanes);
   if (int64_t extra = groups * kByteLanes - channels) {
     SmallVector<OpFoldResult> low(rank, b.getIndexAttr(0)),
         high(rank, b.getIndexAttr(0));
-    high[1] = b.getIndexAttr(extra);
+    high[dim] = b.getIndexAttr(extra);
     SmallVector<int64_t> shape(type.getShape());
-    shape[1] += extra;
+    shape[dim] += extra;
     auto padded = RankedTensorType::get(shape, type.getElementType());
     Value zero = arith::ConstantIntOp::create(b, loc, type.getElementType(),
                                               int64_t(int8_t(zx)));
     x = tensor::PadOp::create(b, loc, padded, x, low, high, zero);
   }
   SmallVector<int64_t> shape(type.getShape());
-  shape[1] = groups;
+  shape[dim] = groups;
   auto packedType = RankedTensorType::get(shape, b.getI32Type());
   SmallVector<AffineMap> maps;
   for (int64_t j = 0; j < kByteLanes; ++j) {
     SmallVector<AffineExpr> exprs;
     for (int64_t d = 0; d < rank; ++d) {
-      AffineExpr dim = getAffineDimExpr(d, ctx);
-      exprs.push_back(d == 1 ? dim * kByteLanes + j : dim);
+      AffineExpr expr = getAffineDimExpr(d, ctx);
+      exprs.push_back(d == dim ? expr * kByteLanes + j : expr);
     }
     maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
   }
@@ -104,8 +109,6 @@ Value packChannels(OpBuilder &b, Location loc, Value x, int64_t zx) {
              })
       .getResult(0);
 }
-
-} // namespace
 
 LogicalResult lowerPackedQLinearConv(QLinearConvOp op,
                                      QLinearConvOp::Adaptor adaptor,
@@ -172,7 +175,7 @@ LogicalResult lowerPackedQLinearConv(QLinearConvOp op,
   Value w4 = i32Constant(rewriter, loc,
                          RankedTensorType::get(w4Shape, rewriter.getI32Type()),
                          packed);
-  Value x4 = packChannels(rewriter, loc, adaptor.getX(), zx);
+  Value x4 = packLanes(rewriter, loc, adaptor.getX(), 1, zx);
   int64_t s = xType.getRank() - 2;
   ConvGeometry geometry{orOnes(op.getStrides(), s),
                         orOnes(op.getDilations(), s), op.getPads(),
@@ -196,20 +199,8 @@ LogicalResult lowerPackedQLinearConv(QLinearConvOp op,
   Value multValues = arith::ConstantOp::create(
       rewriter, loc, multType,
       DenseElementsAttr::get(multType, ArrayRef<float>(mult)));
-  Type yElem = yType.getElementType();
-  double zy = double(yZp->front());
-  Value y = buildElementwise(
-      rewriter, loc, yType, {acc, corrValues, multValues},
-      [&](OpBuilder &b, Location l, ValueRange v) {
-        Type f32 = b.getF32Type();
-        Value sum = arith::AddIOp::create(b, l, v[0], v[1]);
-        Value real = arith::MulFOp::create(
-            b, l, arith::SIToFPOp::create(b, l, f32, sum), v[2]);
-        Value q =
-            arith::AddFOp::create(b, l, math::RoundEvenOp::create(b, l, real),
-                                  scalarConstant(b, l, f32, zy));
-        return saturate(b, l, q, yElem, yUnsigned);
-      });
+  Value y = requantizePacked(rewriter, loc, yType, yUnsigned, acc, corrValues,
+                             multValues, yZp->front());
   rewriter.replaceOp(op, y);
   return success();
 }

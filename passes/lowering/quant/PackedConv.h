@@ -1,7 +1,8 @@
 //===- PackedConv.h - QLinearConv over packed 8-bit lanes -------*- C++ -*-===//
 //
-// The int8 lowering of QLinearConv the CPU kernels compute with byte-dot
-// instructions (see PackedConv.cpp and ByteDot.h).
+// The int8 lowerings of QLinearConv and QLinearMatMul the CPU kernels compute
+// with byte-dot instructions (see PackedConv.cpp, PackedMatMul.cpp and
+// ByteDot.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,16 @@
 
 namespace infer::lowering {
 
+/// An i32 constant of `type` (a resource blob when large).
+mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::RankedTensorType type,
+                        llvm::ArrayRef<int32_t> values);
+
+/// The u8 tensor `x` with dimension `dim` packed four to an i32 (lane j of
+/// element i is x[.., 4 i + j, ..]), padded with `zx` up to a multiple of 4.
+mlir::Value packLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      int64_t dim, int64_t zx);
+
 /// Lowers `op` over i32 values packing four channels when its input is u8,
 /// its weights constant s8 with zero points 0, one group, and its scales,
 /// zero points and bias constant; fails (changing nothing) otherwise.
@@ -21,6 +32,22 @@ mlir::LogicalResult
 lowerPackedQLinearConv(graph::QLinearConvOp op,
                        graph::QLinearConvOp::Adaptor adaptor,
                        mlir::ConversionPatternRewriter &rewriter);
+
+/// saturate(round((acc + corr) * mult) + zy) to `yType` (corr and mult
+/// broadcast along the output's channels or columns): the packed
+/// lowerings' requantization, in the generic lowering's float steps.
+mlir::Value requantizePacked(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::RankedTensorType yType, bool yUnsigned,
+                             mlir::Value acc, mlir::Value corr,
+                             mlir::Value mult, int64_t zy);
+
+/// Lowers a QLinearMatMul with u8 `a` and a constant 2-d s8 `b` (zero
+/// points 0, per-tensor or per-column scales) to a matmul over i32 values
+/// packing four of K, with the same requantization; fails otherwise.
+mlir::LogicalResult
+lowerPackedQLinearMatMul(graph::QLinearMatMulOp op,
+                         graph::QLinearMatMulOp::Adaptor adaptor,
+                         mlir::ConversionPatternRewriter &rewriter);
 
 } // namespace infer::lowering
 

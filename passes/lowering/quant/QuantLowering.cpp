@@ -293,6 +293,10 @@ struct QLinearMatMulLowering final : OpConversionPattern<QLinearMatMulOp> {
     if (failed(checkStaticTensors(op, rewriter))) {
       return failure();
     }
+    // u8 x constant s8: four products per i32 lane (PackedMatMul.cpp).
+    if (succeeded(lowerPackedQLinearMatMul(op, adaptor, rewriter))) {
+      return success();
+    }
     Location loc = op.getLoc();
     auto aType = cast<RankedTensorType>(adaptor.getA().getType());
     auto bType = cast<RankedTensorType>(adaptor.getB().getType());
@@ -320,7 +324,9 @@ struct QLinearMatMulLowering final : OpConversionPattern<QLinearMatMulOp> {
     };
     Value y = buildElementwise(
         rewriter, loc, yType,
-        {acc, scalar(adaptor.getAScale()), scalar(adaptor.getBScale()),
+        {acc, scalar(adaptor.getAScale()),
+         perAxis(rewriter, loc, adaptor.getBScale(), yType.getRank() - 1,
+                 yType.getRank()),
          scalar(adaptor.getYScale()), scalar(adaptor.getYZeroPoint())},
         [&](OpBuilder &nb, Location l, ValueRange v) {
           return requantize(nb, l, v[0], v[1], v[2], v[3], v[4], yElem,

@@ -207,3 +207,58 @@ func.func @no_table_for_nan(%x: tensor<2x3xui8>) -> tensor<2x3xui8> {
   %q = graph.quantize_linear %r, %s, %z : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
   return %q : tensor<2x3xui8>
 }
+
+// -----
+
+// DequantizeLinear -> MatMul <- DequantizeLinear(constant B, per column)
+// -> QuantizeLinear folds into one QLinearMatMul; A's DequantizeLinear
+// without a zero point gets a 0 of its type.
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME: (%[[A:.+]]: tensor<2x4xui8>)
+// CHECK-DAG: %[[AS:.+]] = graph.constant dense<5.000000e-01> : tensor<f32>
+// CHECK-DAG: %[[AZ:.+]] = graph.constant dense<0> : tensor<ui8>
+// CHECK-DAG: %[[B:.+]] = graph.constant dense<1> : tensor<4x3xi8>
+// CHECK-DAG: %[[BS:.+]] = graph.constant dense<[2.500000e-01, 5.000000e-01, 1.000000e+00]> : tensor<3xf32>
+// CHECK-DAG: %[[BZ:.+]] = graph.constant dense<0> : tensor<3xi8>
+// CHECK-DAG: %[[YS:.+]] = graph.constant dense<2.000000e-01> : tensor<f32>
+// CHECK-DAG: %[[YZ:.+]] = graph.constant dense<3> : tensor<ui8>
+// CHECK-NOT: graph.mat_mul
+// CHECK: %[[Y:.+]] = graph.q_linear_mat_mul %[[A]], %[[AS]], %[[AZ]], %[[B]], %[[BS]], %[[BZ]], %[[YS]], %[[YZ]]
+// CHECK-SAME: -> tensor<2x3xui8>
+// CHECK: return %[[Y]]
+func.func @matmul(%a: tensor<2x4xui8>) -> tensor<2x3xui8> {
+  %as = graph.constant dense<0.5> : tensor<f32>
+  %n = graph.none
+  %b = graph.constant dense<1> : tensor<4x3xi8>
+  %bs = graph.constant dense<[0.25, 0.5, 1.0]> : tensor<3xf32>
+  %bz = graph.constant dense<0> : tensor<3xi8>
+  %ys = graph.constant dense<0.2> : tensor<f32>
+  %yz = graph.constant dense<3> : tensor<ui8>
+  %da = graph.dequantize_linear %a, %as, %n : (tensor<2x4xui8>, tensor<f32>, none) -> tensor<2x4xf32>
+  %db = graph.dequantize_linear %b, %bs, %bz {axis = 1 : i64} : (tensor<4x3xi8>, tensor<3xf32>, tensor<3xi8>) -> tensor<4x3xf32>
+  %m = graph.mat_mul %da, %db : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %y = graph.quantize_linear %m, %ys, %yz : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+  return %y : tensor<2x3xui8>
+}
+
+// -----
+
+// B quantized along axis 0 (per row of K) is no QLinearMatMul: the MatMul
+// stays float.
+// CHECK-LABEL: func.func @matmul_per_row
+// CHECK: graph.mat_mul
+// CHECK-NOT: graph.q_linear_mat_mul
+func.func @matmul_per_row(%a: tensor<2x4xui8>) -> tensor<2x3xui8> {
+  %as = graph.constant dense<0.5> : tensor<f32>
+  %az = graph.constant dense<0> : tensor<ui8>
+  %b = graph.constant dense<1> : tensor<4x3xi8>
+  %bs = graph.constant dense<[0.25, 0.5, 1.0, 2.0]> : tensor<4xf32>
+  %bz = graph.constant dense<0> : tensor<4xi8>
+  %ys = graph.constant dense<0.2> : tensor<f32>
+  %yz = graph.constant dense<3> : tensor<ui8>
+  %da = graph.dequantize_linear %a, %as, %az : (tensor<2x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x4xf32>
+  %db = graph.dequantize_linear %b, %bs, %bz {axis = 0 : i64} : (tensor<4x3xi8>, tensor<4xf32>, tensor<4xi8>) -> tensor<4x3xf32>
+  %m = graph.mat_mul %da, %db : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %y = graph.quantize_linear %m, %ys, %yz : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+  return %y : tensor<2x3xui8>
+}
