@@ -129,10 +129,10 @@ struct DriverOptions {
   cl::opt<std::string> quantize{
       "quantize",
       cl::desc("Quantize a float model after the graph phase: 'int8' runs "
-               "every ungrouped 2-D convolution in int8 (u8 activations per "
-               "tensor, s8 weights per channel), with ranges measured by "
-               "running the model on --calibration; 'none' (the default) "
-               "keeps it as it is"),
+               "every ungrouped 2-D Conv and every MatMul by a constant "
+               "matrix in int8 (u8 activations per tensor, s8 weights per "
+               "output channel), with ranges measured by running the model "
+               "on --calibration; 'none' (the default) keeps it as it is"),
       cl::value_desc("none|int8"), cl::init("none"), cl::cat(quantizeCat)};
   cl::opt<std::string> calibration{
       "calibration",
@@ -155,12 +155,12 @@ struct DriverOptions {
       cl::init(99.99), cl::cat(quantizeCat)};
   cl::list<std::string> quantizeExclude{
       "quantize-exclude",
-      cl::desc("Keep these convolutions (ONNX node names) in float: "
+      cl::desc("Keep these Conv / MatMul nodes (ONNX node names) in float: "
                "--quantize-exclude=conv1,conv2"),
       cl::CommaSeparated, cl::value_desc("node,..."), cl::cat(quantizeCat)};
   cl::opt<std::string> quantizeReport{
       "quantize-report",
-      cl::desc("Write what --quantize did as JSON to FILE (per convolution: "
+      cl::desc("Write what --quantize did as JSON to FILE (per Conv/MatMul: "
                "int8 or why not, ranges, SQNR and max error of its output "
                "against the float model on the calibration sets; the same "
                "for the model's outputs) and print it as a table"),

@@ -26,8 +26,6 @@ namespace infer::quantize {
 
 namespace {
 
-using graph::ConvOp;
-
 /// The ONNX node a location names (`loc("node"("OpType"))`), or "".
 std::string nodeName(Location loc) {
   if (auto fused = dyn_cast<FusedLoc>(loc);
@@ -40,11 +38,15 @@ std::string nodeName(Location loc) {
   return "";
 }
 
-/// The convolutions of `fn`, in program order.
-SmallVector<ConvOp> convolutions(func::FuncOp fn) {
-  SmallVector<ConvOp> convs;
-  fn.walk([&](ConvOp conv) { convs.push_back(conv); });
-  return convs;
+/// The Convs and MatMuls of `fn`, in program order.
+SmallVector<Operation *> layerOps(func::FuncOp fn) {
+  SmallVector<Operation *> ops;
+  fn.walk([&](Operation *op) {
+    if (graph::isQuantizableKind(op)) {
+      ops.push_back(op);
+    }
+  });
+  return ops;
 }
 
 /// Appends `values` to `fn`'s results; returns the index of the first.
@@ -123,7 +125,7 @@ struct TempDir {
   }
 };
 
-/// One convolution of the model, as the report lists it.
+/// One Conv or MatMul of the model, as the report lists it.
 struct Layer {
   LayerReport report;
   size_t input = 0, output = 0; // indices among the measured tensors
@@ -157,23 +159,24 @@ LogicalResult Quantizer::collectLayers(func::FuncOp fn) {
   for (const std::string &name : options.exclude) {
     excluded.insert(name);
   }
-  for (ConvOp conv : convolutions(fn)) {
+  for (Operation *op : layerOps(fn)) {
     Layer layer;
     layer.report.id = int64_t(layers.size());
-    layer.report.name = nodeName(conv.getLoc());
+    layer.report.name = nodeName(op->getLoc());
+    layer.report.op = op->getName().stripDialect().str();
     seen.insert(layer.report.name);
     if (excluded.contains(layer.report.name)) {
       layer.report.reason = "excluded (--quantize-exclude)";
     } else {
-      layer.report.reason = graph::whyNotQuantizable(conv);
+      layer.report.reason = graph::whyNotQuantizable(op);
     }
     layer.report.quantized = layer.report.reason.empty();
     layers.push_back(std::move(layer));
   }
   for (const std::string &name : options.exclude) {
     if (!seen.contains(name)) {
-      return error() << "--quantize-exclude: the model has no convolution "
-                        "node named '"
+      return error() << "--quantize-exclude: the model has no Conv or "
+                        "MatMul node named '"
                      << name << "'";
     }
   }
@@ -183,7 +186,7 @@ LogicalResult Quantizer::collectLayers(func::FuncOp fn) {
 LogicalResult Quantizer::calibrate(TempDir &dir) {
   OwningOpRef<ModuleOp> clone = module.clone();
   auto fn = clone->lookupSymbol<func::FuncOp>("main");
-  SmallVector<ConvOp> convs = convolutions(fn);
+  SmallVector<Operation *> ops = layerOps(fn);
   SmallVector<Value> measured;
   llvm::DenseMap<Value, size_t> index;
   auto measure = [&](Value v) {
@@ -193,10 +196,10 @@ LogicalResult Quantizer::calibrate(TempDir &dir) {
     }
     return it->second;
   };
-  for (auto [layer, conv] : llvm::zip_equal(layers, convs)) {
+  for (auto [layer, op] : llvm::zip_equal(layers, ops)) {
     if (layer.report.quantized) {
-      layer.input = measure(conv.getX());
-      layer.output = measure(graph::quantizedTail(conv));
+      layer.input = measure(op->getOperand(0));
+      layer.output = measure(graph::quantizedTail(op));
     }
   }
   firstMeasured = appendResults(fn, measured);
@@ -218,22 +221,21 @@ LogicalResult Quantizer::calibrate(TempDir &dir) {
   }
   report.sets = sets.size();
   Builder b(module.getContext());
-  for (auto [layer, conv] : llvm::zip_equal(
-           layers, convolutions(module.lookupSymbol<func::FuncOp>("main")))) {
+  for (auto [layer, op] : llvm::zip_equal(
+           layers, layerOps(module.lookupSymbol<func::FuncOp>("main")))) {
     if (!layer.report.quantized) {
       continue;
     }
     layer.report.input = ranges[layer.input];
     layer.report.output = ranges[layer.output];
-    conv->setAttr(
-        graph::kQuantizeMark,
-        b.getDictionaryAttr(
-            {b.getNamedAttr("id", b.getI64IntegerAttr(layer.report.id)),
-             b.getNamedAttr("input",
-                            b.getDenseF64ArrayAttr({layer.report.input.lo,
-                                                    layer.report.input.hi})),
-             b.getNamedAttr(
-                 "output", b.getDenseF64ArrayAttr({layer.report.output.lo,
+    op->setAttr(graph::kQuantizeMark,
+                b.getDictionaryAttr(
+                    {b.getNamedAttr("id", b.getI64IntegerAttr(layer.report.id)),
+                     b.getNamedAttr("input", b.getDenseF64ArrayAttr(
+                                                 {layer.report.input.lo,
+                                                  layer.report.input.hi})),
+                     b.getNamedAttr("output", b.getDenseF64ArrayAttr(
+                                                  {layer.report.output.lo,
                                                    layer.report.output.hi}))}));
   }
   return success();
@@ -243,9 +245,9 @@ LogicalResult Quantizer::measureErrors(TempDir &dir) {
   OwningOpRef<ModuleOp> clone = module.clone();
   auto fn = clone->lookupSymbol<func::FuncOp>("main");
   llvm::DenseMap<int64_t, Value> outputs;
-  fn.walk([&](graph::DequantizeLinearOp dq) {
-    if (auto id = dq->getAttrOfType<IntegerAttr>(graph::kQuantizedOutputMark)) {
-      outputs[id.getInt()] = dq.getY();
+  fn.walk([&](Operation *op) {
+    if (auto id = op->getAttrOfType<IntegerAttr>(graph::kQuantizedOutputMark)) {
+      outputs[id.getInt()] = op->getResult(0);
     }
   });
   SmallVector<Value> measured;
@@ -332,7 +334,7 @@ LogicalResult Quantizer::run() {
       llvm::any_of(layers, [](const Layer &l) { return l.report.quantized; });
   if (!any) {
     emitWarning(module.getLoc())
-        << "--quantize=int8: no convolution can run in int8; the model "
+        << "--quantize=int8: no Conv or MatMul can run in int8; the model "
            "stays float";
   } else if (failed(calibrate(dir)) ||
              failed(runOnFunctions(module,

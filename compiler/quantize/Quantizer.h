@@ -3,11 +3,12 @@
 //
 // `infer-compile --quantize=int8 --calibration=DIR`: the float model,
 // after graph-opt, is compiled by infer for this machine with the
-// tensors around each convolution appended to its outputs, run over the
-// calibration sets to measure their ranges, and rewritten with QDQ around
-// every convolution the int8 kernels run (infer-graph-quantize), which
-// graph-level folding then makes QLinearConv. Grouped and depthwise
-// convolutions, and everything that is not a convolution, stay float.
+// tensors around each Conv and MatMul appended to its outputs, run over
+// the calibration sets to measure their ranges, and rewritten with QDQ
+// around every one the int8 kernels run (infer-graph-quantize), which
+// graph-level folding then makes QLinearConv / QLinearMatMul. Grouped and
+// depthwise convolutions, MatMuls of two activations, and all other ops
+// stay float.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +29,7 @@ struct QuantizeOptions {
   std::string method = "minmax";
   /// for "percentile": the share of values kept inside the range at each end
   double percentile = 99.99;
-  /// ONNX node names of convolutions to keep float
+  /// ONNX node names of Convs and MatMuls to keep float
   std::vector<std::string> exclude;
   /// where the JSON report goes (empty: none)
   std::string reportPath;

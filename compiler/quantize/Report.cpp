@@ -71,6 +71,7 @@ llvm::Error writeReportJson(const std::string &path,
           j.object([&] {
             j.attribute("id", layer.id);
             j.attribute("name", layer.name);
+            j.attribute("op", layer.op == "conv" ? "Conv" : "MatMul");
             j.attribute("int8", layer.quantized);
             if (!layer.quantized) {
               j.attribute("reason", layer.reason);
@@ -104,11 +105,11 @@ void printReportTable(llvm::raw_ostream &os, const QuantizeReport &report) {
     quantized += layer.quantized;
     width = std::max(width, layer.name.size());
   }
-  os << fmt::format("int8 quantization: {} of {} convolutions in int8; "
-                    "ranges by {} over {} calibration set(s); errors against "
-                    "the float model on those sets\n",
-                    quantized, report.layers.size(), report.method,
-                    report.sets);
+  os << fmt::format(
+      "int8 quantization: {} of {} layers (Conv, MatMul) in int8; "
+      "ranges by {} over {} calibration set(s); errors against "
+      "the float model on those sets\n",
+      quantized, report.layers.size(), report.method, report.sets);
   os << fmt::format("{:<{}}  int8  {:>8}  {:>10}  {}\n", "layer", width,
                     "SQNR dB", "max |err|", "output range / why float");
   for (const LayerReport &layer : report.layers) {

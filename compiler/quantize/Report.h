@@ -1,6 +1,6 @@
 //===- Report.h - what the int8 quantizer did, layer by layer ---*- C++ -*-===//
 //
-// `--quantize-report=FILE`: per convolution, whether it runs in int8 (and
+// `--quantize-report=FILE`: per Conv and MatMul, whether it runs in int8 (and
 // why not), the ranges calibration chose, and the error of its int8 output
 // against the float model's on the calibration inputs (SQNR and max
 // |error|, with the errors of every layer before it included, as the
@@ -38,6 +38,7 @@ struct ErrorStats {
 struct LayerReport {
   int64_t id = 0;
   std::string name; // the ONNX node
+  std::string op;   // "conv", "mat_mul"
   bool quantized = false;
   std::string reason; // why it stays float
   Range input, output;

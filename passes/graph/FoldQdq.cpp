@@ -229,6 +229,72 @@ struct FoldQdqMatMul final : OpRewritePattern<QuantizeLinearOp> {
   }
 };
 
+/// DequantizeLinear(aq) -> MatMul <- DequantizeLinear(bq) whose result
+/// stays float (no QuantizeLinear takes it alone; what infer's own
+/// quantizer writes for a linear layer): MatMulInteger(aq, bq) in i32, then
+/// the float result acc * (a_scale * b_scale[n]), each product exact in the
+/// integer sum instead of rounded in f32. Same conditions on the operands
+/// as FoldQdqMatMul.
+struct FoldQdqMatMulFloat final : OpRewritePattern<MatMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MatMulOp matmul,
+                                PatternRewriter &rewriter) const override {
+    if (matmul->hasOneUse() &&
+        isa<QuantizeLinearOp>(*matmul->getUsers().begin())) {
+      return failure(); // FoldQdqMatMul's, or a form it refused
+    }
+    auto da = matmul.getA().getDefiningOp<DequantizeLinearOp>();
+    auto db = matmul.getB().getDefiningOp<DequantizeLinearOp>();
+    auto yType = dyn_cast<RankedTensorType>(matmul.getY().getType());
+    if (!da || !db || !yType || !yType.getElementType().isF32() ||
+        da.getBlockSize() != 0 || db.getBlockSize() != 0 ||
+        !isScalar(da.getXScale()) || !is8Bit(da.getX()) || !is8Bit(db.getX()) ||
+        !matchPattern(db.getX(), m_Constant()) ||
+        !allF32({da.getXScale(), db.getXScale()})) {
+      return failure();
+    }
+    auto bType = cast<RankedTensorType>(db.getX().getType());
+    if (!bType.hasStaticShape() || bType.getRank() != 2) {
+      return failure();
+    }
+    int64_t columns = bType.getDimSize(1);
+    std::optional<SmallVector<float>> as = constantFloats(da.getXScale()),
+                                      bs = constantFloats(db.getXScale());
+    if (!as || !bs ||
+        (bs->size() != 1 &&
+         (int64_t(bs->size()) != columns ||
+          (db.getAxis() < 0 ? db.getAxis() + 2 : db.getAxis()) != 1))) {
+      return failure();
+    }
+    Location loc = matmul.getLoc();
+    auto i32 = rewriter.getI32Type();
+    OperationState product(loc, MatMulIntegerOp::getOperationName());
+    product.addOperands({da.getX(), db.getX(), zeroPointOf(da, rewriter),
+                         zeroPointOf(db, rewriter)});
+    product.addTypes(yType.clone(i32));
+    Value acc = rewriter.create(product)->getResult(0);
+    OperationState cast(loc, CastOp::getOperationName());
+    cast.addOperands(acc);
+    cast.addTypes(yType);
+    cast.addAttribute("to", TypeAttr::get(rewriter.getF32Type()));
+    Value real = rewriter.create(cast)->getResult(0);
+    SmallVector<float> scales(bs->size());
+    for (size_t n = 0; n < bs->size(); ++n) {
+      scales[n] = as->front() * (*bs)[n];
+    }
+    auto scaleType =
+        RankedTensorType::get({int64_t(scales.size())}, rewriter.getF32Type());
+    Value scale = ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(scaleType, ArrayRef(scales)));
+    OperationState mul(loc, MulOp::getOperationName());
+    mul.addOperands({real, scale});
+    mul.addTypes(yType);
+    rewriter.replaceOp(matmul, rewriter.create(mul)->getResults());
+    return success();
+  }
+};
+
 /// QuantizeLinear(MaxPool(DequantizeLinear(x))) with the same scale and
 /// zero point on both sides is MaxPool(x): dequantization is increasing
 /// (scales are positive), so the max commutes with it, and requantizing a
@@ -342,7 +408,8 @@ struct FoldQdqPass final : infer::graph::impl::FoldQdqPassBase<FoldQdqPass> {
     // The integer convolutions and matmuls first: they take their
     // DequantizeLinear's integer weights.
     RewritePatternSet convs(&getContext());
-    convs.add<FoldQdqConv, FoldQdqMatMul, FoldQdqMaxPool>(&getContext());
+    convs.add<FoldQdqConv, FoldQdqMatMul, FoldQdqMatMulFloat, FoldQdqMaxPool>(
+        &getContext());
     (void)applyPatternsGreedily(getOperation(), std::move(convs));
     RewritePatternSet constants(&getContext());
     constants.add<DequantizeConstant>(&getContext());

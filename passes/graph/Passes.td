@@ -71,8 +71,9 @@ def FoldQdqPass : Pass<"infer-graph-fold-qdq", "::mlir::func::FuncOp"> {
     any, is an i32 constant dequantized with zero points 0 and the scale
     x_scale * w_scale. The same form around a MatMul whose B is a
     constant 2-d 8-bit matrix quantized per tensor or per column (axis 1)
-    becomes a `graph.q_linear_mat_mul`. Anything else is left as it is (it
-    still runs, in float). A QDQ MaxPool with equal scales on both sides runs on the 8-bit
+    becomes a `graph.q_linear_mat_mul`; with a float result (no
+    QuantizeLinear after it) a `graph.mat_mul_integer` and a scale. Anything
+    else is left as it is (it still runs, in float). A QDQ MaxPool with equal scales on both sides runs on the 8-bit
     values; constant weights no integer op took are dequantized here; and
     a chain of elementwise ops (Add, Sub, Mul, Div, Clip, Relu, Neg,
     HardSigmoid, HardSwish, with QuantizeLinear/DequantizeLinear pairs
@@ -106,8 +107,11 @@ def QuantizeConvsPass : Pass<"infer-graph-quantize", "::mlir::func::FuncOp"> {
     bias at scale x_scale * w_scale. A tensor several marked convolutions
     read is quantized once; a Relu or Clip(0, max) that is the Conv's only
     user is dropped when the output's zero point is 0 (u8 saturation does
-    the same). The output's DequantizeLinear gets `infer.quantized_output =
-    N`. `infer-graph-fold-qdq` then turns each into a QLinearConv. A marked
+    the same). A MatMul (B a constant 2-d matrix, quantized per column)
+    keeps a float output. The output's DequantizeLinear (a MatMul itself)
+    gets `infer.quantized_output = N`. `infer-graph-fold-qdq` then turns
+    each Conv into a QLinearConv, each MatMul into a MatMulInteger and a
+    scale. A marked
     convolution that cannot be quantized (grouped, dynamic, weights computed
     at run time) stays float, with a warning.
   }];

@@ -1,19 +1,21 @@
-//===- QuantizeConvs.cpp - QDQ around the convolutions calibration marked -===//
+//===- QuantizeConvs.cpp - QDQ around the layers calibration marked -------===//
 //
-// The quantizer's rewrite (infer-compile --quantize=int8): each Conv that
-// calibration marked `infer.quantize` gets the QDQ form quantizers write,
+// The quantizer's rewrite (infer-compile --quantize=int8): each Conv or
+// MatMul that calibration marked `infer.quantize` gets the QDQ form
+// quantizers write,
 //
 //   DQ(Q(x)) -> Conv <- DQ(w8) [, DQ(b32)] -> Q -> DQ -> users
 //
 // with u8 activations quantized per tensor over the measured range (always
 // containing 0, as every quantizer does), s8 weights quantized
-// symmetrically per output channel (scale max|w| / 127) and an i32 bias at
-// scale x_scale * w_scale. infer-graph-fold-qdq then makes each one a
-// QLinearConv. A tensor read by several quantized convolutions is quantized
-// once, and a Relu or Clip(0, max) after a Conv is dropped when the output
-// is quantized with zero point 0 (the u8 saturation does the same). The
-// output's DequantizeLinear is marked with the layer's id, so the report
-// can find it.
+// symmetrically per output channel (a Conv's filters, a MatMul's columns;
+// scale max|w| / 127) and an i32 bias at scale x_scale * w_scale. A
+// MatMul's output stays float (no Q/DQ after it). infer-graph-fold-qdq then
+// makes each Conv a QLinearConv, each MatMul a MatMulInteger and a scale. A
+// tensor read by several quantized convolutions is quantized once, and a Relu
+// or Clip(0, max) after a Conv is dropped when the output is quantized with
+// zero point 0 (the u8 saturation does the same). The output's DequantizeLinear
+// is marked with the layer's id, so the report can find it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,35 +38,43 @@ namespace infer::graph {
 #define GEN_PASS_DEF_QUANTIZECONVSPASS
 #include "passes/graph/Passes.h.inc"
 
-std::string whyNotQuantizable(ConvOp conv) {
-  if (!isa<func::FuncOp>(conv->getParentOp())) {
+bool isQuantizableKind(Operation *op) { return isa<ConvOp, MatMulOp>(op); }
+
+std::string whyNotQuantizable(Operation *op) {
+  if (!isa<func::FuncOp>(op->getParentOp())) {
     return "inside a subgraph";
   }
-  auto x = dyn_cast<RankedTensorType>(conv.getX().getType());
-  auto w = dyn_cast<RankedTensorType>(conv.getW().getType());
-  auto y = dyn_cast<RankedTensorType>(conv.getY().getType());
+  auto x = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto w = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+  auto y = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!x || !w || !y || !x.getElementType().isF32() ||
       !w.getElementType().isF32() || !y.getElementType().isF32()) {
-    return "not a float32 convolution";
+    return "not float32";
   }
   if (!x.hasStaticShape() || !w.hasStaticShape() || !y.hasStaticShape()) {
     return "dynamic shape";
   }
-  if (x.getRank() != 4) {
-    return "not a 2-D convolution";
+  if (auto conv = dyn_cast<ConvOp>(op)) {
+    if (x.getRank() != 4) {
+      return "not a 2-D convolution";
+    }
+    if (conv.getGroup() != 1) {
+      return "grouped or depthwise (no int8 kernel)";
+    }
+    if (!isNone(conv.getB()) && !matchPattern(conv.getB(), m_Constant())) {
+      return "bias computed at run time";
+    }
+  } else if (x.getRank() < 2 || w.getRank() != 2) {
+    return "not a matrix times a 2-d matrix";
   }
-  if (conv.getGroup() != 1) {
-    return "grouped or depthwise (no int8 kernel)";
-  }
-  if (!matchPattern(conv.getW(), m_Constant()) ||
-      (!isNone(conv.getB()) && !matchPattern(conv.getB(), m_Constant()))) {
-    return "weights or bias computed at run time";
+  if (!matchPattern(op->getOperand(1), m_Constant())) {
+    return "weights computed at run time";
   }
   return "";
 }
 
-Value quantizedTail(ConvOp conv) {
-  Value y = conv.getY();
+Value quantizedTail(Operation *op) {
+  Value y = op->getResult(0);
   if (!y.hasOneUse()) {
     return y;
   }
@@ -110,42 +120,48 @@ public:
   ConvQuantizer(OpBuilder &b)
       : b(b), u8(IntegerType::get(b.getContext(), 8, IntegerType::Unsigned)) {}
 
-  /// Quantizes the marked `conv`; false (after an error) on a bad mark.
-  bool run(ConvOp conv, DictionaryAttr mark) {
+  /// Quantizes the marked `layer` (a Conv or a MatMul); false (after an
+  /// error) on a bad mark.
+  bool run(Operation *layer, DictionaryAttr mark) {
     auto id = mark.getAs<IntegerAttr>("id");
     auto input = mark.getAs<DenseF64ArrayAttr>("input");
     auto output = mark.getAs<DenseF64ArrayAttr>("output");
     if (!id || !input || !output || input.size() != 2 || output.size() != 2) {
-      conv.emitError() << "malformed " << kQuantizeMark
-                       << " mark: expected {id = N, input = array<f64: min, "
-                          "max>, output = array<f64: min, max>}";
+      layer->emitError() << "malformed " << kQuantizeMark
+                         << " mark: expected {id = N, input = array<f64: min, "
+                            "max>, output = array<f64: min, max>}";
       return false;
     }
-    Location loc = conv.getLoc();
-    Value tail = quantizedTail(conv);
+    Location loc = layer->getLoc();
+    Value tail = quantizedTail(layer);
     QuantParams xp = activationParams(input[0], input[1]);
-    Value dx = quantize(conv.getX(), xp, loc);
+    Value dx = quantize(layer->getOperand(0), xp, loc);
 
-    auto wType = cast<RankedTensorType>(conv.getW().getType());
-    SmallVector<float> w = *constantFloats(conv.getW());
-    int64_t filters = wType.getDimSize(0);
-    size_t perFilter = w.size() / filters;
-    SmallVector<float> wScale(filters), bScale(filters);
+    // Weights per output channel: a Conv's filters (axis 0), a MatMul's
+    // columns (axis 1).
+    auto wType = cast<RankedTensorType>(layer->getOperand(1).getType());
+    SmallVector<float> w = *constantFloats(layer->getOperand(1));
+    bool isConv = isa<ConvOp>(layer);
+    int64_t axis = isConv ? 0 : 1;
+    int64_t filters = wType.getDimSize(axis);
+    // Element i belongs to channel (i / inner) % filters.
+    int64_t inner = isConv ? int64_t(w.size()) / filters : 1;
+    auto channelOf = [&](size_t i) { return (int64_t(i) / inner) % filters; };
+    SmallVector<float> wScale(filters, 0.0f), bScale(filters);
     SmallVector<int8_t> wq(w.size());
+    for (size_t i = 0; i < w.size(); ++i) {
+      wScale[channelOf(i)] = std::max(wScale[channelOf(i)], std::fabs(w[i]));
+    }
     for (int64_t f = 0; f < filters; ++f) {
-      float absMax = 0.0f;
-      for (size_t i = 0; i < perFilter; ++i) {
-        absMax = std::max(absMax, std::fabs(w[f * perFilter + i]));
-      }
-      wScale[f] = absMax > 0.0f ? absMax / 127.0f : 1.0f;
-      for (size_t i = 0; i < perFilter; ++i) {
-        float q = std::nearbyint(w[f * perFilter + i] / wScale[f]);
-        wq[f * perFilter + i] = int8_t(std::clamp(q, -127.0f, 127.0f));
-      }
+      wScale[f] = wScale[f] > 0.0f ? wScale[f] / 127.0f : 1.0f;
       // As FoldQdq checks it: the product in f32.
       bScale[f] = xp.scale * wScale[f];
     }
-    b.setInsertionPoint(conv);
+    for (size_t i = 0; i < w.size(); ++i) {
+      float q = std::nearbyint(w[i] / wScale[channelOf(i)]);
+      wq[i] = int8_t(std::clamp(q, -127.0f, 127.0f));
+    }
+    b.setInsertionPoint(layer);
     auto channelType = RankedTensorType::get({filters}, b.getF32Type());
     Value none = NoneOp::create(b, loc, b.getNoneType());
     Value dw = DequantizeLinearOp::create(
@@ -153,9 +169,12 @@ public:
         constant(RankedTensorType::get(wType.getShape(), b.getI8Type()),
                  ArrayRef<int8_t>(wq), "quantized_weights"),
         constant(channelType, ArrayRef<float>(wScale), "weight_scales"), none,
-        /*axis=*/0);
-    Value db = conv.getB();
-    if (!isNone(db)) {
+        axis);
+    if (!isConv) {
+      layer->setOperands({dx, dw});
+    }
+    Value db = isConv ? layer->getOperand(2) : Value();
+    if (db && !isNone(db)) {
       SmallVector<float> bias = *constantFloats(db);
       SmallVector<int32_t> bq(filters);
       for (int64_t f = 0; f < filters; ++f) {
@@ -171,14 +190,23 @@ public:
           constant(channelType, ArrayRef<float>(bScale), "bias_scales"), none,
           /*axis=*/0);
     }
-    conv->setOperands({dx, dw, db});
+    if (isConv) {
+      layer->setOperands({dx, dw, db});
+    }
 
+    if (!isConv) {
+      // A linear layer's result stays float: computed from the integer
+      // product (infer-graph-fold-qdq), with no output range to lose
+      // precision to; the layers reading it quantize what they take.
+      layer->setAttr(kQuantizedOutputMark, id);
+      return true;
+    }
     QuantParams yp = activationParams(output[0], output[1]);
-    Value dy;
-    if (tail != conv.getY() && yp.zeroPoint == 0) {
+    Value y = layer->getResult(0), dy;
+    if (tail != y && yp.zeroPoint == 0) {
       // The activation is the u8 saturation at 0 (and at the range's top).
       Operation *activation = tail.getDefiningOp();
-      dy = quantize(conv.getY(), yp, loc);
+      dy = quantize(y, yp, loc);
       tail.replaceAllUsesWith(dy);
       activation->erase();
     } else {
@@ -235,24 +263,29 @@ struct QuantizeConvsPass final
     : infer::graph::impl::QuantizeConvsPassBase<QuantizeConvsPass> {
   using Base::Base;
   void runOnOperation() override {
-    SmallVector<std::pair<ConvOp, DictionaryAttr>> marked;
-    getOperation().walk([&](ConvOp conv) {
-      if (auto mark = conv->getAttrOfType<DictionaryAttr>(kQuantizeMark)) {
-        conv->removeAttr(kQuantizeMark);
-        marked.emplace_back(conv, mark);
-      } else if (conv->hasAttr(kQuantizeMark)) {
-        conv.emitError() << kQuantizeMark << " must be a dictionary";
+    SmallVector<std::pair<Operation *, DictionaryAttr>> marked;
+    getOperation().walk([&](Operation *op) {
+      if (!op->hasAttr(kQuantizeMark)) {
+        return;
+      }
+      auto mark = op->getAttrOfType<DictionaryAttr>(kQuantizeMark);
+      op->removeAttr(kQuantizeMark);
+      if (mark && isQuantizableKind(op)) {
+        marked.emplace_back(op, mark);
+      } else {
+        op->emitError() << kQuantizeMark
+                        << " must be a dictionary on a Conv or a MatMul";
         signalPassFailure();
       }
     });
     OpBuilder b(&getContext());
     ConvQuantizer quantizer(b);
-    for (auto [conv, mark] : marked) {
-      if (std::string why = whyNotQuantizable(conv); !why.empty()) {
-        conv.emitWarning() << "marked for int8 but stays float: " << why;
+    for (auto [layer, mark] : marked) {
+      if (std::string why = whyNotQuantizable(layer); !why.empty()) {
+        layer->emitWarning() << "marked for int8 but stays float: " << why;
         continue;
       }
-      if (!quantizer.run(conv, mark)) {
+      if (!quantizer.run(layer, mark)) {
         return signalPassFailure();
       }
     }

@@ -2,18 +2,20 @@
 """infer-compile --quantize=int8 end to end, against ONNX Runtime.
 
 A small float CNN (Conv+BatchNorm+Relu, Conv+Relu, a depthwise Conv, a
-residual Add, a 1x1 Conv, MaxPool, GlobalAveragePool and a Gemm head) is
+residual Add, a 1x1 Conv, MaxPool, GlobalAveragePool, a MatMul+Add+Relu
+layer and a Gemm head) is
 quantized by infer with calibration sets in both accepted layouts (ONNX
 test_data_set folders and folders of NAME.npy), and checked:
-- the report: every convolution listed, in int8 or with why not (the
+- the report: every Conv and MatMul listed, in int8 or with why not (the
   depthwise one: no int8 kernel; the one named in --quantize-exclude),
   with ranges and an SQNR for each int8 one, and the model output's;
-- the graph: one QLinearConv per int8 layer and no float Conv left for
-  them (--compile-to=graph with the same flags);
+- the graph: one QLinearConv per int8 Conv, one MatMulInteger per int8
+  MatMul (its result stays float) and no float Conv left for them
+  (--compile-to=graph with the same flags);
 - accuracy on held-apart inputs, against the float model run by ONNX
-  Runtime: infer's int8 output must be at least as close (SQNR, within
-  1 dB) as ONNX Runtime's quantize_static calibrated on the same sets, and
-  agree on the top-1 class for every input;
+  Runtime, for four draws of the weights: infer's int8 output must be at
+  least as close (mean SQNR) as ONNX Runtime's quantize_static calibrated
+  on the same sets, and agree with it on the top-1 class as often;
 - --calibration-method=percentile runs and says so in the report;
 - refusals with a clear message: no --calibration, an empty calibration
   folder, a set with the wrong shape, an unknown --quantize-exclude node, a
@@ -37,9 +39,10 @@ F = TensorProto.FLOAT
 SHAPE = [1, 3, 32, 32]
 
 
-def cnn(batch=1):
-    """The float model; `batch` may be a dim name (dynamic)."""
-    rng = np.random.default_rng(3)
+def cnn(batch=1, seed=3):
+    """The float model with weights drawn from `seed`; `batch` may be a dim
+    name (dynamic)."""
+    rng = np.random.default_rng(seed)
     inits, nodes = [], []
 
     def const(name, array):
@@ -74,7 +77,12 @@ def cnn(batch=1):
     nodes += [helper.make_node("MaxPool", [e], ["pool"], kernel_shape=[2, 2], strides=[2, 2]),
               helper.make_node("GlobalAveragePool", ["pool"], ["gap"]),
               helper.make_node("Flatten", ["gap"], ["flat"])]
-    nodes.append(helper.make_node("Gemm", ["flat", const("fc.w", rng.normal(0, 0.2, (10, 32))),
+    nodes += [helper.make_node("MatMul", ["flat", const("fc1.w", rng.normal(0, 0.25, (32, 24)))],
+                               ["fc1.y"], name="fc1"),
+              helper.make_node("Add", ["fc1.y", const("fc1.b", rng.normal(0, 0.1, 24))],
+                               ["fc1.biased"]),
+              helper.make_node("Relu", ["fc1.biased"], ["fc1.relu"])]
+    nodes.append(helper.make_node("Gemm", ["fc1.relu", const("fc.w", rng.normal(0, 0.2, (10, 24))),
                                            const("fc.b", np.zeros(10))], ["logits"], transB=1))
     graph = helper.make_graph(
         nodes, "cnn", [helper.make_tensor_value_info("x", F, [batch] + SHAPE[1:])],
@@ -149,10 +157,12 @@ def main():
     with open(report_path) as f:
         report = json.load(f)
     layers = {layer["name"]: layer for layer in report["layers"]}
-    expect("report lists the 5 convolutions",
-                  sorted(layers) == ["conv1", "conv2", "dw", "expand", "last"], sorted(layers))
-    expect("report: conv1, conv2, expand in int8",
-                  all(layers[n]["int8"] for n in ["conv1", "conv2", "expand"]), layers)
+    expect("report lists the 5 Convs and the MatMul",
+                  sorted(layers) == ["conv1", "conv2", "dw", "expand", "fc1", "last"],
+                  sorted(layers))
+    expect("report: conv1, conv2, expand, fc1 in int8",
+                  all(layers[n]["int8"] for n in ["conv1", "conv2", "expand", "fc1"])
+                  and layers["fc1"]["op"] == "MatMul", layers)
     expect("report: the depthwise conv stays float, saying why",
                   not layers["dw"]["int8"] and "depthwise" in layers["dw"]["reason"],
                   layers["dw"])
@@ -161,41 +171,61 @@ def main():
                   layers["last"])
     expect("report: int8 layers have ranges and an SQNR above 20 dB",
                   all(layers[n]["sqnr_db"] > 20 and layers[n]["input_range"][1] > 0
-                      for n in ["conv1", "conv2", "expand"]), layers)
+                      for n in ["conv1", "conv2", "expand", "fc1"]), layers)
     expect("report: conv1's range is non-negative (its Relu)",
                   layers["conv1"]["output_range"][0] == 0.0, layers["conv1"])
     expect("report: the model output's SQNR", report["outputs"][0]["name"] == "logits"
                   and report["outputs"][0]["sqnr_db"] > 15, report["outputs"])
-    expect("the table is printed", "3 of 5 convolutions in int8" in proc.stdout,
+    expect("the table is printed", "4 of 6 layers (Conv, MatMul) in int8" in proc.stdout,
                   proc.stdout)
 
-    # The graph: three integer convolutions, two float ones.
+    # The graph: three integer convolutions and an integer matmul (its result
+    # float), two float convolutions.
     graph = compile_(*quantize, "--compile-to=graph", out="graph.mlir")
     with open(os.path.join(work, "graph.mlir")) as f:
         text = f.read()
-    expect("graph: 3 QLinearConv, 2 float Conv, no BatchNormalization",
+    expect("graph: 3 QLinearConv, 1 MatMulInteger, 2 float Conv, no BatchNormalization",
                   text.count("graph.q_linear_conv") == 3 and text.count("graph.conv ") == 2
+                  and text.count("graph.mat_mul_integer") == 1
                   and "batch_normalization" not in text,
                   (graph.stderr, text.count("graph.q_linear_conv"), text.count("graph.conv ")))
 
-    # Accuracy on held-apart inputs, against ORT's quantizer.
-    reference = ort.InferenceSession(model_path, providers=["CPUExecutionProvider"])
-    by_ort = ort_quantized(model_path, calibration, os.path.join(work, "ort_q.onnx"))
-    expected, ort_q, ours = [], [], []
-    for k, x in enumerate(held_apart):
-        expected.append(reference.run(None, {"x": x})[0])
-        ort_q.append(by_ort.run(None, {"x": x})[0])
-        npy, out = os.path.join(work, f"x{k}.npy"), os.path.join(work, f"run{k}")
-        np.save(npy, x)
-        subprocess.run([args.infer_run, os.path.join(work, "out", "q.so"), "--input",
-                        f"x={npy}", "--save-outputs", out], check=True, capture_output=True)
-        ours.append(np.load(os.path.join(out, "logits.npy")))
-    ours_db, ort_db = sqnr(ours, expected), sqnr(ort_q, expected)
-    print(f"held-apart SQNR: infer {ours_db:.1f} dB, ORT quantize_static {ort_db:.1f} dB")
-    expect("infer's int8 is as close to float as quantize_static's (within 1 dB)",
-                  ours_db >= ort_db - 1.0, (ours_db, ort_db))
-    expect("infer's int8 agrees on the top-1 class",
-                  all(np.argmax(o) == np.argmax(e) for o, e in zip(ours, expected)), None)
+    # Accuracy on held-apart inputs, against ORT's quantizer, over four
+    # draws of the weights (one model alone is a coin toss within a dB or
+    # two: infer ahead on some, ORT on others).
+    ours_db, ort_db, ours_top1, ort_top1 = [], [], 0, 0
+    for seed in (3, 4, 5, 6):
+        path = os.path.join(work, f"cnn_{seed}.onnx")
+        with open(path, "wb") as f:
+            f.write(cnn(seed=seed).SerializeToString())
+        built = subprocess.run([args.infer_compile, path, "--name", "q", "-o",
+                                os.path.join(work, f"acc_{seed}"), *quantize[:2]],
+                               capture_output=True, text=True, timeout=600)
+        if built.returncode != 0:
+            sys.exit(f"FAIL: infer-compile --quantize=int8 (seed {seed}): {built.stderr}")
+        reference = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+        by_ort = ort_quantized(path, calibration, os.path.join(work, f"ort_q_{seed}.onnx"))
+        expected, ort_q, ours = [], [], []
+        for k, x in enumerate(held_apart):
+            expected.append(reference.run(None, {"x": x})[0])
+            ort_q.append(by_ort.run(None, {"x": x})[0])
+            npy, out = os.path.join(work, f"x{k}.npy"), os.path.join(work, f"run{seed}_{k}")
+            np.save(npy, x)
+            subprocess.run([args.infer_run, os.path.join(work, f"acc_{seed}", "q.so"), "--input",
+                            f"x={npy}", "--save-outputs", out], check=True, capture_output=True)
+            ours.append(np.load(os.path.join(out, "logits.npy")))
+        ours_db.append(sqnr(ours, expected))
+        ort_db.append(sqnr(ort_q, expected))
+        ours_top1 += sum(int(np.argmax(o) == np.argmax(e)) for o, e in zip(ours, expected))
+        ort_top1 += sum(int(np.argmax(o) == np.argmax(e)) for o, e in zip(ort_q, expected))
+        print(f"weights {seed}: held-apart SQNR infer {ours_db[-1]:.1f} dB, "
+              f"ORT quantize_static {ort_db[-1]:.1f} dB")
+    expect("infer's int8 is as close to float as quantize_static's (mean SQNR)",
+           np.mean(ours_db) >= np.mean(ort_db), (ours_db, ort_db))
+    print(f"top-1 agreement with float: infer {ours_top1}, ORT {ort_top1} of "
+          f"{4 * len(held_apart)}")
+    expect("infer's int8 agrees with float on the top-1 class as often as ORT's",
+           ours_top1 >= ort_top1, (ours_top1, ort_top1))
 
     # Percentile calibration.
     proc = compile_("--quantize=int8", "--calibration=" + cal_dir,
@@ -223,7 +253,7 @@ def main():
             ("a set of the wrong shape",
              ["--quantize=int8", "--calibration=" + os.path.dirname(wrong)], "[1,3,16,16]"),
             ("unknown excluded node", quantize[:2] + ["--quantize-exclude=nope"],
-             "no convolution node named 'nope'"),
+             "no Conv or MatMul node named 'nope'"),
             ("unknown --quantize", ["--quantize=int4"], "'none' or 'int8'"),
             ("calibration flags alone", ["--calibration=" + cal_dir], "apply with --quantize"),
     ]:

@@ -49,6 +49,13 @@ lowerPackedQLinearMatMul(graph::QLinearMatMulOp op,
                          graph::QLinearMatMulOp::Adaptor adaptor,
                          mlir::ConversionPatternRewriter &rewriter);
 
+/// Lowers a MatMulInteger with u8 A, a constant 2-d s8 B with zero points
+/// 0 and a constant (or no) A zero point the same way, to the i32 product.
+mlir::LogicalResult
+lowerPackedMatMulInteger(graph::MatMulIntegerOp op,
+                         graph::MatMulIntegerOp::Adaptor adaptor,
+                         mlir::ConversionPatternRewriter &rewriter);
+
 } // namespace infer::lowering
 
 #endif // INFER_PASSES_LOWERING_QUANT_PACKEDCONV_H

@@ -11,6 +11,9 @@
 // with corr[n] = -za * sum_k b[k, n] and mult[n] = a_scale * b_scale[n] /
 // y_scale (per column or per tensor), folded at compile time: the same
 // integers and float steps as the generic lowering, so the same result.
+// A MatMulInteger of the same operands (what quantize_dynamic writes, and
+// what QDQ MatMuls with a float output fold to) is the same product plus
+// the correction, in i32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,18 +32,61 @@ using namespace infer::graph;
 
 namespace infer::lowering {
 
+namespace {
+
+/// sum_k a[.., m, k] * b[k, n] over i32 words packing four of K (a's
+/// padding lanes hold `za`, b's are 0, so they add nothing), for u8 `a` and
+/// the constant s8 values `b` of `depth` x `columns`; `columnSums` gets
+/// sum_k b[k, n].
+Value packedProduct(OpBuilder &rewriter, Location loc, Value a,
+                    ArrayRef<int64_t> b, int64_t depth, int64_t columns,
+                    int64_t za, ArrayRef<int64_t> resultShape,
+                    SmallVector<int64_t> &columnSums) {
+  int64_t groups = llvm::divideCeil(depth, kByteLanes);
+  // b4[k4, n]: lane j is b[4 k4 + j, n]; rows past K are 0.
+  std::vector<int32_t> packed(groups * columns, 0);
+  columnSums.assign(columns, 0);
+  for (int64_t k = 0; k < depth; ++k) {
+    for (int64_t n = 0; n < columns; ++n) {
+      int64_t v = b[k * columns + n];
+      columnSums[n] += v;
+      packed[(k / kByteLanes) * columns + n] |= uint32_t(uint8_t(int8_t(v)))
+                                                << (8 * (k % kByteLanes));
+    }
+  }
+  Value b4 = i32Constant(
+      rewriter, loc,
+      RankedTensorType::get({groups, columns}, rewriter.getI32Type()), packed);
+  auto aType = cast<RankedTensorType>(a.getType());
+  Value a4 = packLanes(rewriter, loc, a, aType.getRank() - 1, za);
+  auto accType = RankedTensorType::get(resultShape, rewriter.getI32Type());
+  return buildMatmul(
+      rewriter, loc, a4, b4, accType, /*transA=*/false, /*transB=*/false,
+      [](OpBuilder &nb, Location l, Value sum, Value x, Value y) {
+        return buildByteDot(nb, l, sum, x, /*xUnsigned=*/true, y,
+                            /*yUnsigned=*/false);
+      });
+}
+
+/// Whether `a` is u8 and `b` s8 of rank 2, `a` of rank >= 2.
+bool isU8TimesS8Matrix(Value a, Value b) {
+  auto aType = dyn_cast<RankedTensorType>(a.getType());
+  auto bType = dyn_cast<RankedTensorType>(b.getType());
+  return aType && bType && isUnsignedTensor(aType) &&
+         aType.getElementType().isInteger(8) && !isUnsignedTensor(bType) &&
+         bType.getElementType().isInteger(8) && aType.getRank() >= 2 &&
+         bType.getRank() == 2 && bType.hasStaticShape();
+}
+
+} // namespace
+
 LogicalResult lowerPackedQLinearMatMul(QLinearMatMulOp op,
                                        QLinearMatMulOp::Adaptor adaptor,
                                        ConversionPatternRewriter &rewriter) {
-  auto aType = cast<RankedTensorType>(adaptor.getA().getType());
   auto bType = cast<RankedTensorType>(adaptor.getB().getType());
   auto yType = loweredTensorType(op.getY().getType());
   bool yUnsigned = isUnsignedTensor(op.getY().getType());
-  if (!isUnsignedTensor(op.getA().getType()) ||
-      isUnsignedTensor(op.getB().getType()) ||
-      !aType.getElementType().isInteger(8) ||
-      !bType.getElementType().isInteger(8) || aType.getRank() < 2 ||
-      bType.getRank() != 2) {
+  if (!isU8TimesS8Matrix(op.getA(), op.getB())) {
     return rewriter.notifyMatchFailure(op, "not u8 x 2-d s8");
   }
   int64_t depth = bType.getDimSize(0), columns = bType.getDimSize(1);
@@ -61,33 +107,16 @@ LogicalResult lowerPackedQLinearMatMul(QLinearMatMulOp op,
   }
   Location loc = op.getLoc();
   int64_t za = aZp->front();
-  int64_t groups = llvm::divideCeil(depth, kByteLanes);
-  // b4[k4, n]: lane j is b[4 k4 + j, n]; rows past K are 0.
-  std::vector<int32_t> packed(groups * columns, 0), corr(columns);
+  SmallVector<int64_t> sums;
+  Value acc = packedProduct(rewriter, loc, adaptor.getA(), *b, depth, columns,
+                            za, yType.getShape(), sums);
+  std::vector<int32_t> corr(columns);
   std::vector<float> mult(columns);
   for (int64_t n = 0; n < columns; ++n) {
-    int64_t sum = 0;
-    for (int64_t k = 0; k < depth; ++k) {
-      int64_t v = (*b)[k * columns + n];
-      sum += v;
-      packed[(k / kByteLanes) * columns + n] |= uint32_t(uint8_t(int8_t(v)))
-                                                << (8 * (k % kByteLanes));
-    }
-    corr[n] = int32_t(-za * sum);
+    corr[n] = int32_t(-za * sums[n]);
     float scale = (*bScale)[bScale->size() == 1 ? 0 : n];
     mult[n] = (aScale->front() * scale) / yScale->front();
   }
-  Value b4 = i32Constant(
-      rewriter, loc,
-      RankedTensorType::get({groups, columns}, rewriter.getI32Type()), packed);
-  Value a4 = packLanes(rewriter, loc, adaptor.getA(), aType.getRank() - 1, za);
-  auto accType = RankedTensorType::get(yType.getShape(), rewriter.getI32Type());
-  Value acc = buildMatmul(
-      rewriter, loc, a4, b4, accType, /*transA=*/false, /*transB=*/false,
-      [](OpBuilder &nb, Location l, Value sum, Value x, Value y) {
-        return buildByteDot(nb, l, sum, x, /*xUnsigned=*/true, y,
-                            /*yUnsigned=*/false);
-      });
   Value corrValues = i32Constant(
       rewriter, loc, RankedTensorType::get({columns}, rewriter.getI32Type()),
       corr);
@@ -98,6 +127,50 @@ LogicalResult lowerPackedQLinearMatMul(QLinearMatMulOp op,
   Value y = requantizePacked(rewriter, loc, yType, yUnsigned, acc, corrValues,
                              multValues, yZp->front());
   rewriter.replaceOp(op, y);
+  return success();
+}
+
+LogicalResult lowerPackedMatMulInteger(MatMulIntegerOp op,
+                                       MatMulIntegerOp::Adaptor adaptor,
+                                       ConversionPatternRewriter &rewriter) {
+  auto yType = loweredTensorType(op.getY().getType());
+  if (!isU8TimesS8Matrix(op.getA(), op.getB()) || !yType.hasStaticShape()) {
+    return rewriter.notifyMatchFailure(op, "not u8 x 2-d s8, static");
+  }
+  auto bType = cast<RankedTensorType>(adaptor.getB().getType());
+  int64_t depth = bType.getDimSize(0), columns = bType.getDimSize(1);
+  auto b = graph::constantInts(adaptor.getB(), false);
+  std::optional<SmallVector<int64_t>> aZp = SmallVector<int64_t>{0},
+                                      bZp = SmallVector<int64_t>{0};
+  if (!isNone(op.getAZeroPoint())) {
+    aZp = graph::constantInts(adaptor.getAZeroPoint(), true);
+  }
+  if (!isNone(op.getBZeroPoint())) {
+    bZp = graph::constantInts(adaptor.getBZeroPoint(), false);
+  }
+  if (!b || !aZp || !bZp || aZp->size() != 1 ||
+      llvm::any_of(*bZp, [](int64_t v) { return v != 0; })) {
+    return rewriter.notifyMatchFailure(
+        op, "B or zero points not constant, or asymmetric B");
+  }
+  Location loc = op.getLoc();
+  int64_t za = aZp->front();
+  SmallVector<int64_t> sums;
+  Value acc = packedProduct(rewriter, loc, adaptor.getA(), *b, depth, columns,
+                            za, yType.getShape(), sums);
+  std::vector<int32_t> corr(columns);
+  for (int64_t n = 0; n < columns; ++n) {
+    corr[n] = int32_t(-za * sums[n]);
+  }
+  Value corrValues = i32Constant(
+      rewriter, loc, RankedTensorType::get({columns}, rewriter.getI32Type()),
+      corr);
+  rewriter.replaceOp(
+      op,
+      buildElementwise(rewriter, loc, yType, {acc, corrValues},
+                       [](OpBuilder &nb, Location l, ValueRange v) -> Value {
+                         return arith::AddIOp::create(nb, l, v[0], v[1]);
+                       }));
   return success();
 }
 

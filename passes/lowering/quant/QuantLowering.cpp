@@ -258,6 +258,10 @@ struct MatMulIntegerLowering final : OpConversionPattern<MatMulIntegerOp> {
     if (failed(checkTensors(op, rewriter, /*allowDynamic=*/true))) {
       return failure();
     }
+    // u8 x constant s8: four products per i32 lane (PackedMatMul.cpp).
+    if (succeeded(lowerPackedMatMulInteger(op, adaptor, rewriter))) {
+      return success();
+    }
     Location loc = op.getLoc();
     auto aType = cast<RankedTensorType>(adaptor.getA().getType());
     auto bType = cast<RankedTensorType>(adaptor.getB().getType());

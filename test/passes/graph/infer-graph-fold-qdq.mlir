@@ -262,3 +262,30 @@ func.func @matmul_per_row(%a: tensor<2x4xui8>) -> tensor<2x3xui8> {
   %y = graph.quantize_linear %m, %ys, %yz : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
   return %y : tensor<2x3xui8>
 }
+
+// -----
+
+// The same MatMul with a float result (no QuantizeLinear after it, as
+// infer's quantizer writes a linear layer): MatMulInteger on the quantized
+// operands, then acc * (a_scale * b_scale[n]) = acc * [0.125, 0.25, 0.5].
+// CHECK-LABEL: func.func @matmul_float
+// CHECK-SAME: (%[[A:.+]]: tensor<2x4xui8>)
+// CHECK-DAG: %[[AZ:.+]] = graph.constant dense<0> : tensor<ui8>
+// CHECK-DAG: %[[B:.+]] = graph.constant dense<1> : tensor<4x3xi8>
+// CHECK-DAG: %[[S:.+]] = graph.constant dense<[1.250000e-01, 2.500000e-01, 5.000000e-01]> : tensor<3xf32>
+// CHECK: %[[I:.+]] = graph.mat_mul_integer %[[A]], %[[B]], %[[AZ]], %{{.+}} : (tensor<2x4xui8>, tensor<4x3xi8>, tensor<ui8>, tensor<3xi8>) -> tensor<2x3xi32>
+// CHECK: %[[F:.+]] = graph.cast %[[I]] {to = f32}
+// CHECK: %[[Y:.+]] = graph.mul %[[F]], %[[S]]
+// CHECK-NOT: graph.mat_mul 
+// CHECK: return %[[Y]]
+func.func @matmul_float(%a: tensor<2x4xui8>) -> tensor<2x3xf32> {
+  %as = graph.constant dense<0.5> : tensor<f32>
+  %n = graph.none
+  %b = graph.constant dense<1> : tensor<4x3xi8>
+  %bs = graph.constant dense<[0.25, 0.5, 1.0]> : tensor<3xf32>
+  %bz = graph.constant dense<0> : tensor<3xi8>
+  %da = graph.dequantize_linear %a, %as, %n : (tensor<2x4xui8>, tensor<f32>, none) -> tensor<2x4xf32>
+  %db = graph.dequantize_linear %b, %bs, %bz {axis = 1 : i64} : (tensor<4x3xi8>, tensor<3xf32>, tensor<3xi8>) -> tensor<4x3xf32>
+  %m = graph.mat_mul %da, %db : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  return %m : tensor<2x3xf32>
+}

@@ -105,3 +105,23 @@ func.func @malformed(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
   %c = graph.conv %x, %w, %n {infer.quantize = {id = 0 : i64, input = array<f64: 0.0>, output = array<f64: 0.0, 1.0>}} : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>, none) -> tensor<1x1x2x2xf32>
   return %c : tensor<1x1x2x2xf32>
 }
+
+// -----
+
+// A MatMul by a constant matrix: its input quantized per tensor, B per
+// column (axis 1, the default: scales max|column| / 127 = [2/127, 1/127]), and its
+// result left float, marked as the layer's output.
+// CHECK-LABEL: func.func @linear
+// CHECK: %[[XQ:.+]] = graph.quantize_linear %{{.+}}
+// CHECK: %[[DX:.+]] = graph.dequantize_linear %[[XQ]]
+// CHECK: %[[WS:.+]] = graph.constant dense<[0.0157480314, 0.00787401571]> : tensor<2xf32>
+// CHECK: %[[WQ:.+]] = graph.constant dense<{{\[}}[127, 64], [-64, -127], [0, 127]]> : tensor<3x2xi8>
+// CHECK: %[[DW:.+]] = graph.dequantize_linear %[[WQ]], %[[WS]], %{{[^ ]+}} :
+// CHECK: %[[Y:.+]] = graph.mat_mul %[[DX]], %[[DW]] {infer.quantized_output = 7 : i64}
+// CHECK-NOT: graph.quantize_linear
+// CHECK: return %[[Y]]
+func.func @linear(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
+  %w = graph.constant dense<[[2.0, 0.5], [-1.0, -1.0], [0.0, 1.0]]> : tensor<3x2xf32>
+  %y = graph.mat_mul %x, %w {infer.quantize = {id = 7 : i64, input = array<f64: -1.0, 1.0>, output = array<f64: -3.0, 3.0>}} : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  return %y : tensor<4x2xf32>
+}

@@ -65,3 +65,25 @@ func.func @asymmetric(%a: tensor<3x5xui8>) -> tensor<3x2xui8> {
   %y = graph.q_linear_mat_mul %a, %as, %az, %b, %bs, %bz, %ys, %yz : (tensor<3x5xui8>, tensor<f32>, tensor<ui8>, tensor<5x2xi8>, tensor<2xf32>, tensor<2xi8>, tensor<f32>, tensor<ui8>) -> tensor<3x2xui8>
   return %y : tensor<3x2xui8>
 }
+
+// -----
+
+// MatMulInteger with u8 A and a constant symmetric s8 B: the same packed
+// product, plus the correction -za * sum(column) = -128 * [6, 0], in i32.
+// CHECK-LABEL: func.func @integer
+// CHECK: arith.constant dense<{{\[}}[-16580095, 255], [1, 1]]> : tensor<2x2xi32>
+// CHECK: tensor.pad
+// CHECK: iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK: arith.extui
+// CHECK: arith.constant dense<[-768, 0]> : tensor<2xi32>
+// CHECK: linalg.generic
+// CHECK: arith.addi
+// CHECK-NOT: arith.sitofp
+// CHECK: return
+func.func @integer(%a: tensor<3x5xui8>) -> tensor<3x2xi32> {
+  %az = graph.constant dense<128> : tensor<ui8>
+  %b = graph.constant dense<[[1, -1], [2, 0], [3, 0], [-1, 0], [1, 1]]> : tensor<5x2xi8>
+  %bz = graph.constant dense<0> : tensor<i8>
+  %y = graph.mat_mul_integer %a, %b, %az, %bz : (tensor<3x5xui8>, tensor<5x2xi8>, tensor<ui8>, tensor<i8>) -> tensor<3x2xi32>
+  return %y : tensor<3x2xi32>
+}
