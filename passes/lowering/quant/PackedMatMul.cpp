@@ -133,10 +133,13 @@ LogicalResult lowerPackedQLinearMatMul(QLinearMatMulOp op,
 LogicalResult lowerPackedMatMulInteger(MatMulIntegerOp op,
                                        MatMulIntegerOp::Adaptor adaptor,
                                        ConversionPatternRewriter &rewriter) {
-  auto yType = loweredTensorType(op.getY().getType());
-  if (!isU8TimesS8Matrix(op.getA(), op.getB()) || !yType.hasStaticShape()) {
+  auto declared = dyn_cast<RankedTensorType>(op.getY().getType());
+  if (!isU8TimesS8Matrix(op.getA(), op.getB()) || !declared ||
+      !declared.hasStaticShape() ||
+      !cast<RankedTensorType>(op.getA().getType()).hasStaticShape()) {
     return rewriter.notifyMatchFailure(op, "not u8 x 2-d s8, static");
   }
+  auto yType = loweredTensorType(declared);
   auto bType = cast<RankedTensorType>(adaptor.getB().getType());
   int64_t depth = bType.getDimSize(0), columns = bType.getDimSize(1);
   auto b = graph::constantInts(adaptor.getB(), false);
