@@ -3,8 +3,9 @@
 
 Each model quantizes a float input, runs a chain of int8 convolutions and
 returns the last one's u8 output, so every element is compared exactly
-(two more run int8 linear layers: QLinearMatMul and QDQ MatMul over packed
-lanes along K):
+(three more run int8 linear layers over packed lanes along K: QLinearMatMul,
+QDQ MatMul, and DynamicQuantizeLinear + MatMulInteger, whose i32 product is
+compared):
 - QLinearConv chains whose weights are constant symmetric s8 (the form
   post-training quantizers emit): they lower over packed 8-bit lanes and
   run in the byte-dot kernels (vpdpbusd where the CPU has VNNI). Odd
@@ -212,6 +213,21 @@ def linear_chain(name, layers, shape=(1, 5, 21), qdq=False, seed=3):
     return b.model(name, list(shape), value, list(shape[:-1]) + [depth])
 
 
+def dynamic_matmul(name, shape=(1, 6, 37), columns=20, seed=5):
+    """quantize_dynamic's linear layer: DynamicQuantizeLinear (u8, the zero
+    point computed at run time) -> MatMulInteger with a constant symmetric
+    s8 B; the i32 product is the output."""
+    b = Builder(seed)
+    b.nodes.append(helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xzp"]))
+    weights = b.rng.integers(-127, 128, (shape[-1], columns)).astype(np.int8)
+    b.node("MatMulInteger", ["xq", b.const("w", weights), "xzp",
+                             b.const("wzp", np.int8(0))], "y")
+    graph = helper.make_graph(b.nodes, name, [helper.make_tensor_value_info("x", F, shape)],
+                              [helper.make_tensor_value_info("y", I32, list(shape[:-1]) + [columns])],
+                              b.inits)
+    return make_model(graph, 17)
+
+
 MODELS = [
     # Symmetric s8 weights: the packed byte-dot lowering.
     ("qlinear_packed", chain("qlinear_packed", [
@@ -232,6 +248,8 @@ MODELS = [
     # the QDQ form (folded to it).
     ("qlinear_matmul", linear_chain("qlinear_matmul", [(30, True), (17, False), (40, True)])),
     ("qdq_matmul", linear_chain("qdq_matmul", [(30, True), (24, True)], qdq=True, seed=4)),
+    # Dynamic quantization: A's zero point known only at run time.
+    ("dynamic_matmul", dynamic_matmul("dynamic_matmul")),
 ]
 
 

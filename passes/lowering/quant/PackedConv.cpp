@@ -61,7 +61,8 @@ Value requantizePacked(OpBuilder &b, Location loc, RankedTensorType yType,
       });
 }
 
-Value packLanes(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t zx) {
+Value packLanes(OpBuilder &b, Location loc, Value x, int64_t dim,
+                Value padding) {
   MLIRContext *ctx = b.getContext();
   auto type = cast<RankedTensorType>(x.getType());
   int64_t rank = type.getRank(), channels = type.getDimSize(dim);
@@ -73,9 +74,7 @@ Value packLanes(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t zx) {
     SmallVector<int64_t> shape(type.getShape());
     shape[dim] += extra;
     auto padded = RankedTensorType::get(shape, type.getElementType());
-    Value zero = arith::ConstantIntOp::create(b, loc, type.getElementType(),
-                                              int64_t(int8_t(zx)));
-    x = tensor::PadOp::create(b, loc, padded, x, low, high, zero);
+    x = tensor::PadOp::create(b, loc, padded, x, low, high, padding);
   }
   SmallVector<int64_t> shape(type.getShape());
   shape[dim] = groups;
@@ -175,7 +174,10 @@ LogicalResult lowerPackedQLinearConv(QLinearConvOp op,
   Value w4 = i32Constant(rewriter, loc,
                          RankedTensorType::get(w4Shape, rewriter.getI32Type()),
                          packed);
-  Value x4 = packLanes(rewriter, loc, adaptor.getX(), 1, zx);
+  Value x4 = packLanes(rewriter, loc, adaptor.getX(), 1,
+                       arith::ConstantIntOp::create(rewriter, loc,
+                                                    xType.getElementType(),
+                                                    int64_t(int8_t(zx))));
   int64_t s = xType.getRank() - 2;
   ConvGeometry geometry{orOnes(op.getStrides(), s),
                         orOnes(op.getDilations(), s), op.getPads(),

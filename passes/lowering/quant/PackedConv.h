@@ -21,9 +21,10 @@ mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc,
                         llvm::ArrayRef<int32_t> values);
 
 /// The u8 tensor `x` with dimension `dim` packed four to an i32 (lane j of
-/// element i is x[.., 4 i + j, ..]), padded with `zx` up to a multiple of 4.
+/// element i is x[.., 4 i + j, ..]), padded with the i8 `padding` (its zero
+/// point) up to a multiple of 4.
 mlir::Value packLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
-                      int64_t dim, int64_t zx);
+                      int64_t dim, mlir::Value padding);
 
 /// Lowers `op` over i32 values packing four channels when its input is u8,
 /// its weights constant s8 with zero points 0, one group, and its scales,
@@ -50,7 +51,8 @@ lowerPackedQLinearMatMul(graph::QLinearMatMulOp op,
                          mlir::ConversionPatternRewriter &rewriter);
 
 /// Lowers a MatMulInteger with u8 A, a constant 2-d s8 B with zero points
-/// 0 and a constant (or no) A zero point the same way, to the i32 product.
+/// 0 and any A zero point (a constant, none, or DynamicQuantizeLinear's at
+/// run time) the same way, to the i32 product.
 mlir::LogicalResult
 lowerPackedMatMulInteger(graph::MatMulIntegerOp op,
                          graph::MatMulIntegerOp::Adaptor adaptor,

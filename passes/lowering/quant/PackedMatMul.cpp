@@ -26,6 +26,7 @@
 #include "passes/lowering/TensorBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace infer::graph;
@@ -35,12 +36,12 @@ namespace infer::lowering {
 namespace {
 
 /// sum_k a[.., m, k] * b[k, n] over i32 words packing four of K (a's
-/// padding lanes hold `za`, b's are 0, so they add nothing), for u8 `a` and
-/// the constant s8 values `b` of `depth` x `columns`; `columnSums` gets
-/// sum_k b[k, n].
+/// padding lanes hold its zero point `za`, an i8 value, b's are 0, so they
+/// add nothing), for u8 `a` and the constant s8 values `b` of `depth` x
+/// `columns`; `columnSums` gets sum_k b[k, n].
 Value packedProduct(OpBuilder &rewriter, Location loc, Value a,
                     ArrayRef<int64_t> b, int64_t depth, int64_t columns,
-                    int64_t za, ArrayRef<int64_t> resultShape,
+                    Value za, ArrayRef<int64_t> resultShape,
                     SmallVector<int64_t> &columnSums) {
   int64_t groups = llvm::divideCeil(depth, kByteLanes);
   // b4[k4, n]: lane j is b[4 k4 + j, n]; rows past K are 0.
@@ -109,7 +110,10 @@ LogicalResult lowerPackedQLinearMatMul(QLinearMatMulOp op,
   int64_t za = aZp->front();
   SmallVector<int64_t> sums;
   Value acc = packedProduct(rewriter, loc, adaptor.getA(), *b, depth, columns,
-                            za, yType.getShape(), sums);
+                            arith::ConstantIntOp::create(rewriter, loc,
+                                                         rewriter.getI8Type(),
+                                                         int64_t(int8_t(za))),
+                            yType.getShape(), sums);
   std::vector<int32_t> corr(columns);
   std::vector<float> mult(columns);
   for (int64_t n = 0; n < columns; ++n) {
@@ -143,37 +147,60 @@ LogicalResult lowerPackedMatMulInteger(MatMulIntegerOp op,
   auto bType = cast<RankedTensorType>(adaptor.getB().getType());
   int64_t depth = bType.getDimSize(0), columns = bType.getDimSize(1);
   auto b = graph::constantInts(adaptor.getB(), false);
-  std::optional<SmallVector<int64_t>> aZp = SmallVector<int64_t>{0},
-                                      bZp = SmallVector<int64_t>{0};
-  if (!isNone(op.getAZeroPoint())) {
-    aZp = graph::constantInts(adaptor.getAZeroPoint(), true);
-  }
+  std::optional<SmallVector<int64_t>> bZp = SmallVector<int64_t>{0};
   if (!isNone(op.getBZeroPoint())) {
     bZp = graph::constantInts(adaptor.getBZeroPoint(), false);
   }
-  if (!b || !aZp || !bZp || aZp->size() != 1 ||
-      llvm::any_of(*bZp, [](int64_t v) { return v != 0; })) {
+  auto zpType = isNone(op.getAZeroPoint())
+                    ? RankedTensorType()
+                    : cast<RankedTensorType>(adaptor.getAZeroPoint().getType());
+  if (!b || !bZp || llvm::any_of(*bZp, [](int64_t v) { return v != 0; }) ||
+      (zpType && (!zpType.hasStaticShape() || zpType.getNumElements() != 1))) {
     return rewriter.notifyMatchFailure(
-        op, "B or zero points not constant, or asymmetric B");
+        op, "B not constant, B asymmetric, or A's zero point not a scalar");
   }
   Location loc = op.getLoc();
-  int64_t za = aZp->front();
+  Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+  // A's zero point: a constant (folded into the correction), or read at
+  // run time (DynamicQuantizeLinear's).
+  std::optional<SmallVector<int64_t>> zaConst = SmallVector<int64_t>{0};
+  Value zpTensor, za;
+  if (zpType) {
+    zaConst = graph::constantInts(adaptor.getAZeroPoint(), true);
+    zpTensor = perAxis(rewriter, loc, adaptor.getAZeroPoint(), 0, 1);
+  }
+  if (zaConst) {
+    za = arith::ConstantIntOp::create(rewriter, loc, i8,
+                                      int64_t(int8_t(zaConst->front())));
+  } else {
+    za = tensor::ExtractOp::create(rewriter, loc, zpTensor, ValueRange{});
+  }
   SmallVector<int64_t> sums;
   Value acc = packedProduct(rewriter, loc, adaptor.getA(), *b, depth, columns,
                             za, yType.getShape(), sums);
+  auto columnType = RankedTensorType::get({columns}, i32);
   std::vector<int32_t> corr(columns);
   for (int64_t n = 0; n < columns; ++n) {
-    corr[n] = int32_t(-za * sums[n]);
+    // With a run-time zero point, the column sums (it multiplies them).
+    corr[n] = int32_t(zaConst ? -zaConst->front() * sums[n] : sums[n]);
   }
-  Value corrValues = i32Constant(
-      rewriter, loc, RankedTensorType::get({columns}, rewriter.getI32Type()),
-      corr);
+  SmallVector<Value> inputs = {acc,
+                               i32Constant(rewriter, loc, columnType, corr)};
+  if (!zaConst) {
+    inputs.push_back(zpTensor);
+  }
+  // sum_k (a - za) b = acc - za * sum_k b[k, n], exactly.
   rewriter.replaceOp(
-      op,
-      buildElementwise(rewriter, loc, yType, {acc, corrValues},
-                       [](OpBuilder &nb, Location l, ValueRange v) -> Value {
-                         return arith::AddIOp::create(nb, l, v[0], v[1]);
-                       }));
+      op, buildElementwise(
+              rewriter, loc, yType, inputs,
+              [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
+                if (v.size() == 2) {
+                  return arith::AddIOp::create(nb, l, v[0], v[1]);
+                }
+                Value zp = arith::ExtUIOp::create(nb, l, i32, v[2]);
+                return arith::SubIOp::create(
+                    nb, l, v[0], arith::MulIOp::create(nb, l, zp, v[1]));
+              }));
   return success();
 }
 
