@@ -5,7 +5,7 @@ Each model quantizes a float input, runs a chain of int8 convolutions and
 returns the last one's u8 output, so every element is compared exactly
 (three more run int8 linear layers over packed lanes along K: QLinearMatMul,
 QDQ MatMul, and DynamicQuantizeLinear + MatMulInteger, whose i32 product is
-compared):
+compared; and one a dynamically quantized convolution, ConvInteger's i32):
 - QLinearConv chains whose weights are constant symmetric s8 (the form
   post-training quantizers emit): they lower over packed 8-bit lanes and
   run in the byte-dot kernels (vpdpbusd where the CPU has VNNI). Odd
@@ -228,6 +228,22 @@ def dynamic_matmul(name, shape=(1, 6, 37), columns=20, seed=5):
     return make_model(graph, 17)
 
 
+def dynamic_conv(name, shape=(1, 5, 9, 9), filters=7, seed=6):
+    """quantize_dynamic's convolution: DynamicQuantizeLinear -> ConvInteger
+    (3x3, padded with the run-time zero point) with constant s8 weights;
+    the i32 result is the output."""
+    b = Builder(seed)
+    b.nodes.append(helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xzp"]))
+    weights = b.rng.integers(-127, 128, (filters, shape[1], 3, 3)).astype(np.int8)
+    b.node("ConvInteger", ["xq", b.const("w", weights), "xzp", b.const("wzp", np.int8(0))],
+           "y", pads=[1, 1, 1, 1])
+    graph = helper.make_graph(
+        b.nodes, name, [helper.make_tensor_value_info("x", F, shape)],
+        [helper.make_tensor_value_info("y", I32, [shape[0], filters] + list(shape[2:]))],
+        b.inits)
+    return make_model(graph, 17)
+
+
 MODELS = [
     # Symmetric s8 weights: the packed byte-dot lowering.
     ("qlinear_packed", chain("qlinear_packed", [
@@ -250,6 +266,7 @@ MODELS = [
     ("qdq_matmul", linear_chain("qdq_matmul", [(30, True), (24, True)], qdq=True, seed=4)),
     # Dynamic quantization: A's zero point known only at run time.
     ("dynamic_matmul", dynamic_matmul("dynamic_matmul")),
+    ("dynamic_conv", dynamic_conv("dynamic_conv")),
 ]
 
 
