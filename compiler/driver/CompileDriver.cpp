@@ -158,6 +158,15 @@ struct DriverOptions {
       cl::desc("Keep these Conv / MatMul nodes (ONNX node names) in float: "
                "--quantize-exclude=conv1,conv2"),
       cl::CommaSeparated, cl::value_desc("node,..."), cl::cat(quantizeCat)};
+  cl::opt<double> quantizeMaxError{
+      "quantize-max-error",
+      cl::desc("Accuracy guard for --quantize: a layer whose output's "
+               "relative RMS error against the float model on the "
+               "calibration sets (sqrt(sum (f - q)^2 / sum f^2); 0.05 is an "
+               "SQNR of 26 dB; errors of the layers before it included) "
+               "exceeds E stays float, and the report says so (default 0: "
+               "off)"),
+      cl::value_desc("E"), cl::init(0.0), cl::cat(quantizeCat)};
   cl::opt<std::string> quantizeReport{
       "quantize-report",
       cl::desc("Write what --quantize did as JSON to FILE (per Conv/MatMul: "
@@ -312,11 +321,12 @@ std::string readQuantizeOptions(const DriverOptions &options,
   if (options.quantize == "none") {
     if (!options.calibration.empty() || !options.quantizeExclude.empty() ||
         !options.quantizeReport.empty() ||
+        options.quantizeMaxError.getNumOccurrences() ||
         options.calibrationMethod.getNumOccurrences() ||
         options.calibrationPercentile.getNumOccurrences()) {
       return "--calibration, --calibration-method, --calibration-percentile, "
-             "--quantize-exclude and --quantize-report apply with "
-             "--quantize=int8";
+             "--quantize-exclude, --quantize-max-error and --quantize-report "
+             "apply with --quantize=int8";
     }
     return "";
   }
@@ -337,6 +347,9 @@ std::string readQuantizeOptions(const DriverOptions &options,
         options.calibrationPercentile <= 100.0)) {
     return "--calibration-percentile must be in (50, 100]";
   }
+  if (!(options.quantizeMaxError >= 0.0)) {
+    return "--quantize-max-error must be a relative error >= 0 (0: off)";
+  }
   if (options.compileTo < Phase::Graph) {
     return "--quantize applies after the graph phase; use --compile-to=graph "
            "or later";
@@ -353,6 +366,7 @@ std::string readQuantizeOptions(const DriverOptions &options,
   q.exclude.assign(options.quantizeExclude.begin(),
                    options.quantizeExclude.end());
   q.reportPath = options.quantizeReport;
+  q.maxError = options.quantizeMaxError;
   out = std::move(q);
   return "";
 }

@@ -13,10 +13,12 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+
+#include <fmt/core.h>
 
 #include <optional>
 
@@ -142,6 +144,7 @@ private:
   LogicalResult collectLayers(func::FuncOp fn);
   LogicalResult calibrate(TempDir &dir);
   LogicalResult measureErrors(TempDir &dir);
+  LogicalResult quantize(TempDir &dir);
   InFlightDiagnostic error() { return emitError(module.getLoc()); }
 
   ModuleOp module;
@@ -260,6 +263,7 @@ LogicalResult Quantizer::measureErrors(TempDir &dir) {
   }
   size_t numOutputs = fn.getNumResults();
   size_t first = appendResults(fn, measured);
+  report.outputs.clear();
   if (failed(runOnFunctions(*clone, addFoldPasses))) {
     return failure();
   }
@@ -299,6 +303,60 @@ LogicalResult Quantizer::measureErrors(TempDir &dir) {
   return success();
 }
 
+LogicalResult Quantizer::quantize(TempDir &dir) {
+  bool guard = options.maxError > 0;
+  OwningOpRef<ModuleOp> marked;
+  if (guard) {
+    marked = module.clone();
+  }
+  auto rewrite = [&] {
+    return runOnFunctions(module, [](OpPassManager &pm) {
+      pm.addPass(graph::createQuantizeConvsPass());
+    });
+  };
+  if (failed(rewrite())) {
+    return failure();
+  }
+  if (options.reportPath.empty() && !guard) {
+    return success();
+  }
+  if (failed(measureErrors(dir))) {
+    return failure();
+  }
+  if (!guard) {
+    return success();
+  }
+  // The accuracy guard: layers whose output is too far from the float
+  // model's stay float, and the rest is quantized again from the marks.
+  llvm::SmallDenseSet<int64_t> offenders;
+  for (Layer &layer : layers) {
+    double error = layer.report.error.relativeRms();
+    if (layer.report.quantized && error > options.maxError) {
+      offenders.insert(layer.report.id);
+      layer.report.quantized = false;
+      layer.report.reason = fmt::format(
+          "relative RMS error {:.3g} above --quantize-max-error", error);
+    }
+    layer.report.error = {};
+  }
+  if (offenders.empty()) {
+    return measureErrors(dir);
+  }
+  marked->walk([&](Operation *op) {
+    auto mark = op->getAttrOfType<DictionaryAttr>(graph::kQuantizeMark);
+    auto id = mark ? mark.getAs<IntegerAttr>("id") : IntegerAttr();
+    if (id && offenders.contains(id.getInt())) {
+      op->removeAttr(graph::kQuantizeMark);
+    }
+  });
+  for (Operation &op : llvm::make_early_inc_range(*module.getBody())) {
+    op.erase();
+  }
+  module.getBody()->getOperations().splice(module.getBody()->end(),
+                                           marked->getBody()->getOperations());
+  return failure(failed(rewrite()) || failed(measureErrors(dir)));
+}
+
 LogicalResult Quantizer::run() {
   auto fn = module.lookupSymbol<func::FuncOp>("main");
   if (!fn) {
@@ -336,13 +394,7 @@ LogicalResult Quantizer::run() {
     emitWarning(module.getLoc())
         << "--quantize=int8: no Conv or MatMul can run in int8; the model "
            "stays float";
-  } else if (failed(calibrate(dir)) ||
-             failed(runOnFunctions(module,
-                                   [](OpPassManager &pm) {
-                                     pm.addPass(
-                                         graph::createQuantizeConvsPass());
-                                   })) ||
-             (!options.reportPath.empty() && failed(measureErrors(dir)))) {
+  } else if (failed(calibrate(dir)) || failed(quantize(dir))) {
     return failure();
   }
   if (!options.reportPath.empty()) {

@@ -33,6 +33,9 @@ struct QuantizeOptions {
   std::vector<std::string> exclude;
   /// where the JSON report goes (empty: none)
   std::string reportPath;
+  /// above 0: layers whose output's relative RMS error against the float
+  /// model exceeds it stay float
+  double maxError = 0.0;
 };
 
 /// Quantizes the graph-level `module` (static shapes, after graph-opt) in

@@ -30,6 +30,13 @@ double ErrorStats::sqnrDb() const {
   return 10.0 * std::log10(signal / noise);
 }
 
+double ErrorStats::relativeRms() const {
+  if (signal == 0.0) {
+    return noise == 0.0 ? 0.0 : std::numeric_limits<double>::infinity();
+  }
+  return std::sqrt(noise / signal);
+}
+
 namespace {
 
 /// JSON has no infinity: equal outputs have "sqnr_db": null.
@@ -43,6 +50,10 @@ void writeError(llvm::json::OStream &j, const ErrorStats &error) {
     return;
   }
   j.attribute("sqnr_db", sqnrValue(error));
+  double relative = error.relativeRms();
+  j.attribute("relative_rms_error", std::isfinite(relative)
+                                        ? llvm::json::Value(relative)
+                                        : llvm::json::Value(nullptr));
   j.attribute("max_abs_error", error.maxError);
 }
 

@@ -33,6 +33,8 @@ struct ErrorStats {
   void add(const float *expected, const float *actual, size_t count);
   /// 10 log10(signal / noise); +inf when the outputs are equal.
   double sqnrDb() const;
+  /// sqrt(noise / signal): 0.05 is an SQNR of 26 dB.
+  double relativeRms() const;
 };
 
 struct LayerReport {

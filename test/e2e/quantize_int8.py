@@ -17,6 +17,7 @@ test_data_set folders and folders of NAME.npy), and checked:
   least as close (mean SQNR) as ONNX Runtime's quantize_static calibrated
   on the same sets, and agree with it on the top-1 class as often;
 - --calibration-method=percentile runs and says so in the report;
+- --quantize-max-error keeps the layers above it float, and says so;
 - refusals with a clear message: no --calibration, an empty calibration
   folder, a set with the wrong shape, an unknown --quantize-exclude node, a
   dynamic input without --shape, an unknown --quantize value, calibration
@@ -237,6 +238,20 @@ def main():
             ok = json.load(f)["method"] == "percentile"
     expect("percentile calibration", ok, proc.stderr)
 
+    # The accuracy guard: layers whose relative RMS error exceeds 0.01 (40
+    # dB) stay float; the report says which, and what is left is within it.
+    proc = compile_(*quantize[:2], "--quantize-max-error=0.01",
+                    "--quantize-report=" + os.path.join(work, "guard.json"), out="guard")
+    ok = proc.returncode == 0
+    if ok:
+        with open(os.path.join(work, "guard.json")) as f:
+            guarded = json.load(f)["layers"]
+        kept = [l for l in guarded if "above --quantize-max-error" in l.get("reason", "")]
+        ok = bool(kept) and all(l["relative_rms_error"] <= 0.01
+                                for l in guarded if l["int8"])
+    expect("--quantize-max-error keeps the worst layers float", ok,
+           proc.stderr + (str(guarded) if proc.returncode == 0 else ""))
+
     # Refusals.
     empty = os.path.join(work, "empty")
     os.makedirs(empty)
@@ -256,6 +271,8 @@ def main():
              "no Conv or MatMul node named 'nope'"),
             ("unknown --quantize", ["--quantize=int4"], "'none' or 'int8'"),
             ("calibration flags alone", ["--calibration=" + cal_dir], "apply with --quantize"),
+            ("a negative --quantize-max-error", quantize[:2] + ["--quantize-max-error=-1"],
+             "--quantize-max-error must be"),
     ]:
         proc = compile_(*flags, out="refused")
         expect(f"refused: {label}", proc.returncode == 1 and wanted in proc.stderr,
