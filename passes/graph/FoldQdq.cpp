@@ -95,15 +95,50 @@ Value zeroPointOf(DequantizeLinearOp dq, PatternRewriter &rewriter) {
       DenseElementsAttr::get(zpType, rewriter.getIntegerAttr(element, 0)));
 }
 
+/// Whether `q` quantizes the only result of `producer` per tensor to 8 bits
+/// (what the QLinear ops write).
+bool isPerTensorOutput(QuantizeLinearOp q, Operation *producer) {
+  return producer && producer->hasOneUse() && q.getBlockSize() == 0 &&
+         isScalar(q.getYScale()) && !isNone(q.getYZeroPoint()) &&
+         isScalar(q.getYZeroPoint()) && is8Bit(q.getY());
+}
+
+/// The operands of an integer MatMul: A dequantized per tensor from 8 bits,
+/// B a constant 2-d 8-bit matrix dequantized per tensor or per column (axis
+/// 1) with constant f32 scales. Null when `matmul` has no such operands.
+std::pair<DequantizeLinearOp, DequantizeLinearOp>
+quantizedMatMulOperands(MatMulOp matmul) {
+  auto da = matmul.getA().getDefiningOp<DequantizeLinearOp>();
+  auto db = matmul.getB().getDefiningOp<DequantizeLinearOp>();
+  if (!da || !db || da.getBlockSize() != 0 || db.getBlockSize() != 0 ||
+      !isScalar(da.getXScale()) || !is8Bit(da.getX()) || !is8Bit(db.getX()) ||
+      !matchPattern(db.getX(), m_Constant()) ||
+      !matchPattern(db.getXScale(), m_Constant()) ||
+      !allF32({da.getXScale(), db.getXScale()})) {
+    return {};
+  }
+  auto bType = cast<RankedTensorType>(db.getX().getType());
+  if (!bType.hasStaticShape() || bType.getRank() != 2) {
+    return {};
+  }
+  if (!isScalar(db.getXScale())) {
+    auto scale = cast<RankedTensorType>(db.getXScale().getType());
+    int64_t axis = db.getAxis() < 0 ? db.getAxis() + 2 : db.getAxis();
+    if (axis != 1 || scale.getRank() != 1 ||
+        scale.getDimSize(0) != bType.getDimSize(1)) {
+      return {};
+    }
+  }
+  return {da, db};
+}
+
 struct FoldQdqConv final : OpRewritePattern<QuantizeLinearOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(QuantizeLinearOp q,
                                 PatternRewriter &rewriter) const override {
     auto conv = q.getX().getDefiningOp<ConvOp>();
-    if (!conv || !conv->hasOneUse() || q.getBlockSize() != 0 ||
-        !isScalar(q.getYScale()) || isNone(q.getYZeroPoint()) ||
-        !isScalar(q.getYZeroPoint()) || !is8Bit(q.getY())) {
+    if (!isPerTensorOutput(q, conv)) {
       return failure();
     }
     auto dx = conv.getX().getDefiningOp<DequantizeLinearOp>();
@@ -188,31 +223,12 @@ struct FoldQdqMatMul final : OpRewritePattern<QuantizeLinearOp> {
   LogicalResult matchAndRewrite(QuantizeLinearOp q,
                                 PatternRewriter &rewriter) const override {
     auto matmul = q.getX().getDefiningOp<MatMulOp>();
-    if (!matmul || !matmul->hasOneUse() || q.getBlockSize() != 0 ||
-        !isScalar(q.getYScale()) || isNone(q.getYZeroPoint()) ||
-        !isScalar(q.getYZeroPoint()) || !is8Bit(q.getY())) {
+    if (!isPerTensorOutput(q, matmul) || !allF32({q.getYScale()})) {
       return failure();
     }
-    auto da = matmul.getA().getDefiningOp<DequantizeLinearOp>();
-    auto db = matmul.getB().getDefiningOp<DequantizeLinearOp>();
-    if (!da || !db || da.getBlockSize() != 0 || db.getBlockSize() != 0 ||
-        !isScalar(da.getXScale()) || !is8Bit(da.getX()) || !is8Bit(db.getX()) ||
-        !matchPattern(db.getX(), m_Constant()) ||
-        !matchPattern(db.getXScale(), m_Constant()) ||
-        !allF32({da.getXScale(), db.getXScale(), q.getYScale()})) {
+    auto [da, db] = quantizedMatMulOperands(matmul);
+    if (!da) {
       return failure();
-    }
-    auto bType = cast<RankedTensorType>(db.getX().getType());
-    if (!bType.hasStaticShape() || bType.getRank() != 2) {
-      return failure();
-    }
-    if (!isScalar(db.getXScale())) {
-      auto scale = cast<RankedTensorType>(db.getXScale().getType());
-      int64_t axis = db.getAxis() < 0 ? db.getAxis() + 2 : db.getAxis();
-      if (axis != 1 || scale.getRank() != 1 ||
-          scale.getDimSize(0) != bType.getDimSize(1)) {
-        return failure();
-      }
     }
     SmallVector<Value> operands = {
         da.getX(),     da.getXScale(),   zeroPointOf(da, rewriter),
@@ -244,27 +260,14 @@ struct FoldQdqMatMulFloat final : OpRewritePattern<MatMulOp> {
         isa<QuantizeLinearOp>(*matmul->getUsers().begin())) {
       return failure(); // FoldQdqMatMul's, or a form it refused
     }
-    auto da = matmul.getA().getDefiningOp<DequantizeLinearOp>();
-    auto db = matmul.getB().getDefiningOp<DequantizeLinearOp>();
+    auto [da, db] = quantizedMatMulOperands(matmul);
     auto yType = dyn_cast<RankedTensorType>(matmul.getY().getType());
-    if (!da || !db || !yType || !yType.getElementType().isF32() ||
-        da.getBlockSize() != 0 || db.getBlockSize() != 0 ||
-        !isScalar(da.getXScale()) || !is8Bit(da.getX()) || !is8Bit(db.getX()) ||
-        !matchPattern(db.getX(), m_Constant()) ||
-        !allF32({da.getXScale(), db.getXScale()})) {
+    if (!da || !yType || !yType.getElementType().isF32()) {
       return failure();
     }
-    auto bType = cast<RankedTensorType>(db.getX().getType());
-    if (!bType.hasStaticShape() || bType.getRank() != 2) {
-      return failure();
-    }
-    int64_t columns = bType.getDimSize(1);
     std::optional<SmallVector<float>> as = constantFloats(da.getXScale()),
                                       bs = constantFloats(db.getXScale());
-    if (!as || !bs ||
-        (bs->size() != 1 &&
-         (int64_t(bs->size()) != columns ||
-          (db.getAxis() < 0 ? db.getAxis() + 2 : db.getAxis()) != 1))) {
+    if (!as || !bs) {
       return failure();
     }
     Location loc = matmul.getLoc();

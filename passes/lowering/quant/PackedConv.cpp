@@ -44,11 +44,17 @@ Value i32Constant(OpBuilder &b, Location loc, RankedTensorType type,
 }
 
 Value requantizePacked(OpBuilder &b, Location loc, RankedTensorType yType,
-                       bool yUnsigned, Value acc, Value corr, Value mult,
+                       bool yUnsigned, Value acc, ArrayRef<int64_t> paramShape,
+                       ArrayRef<int32_t> corr, ArrayRef<float> mult,
                        int64_t zy) {
   Type yElem = yType.getElementType();
+  Value corrValues = i32Constant(
+      b, loc, RankedTensorType::get(paramShape, b.getI32Type()), corr);
+  auto multType = RankedTensorType::get(paramShape, b.getF32Type());
+  Value multValues = arith::ConstantOp::create(
+      b, loc, multType, DenseElementsAttr::get(multType, mult));
   return buildElementwise(
-      b, loc, yType, {acc, corr, mult},
+      b, loc, yType, {acc, corrValues, multValues},
       [&](OpBuilder &nb, Location l, ValueRange v) {
         Type f32 = nb.getF32Type();
         Value sum = arith::AddIOp::create(nb, l, v[0], v[1]);
@@ -194,15 +200,8 @@ LogicalResult lowerPackedQLinearConv(QLinearConvOp op,
       });
   SmallVector<int64_t> perFilter(yType.getRank(), 1);
   perFilter[1] = filters;
-  Value corrValues = i32Constant(
-      rewriter, loc, RankedTensorType::get(perFilter, rewriter.getI32Type()),
-      corr);
-  auto multType = RankedTensorType::get(perFilter, rewriter.getF32Type());
-  Value multValues = arith::ConstantOp::create(
-      rewriter, loc, multType,
-      DenseElementsAttr::get(multType, ArrayRef<float>(mult)));
-  Value y = requantizePacked(rewriter, loc, yType, yUnsigned, acc, corrValues,
-                             multValues, yZp->front());
+  Value y = requantizePacked(rewriter, loc, yType, yUnsigned, acc, perFilter,
+                             corr, mult, yZp->front());
   rewriter.replaceOp(op, y);
   return success();
 }

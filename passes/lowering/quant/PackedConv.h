@@ -34,13 +34,16 @@ lowerPackedQLinearConv(graph::QLinearConvOp op,
                        graph::QLinearConvOp::Adaptor adaptor,
                        mlir::ConversionPatternRewriter &rewriter);
 
-/// saturate(round((acc + corr) * mult) + zy) to `yType` (corr and mult
-/// broadcast along the output's channels or columns): the packed
-/// lowerings' requantization, in the generic lowering's float steps.
+/// saturate(round((acc + corr) * mult) + zy) to `yType`, with the
+/// constants corr and mult of shape `paramShape` broadcast along the
+/// output's channels or columns: the packed lowerings' requantization, in
+/// the generic lowering's float steps.
 mlir::Value requantizePacked(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::RankedTensorType yType, bool yUnsigned,
-                             mlir::Value acc, mlir::Value corr,
-                             mlir::Value mult, int64_t zy);
+                             mlir::Value acc,
+                             llvm::ArrayRef<int64_t> paramShape,
+                             llvm::ArrayRef<int32_t> corr,
+                             llvm::ArrayRef<float> mult, int64_t zy);
 
 /// Lowers a QLinearMatMul with u8 `a` and a constant 2-d s8 `b` (zero
 /// points 0, per-tensor or per-column scales) to a matmul over i32 values

@@ -121,15 +121,8 @@ LogicalResult lowerPackedQLinearMatMul(QLinearMatMulOp op,
     float scale = (*bScale)[bScale->size() == 1 ? 0 : n];
     mult[n] = (aScale->front() * scale) / yScale->front();
   }
-  Value corrValues = i32Constant(
-      rewriter, loc, RankedTensorType::get({columns}, rewriter.getI32Type()),
-      corr);
-  auto multType = RankedTensorType::get({columns}, rewriter.getF32Type());
-  Value multValues = arith::ConstantOp::create(
-      rewriter, loc, multType,
-      DenseElementsAttr::get(multType, ArrayRef<float>(mult)));
-  Value y = requantizePacked(rewriter, loc, yType, yUnsigned, acc, corrValues,
-                             multValues, yZp->front());
+  Value y = requantizePacked(rewriter, loc, yType, yUnsigned, acc, {columns},
+                             corr, mult, yZp->front());
   rewriter.replaceOp(op, y);
   return success();
 }
