@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/graph/IR/Folding.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "passes/lowering/LoweringUtils.h"
@@ -208,7 +209,50 @@ Value convolve(OpBuilder &b, Location loc, Value x, Value w,
 
 namespace {
 
-/// Conv, and ConvInteger as a Conv over i32 values minus zero points.
+/// Whether every partial sum of `op` (a ConvInteger) is an integer below
+/// 2^24 in magnitude, so that f32 computes it exactly: the window's length
+/// times the largest |x - zx| (255) times the largest |w - zw| (read from
+/// constant weights, else 255).
+bool sumsExactInF32(ConvIntegerOp op, ConvIntegerOp::Adaptor adaptor) {
+  auto wType = cast<RankedTensorType>(adaptor.getW().getType());
+  if (!wType.hasStaticShape()) {
+    return false;
+  }
+  int64_t window = wType.getNumElements() / wType.getDimSize(0);
+  int64_t wMax = 255;
+  bool wUnsigned = isUnsignedTensor(op.getW().getType());
+  if (auto w = graph::constantInts(adaptor.getW(), wUnsigned)) {
+    std::optional<SmallVector<int64_t>> zp = SmallVector<int64_t>{0};
+    if (!isNone(op.getWZeroPoint())) {
+      zp = graph::constantInts(adaptor.getWZeroPoint(),
+                               isUnsignedTensor(op.getWZeroPoint().getType()));
+    }
+    if (zp) {
+      // Zero points per tensor or per filter (the weights' dim 0).
+      int64_t perFilter = int64_t(w->size()) / wType.getDimSize(0);
+      wMax = 0;
+      for (size_t i = 0; i < w->size(); ++i) {
+        int64_t z = (*zp)[zp->size() == 1 ? 0 : int64_t(i) / perFilter];
+        wMax = std::max<int64_t>(wMax, std::abs((*w)[i] - z));
+      }
+    }
+  }
+  return window * 255 * wMax < (int64_t(1) << 24);
+}
+
+/// `value` with each element converted to `element` (integers signed).
+Value convertElements(OpBuilder &b, Location loc, Value value, Type element) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return buildElementwise(b, loc, type.clone(element), {value},
+                          [&](OpBuilder &nb, Location l, ValueRange args) {
+                            return castScalar(nb, l, args[0], element, false,
+                                              false);
+                          });
+}
+
+/// Conv, and ConvInteger as a Conv over i32 values minus zero points (over
+/// f32 values where every sum is exact there, so that the f32 kernels run
+/// it: a depthwise or small integer convolution).
 template <typename Op>
 struct ConvLowering final : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
@@ -246,13 +290,26 @@ struct ConvLowering final : OpConversionPattern<Op> {
     }
     auto yType = loweredAnyShapeType(op.getY().getType());
     Type element = yType.getElementType();
+    auto convType = yType;
+    if constexpr (std::is_same_v<Op, ConvIntegerOp>) {
+      if (yType.hasStaticShape() && sumsExactInF32(op, adaptor)) {
+        Type f32 = rewriter.getF32Type();
+        input = convertElements(rewriter, loc, input, f32);
+        weights = convertElements(rewriter, loc, weights, f32);
+        convType = yType.clone(f32);
+      }
+    }
     int64_t s = yType.getRank() - 2;
     int64_t filters = cast<RankedTensorType>(weights.getType()).getDimSize(0);
     ConvGeometry geometry{orOnes(op.getStrides(), s),
                           orOnes(op.getDilations(), s), op.getPads(),
                           op.getAutoPad(), op.getGroup()};
-    Value out = convolve(rewriter, loc, input, weights, yType, geometry,
-                         scalarConstant(rewriter, loc, element, 0));
+    Value out =
+        convolve(rewriter, loc, input, weights, convType, geometry,
+                 scalarConstant(rewriter, loc, convType.getElementType(), 0));
+    if (convType != yType) {
+      out = convertElements(rewriter, loc, out, element);
+    }
     out = castTo(rewriter, loc, out, yType);
     Value bias;
     if constexpr (std::is_same_v<Op, ConvOp>) {
