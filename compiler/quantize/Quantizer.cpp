@@ -16,7 +16,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 #include <fmt/core.h>
 
@@ -61,9 +60,10 @@ size_t appendResults(func::FuncOp fn, ArrayRef<Value> values) {
   fn.setType(FunctionType::get(fn.getContext(), fn.getArgumentTypes(),
                                ValueRange(operands).getTypes()));
   for (size_t i = first; i < operands.size(); ++i) {
-    fn.setResultAttr(i, "graph.name",
-                     StringAttr::get(fn.getContext(),
-                                     "measured_" + std::to_string(i - first)));
+    fn.setResultAttr(
+        i, "graph.name",
+        StringAttr::get(fn.getContext(),
+                        "infer_measured_" + std::to_string(i - first)));
   }
   return first;
 }
@@ -155,6 +155,7 @@ private:
   tools::Model floatModel;
   std::vector<std::vector<tools::Tensor>> sets;
   size_t firstMeasured = 0;
+  int measurements = 0;
 };
 
 LogicalResult Quantizer::collectLayers(func::FuncOp fn) {
@@ -267,8 +268,10 @@ LogicalResult Quantizer::measureErrors(TempDir &dir) {
   if (failed(runOnFunctions(*clone, addFoldPasses))) {
     return failure();
   }
-  FailureOr<std::string> library =
-      compileForHost(*clone, "infer_quantized", dir.path);
+  // A library of its own per measurement: one loaded before is not
+  // replaced under the same path.
+  std::string name = "infer_quantized_" + std::to_string(measurements++);
+  FailureOr<std::string> library = compileForHost(*clone, name, dir.path);
   if (failed(library)) {
     return failure();
   }
@@ -277,7 +280,7 @@ LogicalResult Quantizer::measureErrors(TempDir &dir) {
         {infer_model_output(floatModel.get(), i)->name, {}});
   }
   try {
-    tools::Model quantized = tools::loadModel(*library, "infer_quantized");
+    tools::Model quantized = tools::loadModel(*library, name);
     for (const std::vector<tools::Tensor> &set : sets) {
       std::vector<tools::Tensor> expected =
           tools::runModel(floatModel.get(), set);
@@ -337,10 +340,12 @@ LogicalResult Quantizer::quantize(TempDir &dir) {
       layer.report.reason = fmt::format(
           "relative RMS error {:.3g} above --quantize-max-error", error);
     }
-    layer.report.error = {};
   }
   if (offenders.empty()) {
-    return measureErrors(dir);
+    return success();
+  }
+  for (Layer &layer : layers) {
+    layer.report.error = {};
   }
   marked->walk([&](Operation *op) {
     auto mark = op->getAttrOfType<DictionaryAttr>(graph::kQuantizeMark);

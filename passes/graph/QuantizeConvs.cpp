@@ -171,10 +171,15 @@ public:
         constant(channelType, ArrayRef<float>(wScale), "weight_scales"), none,
         axis);
     if (!isConv) {
+      // A linear layer's result stays float: computed from the integer
+      // product (infer-graph-fold-qdq), with no output range to lose
+      // precision to; the layers reading it quantize what they take.
       layer->setOperands({dx, dw});
+      layer->setAttr(kQuantizedOutputMark, id);
+      return true;
     }
-    Value db = isConv ? layer->getOperand(2) : Value();
-    if (db && !isNone(db)) {
+    Value db = layer->getOperand(2);
+    if (!isNone(db)) {
       SmallVector<float> bias = *constantFloats(db);
       SmallVector<int32_t> bq(filters);
       for (int64_t f = 0; f < filters; ++f) {
@@ -190,17 +195,8 @@ public:
           constant(channelType, ArrayRef<float>(bScale), "bias_scales"), none,
           /*axis=*/0);
     }
-    if (isConv) {
-      layer->setOperands({dx, dw, db});
-    }
+    layer->setOperands({dx, dw, db});
 
-    if (!isConv) {
-      // A linear layer's result stays float: computed from the integer
-      // product (infer-graph-fold-qdq), with no output range to lose
-      // precision to; the layers reading it quantize what they take.
-      layer->setAttr(kQuantizedOutputMark, id);
-      return true;
-    }
     QuantParams yp = activationParams(output[0], output[1]);
     Value y = layer->getResult(0), dy;
     if (tail != y && yp.zeroPoint == 0) {
