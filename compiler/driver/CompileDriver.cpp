@@ -221,6 +221,11 @@ constexpr const char *kOverview =
       infer-run out/NAME.so runs them through the CUDA driver), plus
       NAME.sm_90.ptx (and .cubin when ptxas is found) per architecture and
       NAME.schedule.json
+  infer-compile model.onnx --shape x=1x3x224x224 --quantize=int8 \
+      --calibration=sets --quantize-report=q.json -o out
+      int8 convolutions and matmuls, ranges measured by running the model on
+      the input sets in sets/; q.json (and the printed table) says per layer
+      what it cost against the float model
   infer-compile model.onnx --compile-to=graph
       import the model and print its graph-level IR
 
