@@ -143,10 +143,12 @@ struct DriverOptions {
   cl::opt<std::string> calibrationMethod{
       "calibration-method",
       cl::desc("How a tensor's range is chosen from the calibration values: "
-               "minmax (the default; all values) or percentile (the "
+               "minmax (the default; all values), percentile (the "
                "--calibration-percentile-th percentile at the top and its "
-               "complement at the bottom, leaving outliers to saturate)"),
-      cl::value_desc("minmax|percentile"), cl::init("minmax"),
+               "complement at the bottom, leaving outliers to saturate) or "
+               "entropy (the magnitude whose clipping loses the least "
+               "information, KL divergence as TensorRT's)"),
+      cl::value_desc("minmax|percentile|entropy"), cl::init("minmax"),
       cl::cat(quantizeCat)};
   cl::opt<double> calibrationPercentile{
       "calibration-percentile",
@@ -344,8 +346,10 @@ std::string readQuantizeOptions(const DriverOptions &options,
            "the model's ranges on";
   }
   if (options.calibrationMethod != "minmax" &&
-      options.calibrationMethod != "percentile") {
-    return "--calibration-method must be 'minmax' or 'percentile', got '" +
+      options.calibrationMethod != "percentile" &&
+      options.calibrationMethod != "entropy") {
+    return "--calibration-method must be 'minmax', 'percentile' or "
+           "'entropy', got '" +
            options.calibrationMethod.getValue() + "'";
   }
   if (!(options.calibrationPercentile > 50.0 &&

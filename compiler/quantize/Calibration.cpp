@@ -52,6 +52,58 @@ std::vector<Tensor> loadSet(infer_model_t model, const fs::path &dir) {
 
 } // namespace
 
+size_t entropyCut(const std::vector<uint64_t> &hist, size_t levels) {
+  size_t bins = hist.size();
+  if (bins <= levels) {
+    return bins;
+  }
+  std::vector<double> suffix(bins + 1, 0.0);
+  for (size_t b = bins; b-- > 0;) {
+    suffix[b] = suffix[b + 1] + double(hist[b]);
+  }
+  if (suffix[0] == 0.0) {
+    return bins;
+  }
+  double best = std::numeric_limits<double>::infinity();
+  size_t bestCut = bins;
+  std::vector<double> q;
+  for (size_t cut = levels; cut <= bins; ++cut) {
+    // Q: the first `cut` bins merged into `levels` groups, each group's
+    // count spread evenly over its non-empty bins.
+    q.assign(cut, 0.0);
+    for (size_t g = 0; g < levels; ++g) {
+      size_t begin = g * cut / levels, end = (g + 1) * cut / levels;
+      double sum = 0.0;
+      size_t filled = 0;
+      for (size_t b = begin; b < end; ++b) {
+        sum += double(hist[b]);
+        filled += hist[b] != 0;
+      }
+      for (size_t b = begin; b < end && filled; ++b) {
+        q[b] = hist[b] ? sum / double(filled) : 0.0;
+      }
+    }
+    // P: the same bins with everything past the cut in the last one. Both
+    // normalized; KL(P || Q) over P's support (Q is 0 only where the
+    // clipped histogram is, except the last bin's outliers).
+    double pTotal = suffix[0], qTotal = suffix[0] - suffix[cut];
+    double divergence = 0.0;
+    for (size_t b = 0; b < cut; ++b) {
+      double p = double(hist[b]) + (b + 1 == cut ? suffix[cut] : 0.0);
+      if (p == 0.0) {
+        continue;
+      }
+      double qb = q[b] > 0.0 ? q[b] / qTotal : 1e-12;
+      divergence += (p / pTotal) * std::log((p / pTotal) / qb);
+    }
+    if (divergence < best) {
+      best = divergence;
+      bestCut = cut;
+    }
+  }
+  return bestCut;
+}
+
 std::vector<std::vector<Tensor>> loadCalibrationSets(infer_model_t model,
                                                      const std::string &dir) {
   std::error_code error;
@@ -124,18 +176,30 @@ std::vector<Range> measureRanges(infer_model_t model,
   if (method == RangeMethod::MinMax) {
     return ranges;
   }
+  // Second run: a histogram per tensor, of the values over the min-max
+  // range (percentile) or of their magnitudes up to the largest (entropy).
   constexpr size_t kBins = 2048;
+  bool magnitudes = method == RangeMethod::Entropy;
+  std::vector<double> origin(count), width(count);
+  for (size_t k = 0; k < count; ++k) {
+    double top = std::max(std::fabs(ranges[k].lo), std::fabs(ranges[k].hi));
+    origin[k] = magnitudes ? 0.0 : ranges[k].lo;
+    width[k] = (magnitudes ? top : ranges[k].hi - ranges[k].lo) / kBins;
+  }
   std::vector<std::vector<uint64_t>> histograms(
       count, std::vector<uint64_t>(kBins, 0));
   runSets(model, sets, [&](const std::vector<Tensor> &outputs) {
     for (size_t k = 0; k < count; ++k) {
       auto [data, size] = floats(outputs[first + k]);
-      double lo = ranges[k].lo, width = (ranges[k].hi - lo) / kBins;
       for (size_t i = 0; i < size; ++i) {
-        if (std::isnan(data[i])) {
+        // Exact zeros (half of a ReLU's output) quantize exactly whatever
+        // the range; in the magnitude histogram their spike would pull
+        // the entropy cut down.
+        if (std::isnan(data[i]) || (magnitudes && data[i] == 0.0f)) {
           continue;
         }
-        double bin = width > 0 ? (data[i] - lo) / width : 0.0;
+        double v = magnitudes ? std::fabs(data[i]) : data[i];
+        double bin = width[k] > 0 ? (v - origin[k]) / width[k] : 0.0;
         histograms[k]
                   [std::min<size_t>(size_t(std::max(bin, 0.0)), kBins - 1)]++;
       }
@@ -143,11 +207,19 @@ std::vector<Range> measureRanges(infer_model_t model,
   });
   for (size_t k = 0; k < count; ++k) {
     const std::vector<uint64_t> &hist = histograms[k];
+    if (magnitudes) {
+      // u8 spends its 256 levels on one side when nothing is negative,
+      // about half on each side otherwise.
+      size_t levels = ranges[k].lo >= 0.0 ? 255 : 128;
+      double threshold = width[k] * double(entropyCut(hist, levels));
+      ranges[k] = {std::max(ranges[k].lo, -threshold),
+                   std::min(ranges[k].hi, threshold)};
+      continue;
+    }
     uint64_t total = 0;
     for (uint64_t n : hist) {
       total += n;
     }
-    double lo = ranges[k].lo, width = (ranges[k].hi - lo) / kBins;
     double tail = total * (100.0 - percentile) / 100.0;
     // The lowest bin whose cumulative count passes the lower tail, and
     // the highest whose count from the top does.
@@ -159,7 +231,7 @@ std::vector<Range> measureRanges(infer_model_t model,
     while (high > low && above + hist[high] <= tail) {
       above += hist[high--];
     }
-    ranges[k] = {lo + width * low, lo + width * (high + 1)};
+    ranges[k] = {origin[k] + width[k] * low, origin[k] + width[k] * (high + 1)};
   }
   return ranges;
 }

@@ -14,12 +14,19 @@
 
 #include "tools/common/RuntimeHandles.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace infer::quantize {
+
+/// TensorRT's entropy calibration on the magnitude histogram `hist`: the
+/// cut, in bins, whose clipped distribution (outliers folded into the last
+/// bin) differs least (KL divergence) from itself quantized into `levels`
+/// levels.
+size_t entropyCut(const std::vector<uint64_t> &hist, size_t levels);
 
 /// Every input set under `dir`: `dir` itself when it holds input_K.pb files
 /// (an ONNX test_data_set) or one NAME.npy per model input, else each
@@ -41,12 +48,14 @@ struct Range {
   double lo = 0.0, hi = 0.0;
 };
 
-enum class RangeMethod { MinMax, Percentile };
+enum class RangeMethod { MinMax, Percentile, Entropy };
 
 /// The ranges of outputs `first`.. of `model` over `sets`: their min and
-/// max, or (Percentile) the `percentile`-th and (100 - `percentile`)-th
+/// max; (Percentile) the `percentile`-th and (100 - `percentile`)-th
 /// percentiles of the values, read from a 2048-bin histogram over the
-/// min-max range (a second run over the sets).
+/// min-max range (a second run over the sets); or (Entropy) the min-max
+/// range clipped to +-T, T the magnitude threshold entropyCut picks from a
+/// 2048-bin histogram of |x|.
 std::vector<Range>
 measureRanges(infer_model_t model,
               const std::vector<std::vector<tools::Tensor>> &sets, size_t first,

@@ -213,6 +213,7 @@ LogicalResult Quantizer::calibrate(TempDir &dir) {
     return failure();
   }
   RangeMethod method = options.method == "percentile" ? RangeMethod::Percentile
+                       : options.method == "entropy"  ? RangeMethod::Entropy
                                                       : RangeMethod::MinMax;
   std::vector<Range> ranges;
   try {

@@ -16,7 +16,8 @@ test_data_set folders and folders of NAME.npy), and checked:
   Runtime, for four draws of the weights: infer's int8 output must be at
   least as close (mean SQNR) as ONNX Runtime's quantize_static calibrated
   on the same sets, and agree with it on the top-1 class as often;
-- --calibration-method=percentile runs and says so in the report;
+- --calibration-method=percentile and =entropy run, say so in the report,
+  and clip: ranges within the min-max ones, some narrower;
 - --quantize-max-error keeps the layers above it float, and says so;
 - refusals with a clear message: no --calibration, an empty calibration
   folder, a set with the wrong shape, an unknown --quantize-exclude node, a
@@ -228,15 +229,29 @@ def main():
     expect("infer's int8 agrees with float on the top-1 class as often as ORT's",
            ours_top1 >= ort_top1, (ours_top1, ort_top1))
 
-    # Percentile calibration.
-    proc = compile_("--quantize=int8", "--calibration=" + cal_dir,
-                    "--calibration-method=percentile", "--calibration-percentile=99.9",
-                    "--quantize-report=" + os.path.join(work, "percentile.json"), out="pct")
-    ok = proc.returncode == 0
-    if ok:
-        with open(os.path.join(work, "percentile.json")) as f:
-            ok = json.load(f)["method"] == "percentile"
-    expect("percentile calibration", ok, proc.stderr)
+    proc = compile_(*quantize[:2], "--quantize-report=" + os.path.join(work, "minmax.json"),
+                    out="minmax")
+    with open(os.path.join(work, "minmax.json")) as f:
+        report_minmax = json.load(f)
+
+    # Percentile and entropy calibration: each runs, says so in the report,
+    # and clips: its ranges within minmax's, some of them narrower.
+    widest = {l["name"]: l for l in report_minmax["layers"] if l["int8"]}
+    for method, extra in [("percentile", ["--calibration-percentile=99.9"]), ("entropy", [])]:
+        path = os.path.join(work, method + ".json")
+        proc = compile_(*quantize[:2], "--calibration-method=" + method, *extra,
+                        "--quantize-report=" + path, out=method)
+        ok = proc.returncode == 0
+        if ok:
+            with open(path) as f:
+                got = json.load(f)
+            clipped = [l for l in got["layers"] if l["int8"]
+                       and l["output_range"][1] < widest[l["name"]]["output_range"][1]]
+            ok = (got["method"] == method and bool(clipped)
+                  and all(widest[l["name"]]["output_range"][0] <= l["output_range"][0]
+                          and l["output_range"][1] <= widest[l["name"]]["output_range"][1]
+                          for l in got["layers"] if l["int8"]))
+        expect(f"{method} calibration clips within the min-max ranges", ok, proc.stderr)
 
     # The accuracy guard: layers whose relative RMS error exceeds 0.01 (40
     # dB) stay float; the report says which, and what is left is within it.
