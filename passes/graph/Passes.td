@@ -118,6 +118,25 @@ def QuantizeConvsPass : Pass<"infer-graph-quantize", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::infer::graph::GraphDialect"];
 }
 
+def MarkBf16Pass : Pass<"infer-graph-bf16", "::mlir::func::FuncOp"> {
+  let summary = "Marks the matmuls and convolutions to compute in bfloat16";
+  let description = [{
+    Sets `infer.precision = "bf16"` on each `graph.conv` (one group), each
+    `graph.mat_mul` whose B is a 2-d constant and each `graph.gemm` (A not
+    transposed) whose B is constant, all of f32 and outside subgraphs,
+    unless its ONNX node is named in `exclude`. The lowering then computes
+    the marked op over bfloat16 pairs (passes/lowering/PairDot.h): inputs
+    rounded to bf16 at run time, weights at compile time, products summed
+    in f32 (`infer-compile --precision=bf16`). A name in `exclude` that
+    names no such op is an error.
+  }];
+  let options = [
+    ListOption<"exclude", "exclude", "std::string",
+               "ONNX node names of layers to keep in f32">
+  ];
+  let dependentDialects = ["::infer::graph::GraphDialect"];
+}
+
 def BindInputsPass : Pass<"infer-graph-bind-inputs", "::mlir::func::FuncOp"> {
   let summary = "Replaces inputs by compile-time values";
   let description = [{

@@ -9,7 +9,9 @@
 #include "dialects/graph/IR/Folding.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
+#include "passes/graph/Precision.h"
 #include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/PackedLanes.h"
 #include "passes/lowering/Passes.h"
 #include "passes/lowering/ScalarMath.h"
 #include "passes/lowering/nn/Windows.h"
@@ -36,14 +38,13 @@ using scalar::mul;
 /// positions innermost, so the inner loop runs along a contiguous output
 /// row. Used when each group has one input channel (depthwise), where an
 /// im2col matrix would have a tiny reduction.
-Value directConv(OpBuilder &b, Location loc, Value x, Value w,
+Value directConv(OpBuilder &b, Location loc, Value x, Value w, Type accElement,
                  ArrayRef<OpFoldResult> outSpatial, int64_t group,
                  ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
                  MultiplyAdd multiplyAdd) {
   MLIRContext *ctx = b.getContext();
   auto pType = cast<RankedTensorType>(x.getType());
   auto wType = cast<RankedTensorType>(w.getType());
-  Type element = pType.getElementType();
   int64_t s = pType.getRank() - 2;
   int64_t channels = pType.getDimSize(1);
   int64_t filters = wType.getDimSize(0);
@@ -55,11 +56,12 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w,
   x = reshapeToSizes(b, loc, x, gSizes);
   SmallVector<int64_t> wShape = {group, filters / group, channels / group};
   llvm::append_range(wShape, wType.getShape().drop_front(2));
-  w = reshapeTo(b, loc, w, RankedTensorType::get(wShape, element));
+  w = reshapeTo(b, loc, w,
+                RankedTensorType::get(wShape, wType.getElementType()));
   SmallVector<OpFoldResult> oSizes = {batch, b.getIndexAttr(group),
                                       b.getIndexAttr(filters / group)};
   llvm::append_range(oSizes, outSpatial);
-  RankedTensorType oType = typeOfSizes(oSizes, element);
+  RankedTensorType oType = typeOfSizes(oSizes, accElement);
   int64_t dims = 3 + 1 + s + s;
   auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
   SmallVector<AffineExpr> xExprs = {d(0), d(1), d(3)};
@@ -76,8 +78,8 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w,
   SmallVector<IteratorType> iterators(3, IteratorType::parallel);
   iterators.append(1 + s, IteratorType::reduction);
   iterators.append(s, IteratorType::parallel);
-  Value init =
-      filledTensor(b, loc, oType, scalarConstant(b, loc, element, 0), oSizes);
+  Value init = filledTensor(b, loc, oType,
+                            scalarConstant(b, loc, accElement, 0), oSizes);
   Value out =
       linalg::GenericOp::create(
           b, loc, TypeRange{oType}, ValueRange{x, w}, ValueRange{init}, maps,
@@ -101,7 +103,7 @@ Value directConv(OpBuilder &b, Location loc, Value x, Value w,
 /// stride-1 window needs no copy), then out[n, g, f, o] = w[g, f, :] x
 /// col[n, g, :, o] is one matmul per (n, g), which the targets tile into
 /// register-blocked kernels.
-Value im2colConv(OpBuilder &b, Location loc, Value x, Value w,
+Value im2colConv(OpBuilder &b, Location loc, Value x, Value w, Type accElement,
                  ArrayRef<OpFoldResult> outSpatial, int64_t group,
                  ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
                  MultiplyAdd multiplyAdd) {
@@ -166,9 +168,10 @@ Value im2colConv(OpBuilder &b, Location loc, Value x, Value w,
               .getResult(0);
     col = reshapeToSizes(b, loc, col, colSizes);
   }
-  w = reshapeTo(b, loc, w,
-                RankedTensorType::get(
-                    {group, filters / group, perGroup * window}, element));
+  w = reshapeTo(
+      b, loc, w,
+      RankedTensorType::get({group, filters / group, perGroup * window},
+                            wType.getElementType()));
   SmallVector<OpFoldResult> oSizes = {batch, m.constant(group),
                                       m.constant(filters / group), positions};
   // The matmul's steps take the weights first.
@@ -177,7 +180,7 @@ Value im2colConv(OpBuilder &b, Location loc, Value x, Value w,
     return multiplyAdd(nb, l, acc, input, weight);
   };
   Value out = buildMatmul(
-      b, loc, w, col, typeOfSizes(oSizes, element), /*transA=*/false,
+      b, loc, w, col, typeOfSizes(oSizes, accElement), /*transA=*/false,
       /*transB=*/false, multiplyAdd ? MultiplyAdd(weightsFirst) : nullptr);
   SmallVector<OpFoldResult> ySizes = {batch, m.constant(filters)};
   llvm::append_range(ySizes, outSpatial);
@@ -200,11 +203,12 @@ Value convolve(OpBuilder &b, Location loc, Value x, Value w,
   x = padSpatial(b, loc, x, sizes.begin, sizes.end, sizes.out, kernel,
                  geometry.strides, geometry.dilations, padValue);
   int64_t perGroup = xType.getDimSize(1) / group;
-  return perGroup == 1
-             ? directConv(b, loc, x, w, sizes.out, group, geometry.strides,
-                          geometry.dilations, multiplyAdd)
-             : im2colConv(b, loc, x, w, sizes.out, group, geometry.strides,
-                          geometry.dilations, multiplyAdd);
+  return perGroup == 1 ? directConv(b, loc, x, w, yType.getElementType(),
+                                    sizes.out, group, geometry.strides,
+                                    geometry.dilations, multiplyAdd)
+                       : im2colConv(b, loc, x, w, yType.getElementType(),
+                                    sizes.out, group, geometry.strides,
+                                    geometry.dilations, multiplyAdd);
 }
 
 namespace {
@@ -304,9 +308,24 @@ struct ConvLowering final : OpConversionPattern<Op> {
     ConvGeometry geometry{orOnes(op.getStrides(), s),
                           orOnes(op.getDilations(), s), op.getPads(),
                           op.getAutoPad(), op.getGroup()};
-    Value out =
-        convolve(rewriter, loc, input, weights, convType, geometry,
-                 scalarConstant(rewriter, loc, convType.getElementType(), 0));
+    Value padValue =
+        scalarConstant(rewriter, loc, convType.getElementType(), 0);
+    MultiplyAdd multiplyAdd = nullptr;
+    if constexpr (std::is_same_v<Op, ConvOp>) {
+      // Marked by infer-graph-bf16: two input channels rounded to bf16 per
+      // i32, the weights packed so at compile time, f32 sums (PairDot.h).
+      auto w = graph::constantFloats(weights);
+      if (graph::markedBf16(op) && op.getGroup() == 1 && w) {
+        auto wType = cast<RankedTensorType>(weights.getType());
+        input = packBf16Pairs(rewriter, loc, input, 1);
+        weights = bf16PairsConstant(rewriter, loc, *w, wType.getShape(), 1);
+        padValue = arith::ConstantIntOp::create(rewriter, loc,
+                                                rewriter.getI32Type(), 0);
+        multiplyAdd = pairDotStep;
+      }
+    }
+    Value out = convolve(rewriter, loc, input, weights, convType, geometry,
+                         padValue, multiplyAdd);
     if (convType != yType) {
       out = convertElements(rewriter, loc, out, element);
     }

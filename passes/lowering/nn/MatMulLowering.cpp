@@ -6,9 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/graph/IR/Folding.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
+#include "passes/graph/Precision.h"
 #include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/PackedLanes.h"
 #include "passes/lowering/Passes.h"
 #include "passes/lowering/ScalarMath.h"
 
@@ -133,6 +136,43 @@ bool batchDimsSized(RankedTensorType type,
   return true;
 }
 
+/// For an op infer-graph-bf16 marked, with a constant 2-d f32 `b`: `a`
+/// packed in bf16 pairs along `aDim` (its K dim) and `b` as a K x N matrix
+/// packed along K (`bDim`: b's K dim, 1 when b is N x K), PairDot.h;
+/// nullopt otherwise (also for a dynamic `a`).
+std::optional<std::pair<Value, Value>> bf16Operands(Operation *op, Value a,
+                                                    Value b, int64_t aDim,
+                                                    int64_t bDim,
+                                                    OpBuilder &builder) {
+  auto bType = cast<RankedTensorType>(b.getType());
+  auto aType = cast<RankedTensorType>(a.getType());
+  if (!graph::markedBf16(op) || bType.getRank() != 2 ||
+      !aType.getElementType().isF32() || !aType.hasStaticShape()) {
+    return std::nullopt;
+  }
+  auto values = graph::constantFloats(b);
+  if (!values) {
+    return std::nullopt;
+  }
+  SmallVector<int64_t> shape(bType.getShape());
+  if (bDim == 1) {
+    // B read transposed (Gemm's transB): stored as the K x N matrix, so
+    // the kernels read its rows in place.
+    SmallVector<float> transposed(values->size());
+    for (int64_t n = 0; n < shape[0]; ++n) {
+      for (int64_t k = 0; k < shape[1]; ++k) {
+        transposed[k * shape[0] + n] = (*values)[n * shape[1] + k];
+      }
+    }
+    *values = std::move(transposed);
+    std::swap(shape[0], shape[1]);
+  }
+  Location loc = op->getLoc();
+  Value packedA = packBf16Pairs(builder, loc, a, aDim);
+  Value packedB = bf16PairsConstant(builder, loc, *values, shape, 0);
+  return std::pair(packedA, packedB);
+}
+
 struct MatMulLowering final : OpConversionPattern<MatMulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -178,7 +218,13 @@ struct MatMulLowering final : OpConversionPattern<MatMulOp> {
       shape.push_back(1);
     }
     auto fullType = RankedTensorType::get(shape, resultType.getElementType());
-    Value product = buildMatmul(rewriter, loc, a, b, fullType);
+    Value product;
+    if (auto bf16 = bf16Operands(op, a, b, aType.getRank() - 1, 0, rewriter)) {
+      product = buildMatmul(rewriter, loc, bf16->first, bf16->second, fullType,
+                            false, false, pairDotStep);
+    } else {
+      product = buildMatmul(rewriter, loc, a, b, fullType);
+    }
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, product, resultType));
     return success();
   }
@@ -195,8 +241,19 @@ struct GemmLowering final : OpConversionPattern<GemmOp> {
     Location loc = op.getLoc();
     auto resultType = loweredAnyShapeType(op.getY().getType());
     Type element = resultType.getElementType();
-    Value product = buildMatmul(rewriter, loc, adaptor.getA(), adaptor.getB(),
-                                resultType, op.getTransA(), op.getTransB());
+    Value product;
+    std::optional<std::pair<Value, Value>> bf16;
+    if (!op.getTransA()) {
+      bf16 = bf16Operands(op, adaptor.getA(), adaptor.getB(), 1,
+                          op.getTransB() ? 1 : 0, rewriter);
+    }
+    if (bf16) {
+      product = buildMatmul(rewriter, loc, bf16->first, bf16->second,
+                            resultType, false, false, pairDotStep);
+    } else {
+      product = buildMatmul(rewriter, loc, adaptor.getA(), adaptor.getB(),
+                            resultType, op.getTransA(), op.getTransB());
+    }
     double alpha = op.getAlpha().convertToDouble();
     double beta = op.getBeta().convertToDouble();
     SmallVector<Value> inputs = {product};

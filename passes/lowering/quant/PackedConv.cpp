@@ -24,6 +24,7 @@
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "passes/lowering/ByteDot.h"
 #include "passes/lowering/LoweringUtils.h"
+#include "passes/lowering/PackedLanes.h"
 #include "passes/lowering/nn/Windows.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -35,13 +36,6 @@ using namespace mlir;
 using namespace infer::graph;
 
 namespace infer::lowering {
-
-Value i32Constant(OpBuilder &b, Location loc, RankedTensorType type,
-                  ArrayRef<int32_t> values) {
-  return arith::ConstantOp::create(b, loc, type,
-                                   cast<TypedAttr>(graph::makeConstantElements(
-                                       type, values, "byte_packed")));
-}
 
 Value requantizePacked(OpBuilder &b, Location loc, RankedTensorType yType,
                        bool yUnsigned, Value acc, ArrayRef<int64_t> paramShape,
@@ -65,54 +59,6 @@ Value requantizePacked(OpBuilder &b, Location loc, RankedTensorType yType,
                                   scalarConstant(nb, l, f32, double(zy)));
         return saturate(nb, l, q, yElem, yUnsigned);
       });
-}
-
-Value packLanes(OpBuilder &b, Location loc, Value x, int64_t dim,
-                Value padding) {
-  MLIRContext *ctx = b.getContext();
-  auto type = cast<RankedTensorType>(x.getType());
-  int64_t rank = type.getRank(), channels = type.getDimSize(dim);
-  int64_t groups = llvm::divideCeil(channels, kByteLanes);
-  if (int64_t extra = groups * kByteLanes - channels) {
-    SmallVector<OpFoldResult> low(rank, b.getIndexAttr(0)),
-        high(rank, b.getIndexAttr(0));
-    high[dim] = b.getIndexAttr(extra);
-    SmallVector<int64_t> shape(type.getShape());
-    shape[dim] += extra;
-    auto padded = RankedTensorType::get(shape, type.getElementType());
-    x = tensor::PadOp::create(b, loc, padded, x, low, high, padding);
-  }
-  SmallVector<int64_t> shape(type.getShape());
-  shape[dim] = groups;
-  auto packedType = RankedTensorType::get(shape, b.getI32Type());
-  SmallVector<AffineMap> maps;
-  for (int64_t j = 0; j < kByteLanes; ++j) {
-    SmallVector<AffineExpr> exprs;
-    for (int64_t d = 0; d < rank; ++d) {
-      AffineExpr expr = getAffineDimExpr(d, ctx);
-      exprs.push_back(d == dim ? expr * kByteLanes + j : expr);
-    }
-    maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
-  }
-  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  Value empty = emptyTensor(b, loc, packedType);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{packedType}, SmallVector<Value>(kByteLanes, x),
-             ValueRange{empty}, maps, iterators,
-             [](OpBuilder &nb, Location l, ValueRange args) {
-               Type i32 = nb.getI32Type();
-               Value word = arith::ExtUIOp::create(nb, l, i32, args[0]);
-               for (int64_t j = 1; j < kByteLanes; ++j) {
-                 Value lane = arith::ShLIOp::create(
-                     nb, l, arith::ExtUIOp::create(nb, l, i32, args[j]),
-                     arith::ConstantIntOp::create(nb, l, i32, 8 * j));
-                 word = arith::OrIOp::create(nb, l, word, lane);
-               }
-               linalg::YieldOp::create(nb, l, word);
-             })
-      .getResult(0);
 }
 
 LogicalResult lowerPackedQLinearConv(QLinearConvOp op,
@@ -180,10 +126,10 @@ LogicalResult lowerPackedQLinearConv(QLinearConvOp op,
   Value w4 = i32Constant(rewriter, loc,
                          RankedTensorType::get(w4Shape, rewriter.getI32Type()),
                          packed);
-  Value x4 = packLanes(rewriter, loc, adaptor.getX(), 1,
-                       arith::ConstantIntOp::create(rewriter, loc,
-                                                    xType.getElementType(),
-                                                    int64_t(int8_t(zx))));
+  Value x4 = packByteLanes(rewriter, loc, adaptor.getX(), 1,
+                           arith::ConstantIntOp::create(rewriter, loc,
+                                                        xType.getElementType(),
+                                                        int64_t(int8_t(zx))));
   int64_t s = xType.getRank() - 2;
   ConvGeometry geometry{orOnes(op.getStrides(), s),
                         orOnes(op.getDilations(), s), op.getPads(),

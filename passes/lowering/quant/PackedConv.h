@@ -10,21 +10,11 @@
 #define INFER_PASSES_LOWERING_QUANT_PACKEDCONV_H
 
 #include "dialects/graph/IR/GraphOps.h"
+#include "passes/lowering/PackedLanes.h"
 
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace infer::lowering {
-
-/// An i32 constant of `type` (a resource blob when large).
-mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc,
-                        mlir::RankedTensorType type,
-                        llvm::ArrayRef<int32_t> values);
-
-/// The u8 tensor `x` with dimension `dim` packed four to an i32 (lane j of
-/// element i is x[.., 4 i + j, ..]), padded with the i8 `padding` (its zero
-/// point) up to a multiple of 4.
-mlir::Value packLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
-                      int64_t dim, mlir::Value padding);
 
 /// Lowers `op` over i32 values packing four channels when its input is u8,
 /// its weights constant s8 with zero points 0, one group, and its scales,

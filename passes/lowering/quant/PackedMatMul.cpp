@@ -59,7 +59,7 @@ Value packedProduct(OpBuilder &rewriter, Location loc, Value a,
       rewriter, loc,
       RankedTensorType::get({groups, columns}, rewriter.getI32Type()), packed);
   auto aType = cast<RankedTensorType>(a.getType());
-  Value a4 = packLanes(rewriter, loc, a, aType.getRank() - 1, za);
+  Value a4 = packByteLanes(rewriter, loc, a, aType.getRank() - 1, za);
   auto accType = RankedTensorType::get(resultShape, rewriter.getI32Type());
   return buildMatmul(
       rewriter, loc, a4, b4, accType, /*transA=*/false, /*transB=*/false,
