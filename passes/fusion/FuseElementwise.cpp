@@ -2,6 +2,7 @@
 
 #include "passes/fusion/Passes.h"
 #include "passes/lowering/ByteDot.h"
+#include "passes/lowering/PairDot.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,7 +28,8 @@ bool isContraction(Operation *op) {
                return (isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add)) ||
                       (isa<arith::MulIOp>(mul) && isa<arith::AddIOp>(add));
              }) ||
-         lowering::matchByteDot(linalgOp).has_value();
+         lowering::matchByteDot(linalgOp).has_value() ||
+         lowering::matchPairDot(linalgOp);
 }
 
 namespace {

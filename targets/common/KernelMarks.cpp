@@ -2,6 +2,7 @@
 
 #include "targets/common/KernelMarks.h"
 #include "passes/lowering/ByteDot.h"
+#include "passes/lowering/PairDot.h"
 #include "targets/common/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -132,6 +133,9 @@ double countFlops(Operation *op) {
   // multiply-add per lane, not the shifts that unpack them.
   if (lowering::matchByteDot(linalgOp)) {
     return iterations * 2 * lowering::kByteLanes;
+  }
+  if (lowering::matchPairDot(linalgOp)) {
+    return iterations * 2 * lowering::kPairLanes;
   }
   int64_t perIteration = 0;
   linalgOp.getBlock()->walk([&](Operation *inner) {

@@ -289,13 +289,14 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
   Value n0 = source.n0;
   int64_t width = source.width, length = source.length;
   auto type = VectorType::get({length}, elem);
+  auto accType = VectorType::get({length}, accElem);
   Value mask = columnMask(width, length);
   ivs[c.nId()] = n0;
   auto loadTile = [&] {
     SmallVector<Value> tile;
     for (int64_t i = 0; i < tileRows; ++i) {
       ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
-      tile.push_back(loadRow(out, outDims, type, mask));
+      tile.push_back(loadRow(out, outDims, accType, mask));
     }
     return tile;
   };
@@ -307,12 +308,12 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
     // from it instead of reading C.
     Value first =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k0, index(0));
-    SmallVector<Type> types(tileRows, type);
+    SmallVector<Type> types(tileRows, accType);
     auto branch = scf::IfOp::create(b, loc, types, first, true, true);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(branch.thenBlock());
-      Value splat = vector::BroadcastOp::create(b, loc, type, init);
+      Value splat = vector::BroadcastOp::create(b, loc, accType, init);
       scf::YieldOp::create(b, loc, SmallVector<Value>(tileRows, splat));
       b.setInsertionPointToStart(branch.elseBlock());
       scf::YieldOp::create(b, loc, loadTile());
@@ -545,6 +546,7 @@ struct ContractionKernelsPass final
       }
       builder.setByteDotBits(std::min<unsigned>(byteDotBits, vectorBits),
                              wordDot);
+      builder.setBf16DotBits(std::min<unsigned>(bf16DotBits, vectorBits));
       if (Value packed = packedLhsOf(b, c, tileRowsFor(vectorBits))) {
         builder.setPackedLhs(packed);
       }

@@ -3,6 +3,7 @@
 #include "targets/cpu/ContractionMatch.h"
 
 #include "passes/lowering/ByteDot.h"
+#include "passes/lowering/PairDot.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -117,10 +118,24 @@ std::optional<SmallVector<int>> dimsOf(AffineMap map) {
 /// multiply-add body, or i32 with a byte-dot body (`byteDot` set); null
 /// otherwise.
 Type kernelElement(linalg::LinalgOp op,
-                   std::optional<lowering::ByteDotBody> &byteDot) {
+                   std::optional<lowering::ByteDotBody> &byteDot,
+                   bool &pairDot) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0) {
     return {};
+  }
+  // i32 operands of two bf16 lanes into f32 (PairDot.h).
+  auto elementOf = [](Value v) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    return type ? type.getElementType() : Type();
+  };
+  if (elementOf(op->getOperand(0)) && elementOf(op->getOperand(1)) &&
+      elementOf(op->getOperand(0)).isInteger(32) &&
+      elementOf(op->getOperand(1)).isInteger(32) &&
+      elementOf(op->getOperand(2)) && elementOf(op->getOperand(2)).isF32() &&
+      lowering::matchPairDot(op)) {
+    pairDot = true;
+    return elementOf(op->getOperand(0));
   }
   Type element;
   for (Value operand : op->getOperands()) {
@@ -333,7 +348,8 @@ std::optional<Contraction> matchAs(linalg::LinalgOp op, unsigned lhsIndex,
 
 std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
   std::optional<lowering::ByteDotBody> byteDot;
-  Type element = kernelElement(op, byteDot);
+  bool pairDot = false;
+  Type element = kernelElement(op, byteDot, pairDot);
   if (!element) {
     return std::nullopt;
   }
@@ -343,6 +359,9 @@ std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
   }
   if (c) {
     c->element = element;
+    if (pairDot) {
+      c->accElement = Float32Type::get(op.getContext());
+    }
     if (byteDot) {
       bool xIsA = byteDot->x == c->lhs;
       c->byteDot = Contraction::ByteLanes{

@@ -59,6 +59,9 @@ struct Contraction {
     bool aUnsigned = false, bUnsigned = false;
   };
   std::optional<ByteLanes> byteDot;
+  /// Set for a contraction over two packed bfloat16 lanes in i32
+  /// (passes/lowering/PairDot.h): C's element type, f32.
+  mlir::Type accElement;
 
   /// The loop ids of the flattened K, N and M dims, after the real ones
   /// (a single M dim keeps its own).

@@ -59,6 +59,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   ContractionKernelsPassOptions kernels;
   kernels.vectorBits = options.vectorBits;
   kernels.byteDotBits = options.byteDotBits;
+  kernels.bf16DotBits = options.bf16DotBits;
   kernels.wordDot = options.wordDot;
   kernels.parallel = parallel;
   PackWeightsPassOptions packing;

@@ -28,6 +28,8 @@ CodegenOptions codegenOptions(const CpuTargetOptions &options) {
   }
   codegen.byteDotBits =
       std::min(byteDotBits(machine), std::max(codegen.vectorBits, 256u));
+  codegen.bf16DotBits =
+      std::min(bf16DotBits(machine), std::max(codegen.vectorBits, 256u));
   codegen.wordDot = hasWordDot(machine);
   codegen.parallel =
       options.parallel == "openmp"    ? CodegenOptions::Parallel::OpenMP

@@ -43,6 +43,9 @@ struct CodegenOptions {
   // The widest vpdpbusd of the target (512: AVX-512 VNNI, 256: AVX-VNNI;
   // 0: none), for int8 contractions.
   unsigned byteDotBits = 0;
+  // The widest vdpbf16ps of the target (512 or 256 with AVX512-BF16; 0:
+  // none), for contractions over bfloat16 pairs.
+  unsigned bf16DotBits = 0;
   // Without it, AVX2's vpmaddwd on 16-bit halves (else each lane apart).
   bool wordDot = false;
   // Where parallel loops get their threads: nowhere (serial code), the
@@ -68,6 +71,10 @@ unsigned vectorBits(const CpuOptions &options);
 /// The widest vpdpbusd of the target `options` name: 512 with AVX-512
 /// VNNI, 256 with AVX-VNNI, else 0.
 unsigned byteDotBits(const CpuOptions &options);
+
+/// The widest vdpbf16ps of the target `options` name: 512 with
+/// AVX512-BF16, 256 with it and AVX512-VL, else 0.
+unsigned bf16DotBits(const CpuOptions &options);
 
 /// Whether the target `options` name has AVX2's vpmaddwd (the int8
 /// kernels' exact route without VNNI).

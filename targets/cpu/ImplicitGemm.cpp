@@ -18,6 +18,7 @@
 
 #include "passes/fusion/Passes.h"
 #include "passes/lowering/ByteDot.h"
+#include "passes/lowering/PairDot.h"
 #include "targets/cpu/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -49,7 +50,8 @@ bool isCopy(Operation *op) {
          yield.getOperand(0) == generic.getBlock()->getArgument(0);
 }
 
-/// An f32 contraction (or one over packed 8-bit lanes, in i32) with
+/// An f32 contraction (or one over packed 8-bit lanes in i32, or over
+/// bf16 pairs in i32 into f32) with
 /// static shapes: the form the kernels take.
 bool isStaticF32Contraction(Operation *op) {
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
@@ -58,11 +60,13 @@ bool isStaticF32Contraction(Operation *op) {
     return false;
   }
   bool bytes = lowering::matchByteDot(linalgOp).has_value();
-  return llvm::all_of(op->getOperandTypes(), [&](Type type) {
-    auto shaped = dyn_cast<RankedTensorType>(type);
+  bool pairs = lowering::matchPairDot(linalgOp);
+  return llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
+    auto shaped = dyn_cast<RankedTensorType>(operand.get().getType());
+    bool packedInput = pairs && operand.getOperandNumber() < 2;
     return shaped && shaped.hasStaticShape() &&
-           (bytes ? shaped.getElementType().isInteger(32)
-                  : shaped.getElementType().isF32());
+           (bytes || packedInput ? shaped.getElementType().isInteger(32)
+                                 : shaped.getElementType().isF32());
   });
 }
 

@@ -31,6 +31,7 @@ public:
                 mlir::Value init, std::optional<Epilogue> epilogue)
       : b(b), loc(c.op.getLoc()), c(c), parallel(parallel), init(init),
         epilogue(std::move(epilogue)), elem(c.element),
+        accElem(c.accElement ? c.accElement : c.element),
         lanes(std::max<int64_t>(vectorBits / 32, 4)),
         rows(tileRowsFor(vectorBits)), kBlock(kBlock), ivs(c.numIds()),
         shared(shared) {
@@ -60,6 +61,10 @@ public:
     byteDotBits = bits;
     wordDot = words;
   }
+
+  /// The widest vdpbf16ps the target has (512 or 256; 0: none, two FMAs
+  /// on the widened lanes).
+  void setBf16DotBits(unsigned bits) { bf16DotBits = bits; }
 
   void build();
 
@@ -265,8 +270,10 @@ private:
   mlir::Value rowIndex();
 
   /// acc + a * row: one FMA for f32; for packed 8-bit lanes, vpdpbusd per
-  /// register (or the lanes' products one by one without it).
+  /// register (or the lanes' products one by one without it); for bf16
+  /// pairs, vdpbf16ps (or two FMAs on the widened lanes).
   mlir::Value multiplyAdd(mlir::Value a, mlir::Value row, mlir::Value acc);
+  mlir::Value pairDot(mlir::Value a, mlir::Value row, mlir::Value acc);
 
   static constexpr int64_t kMaxGroups = 8;
   static constexpr int64_t kMinParallelBatch = 4;
@@ -294,9 +301,10 @@ private:
   mlir::Value init;
   /// The consumer applied to the last k-block's accumulators.
   std::optional<Epilogue> epilogue;
-  /// C's element type (f32, or i32 for packed 8-bit lanes).
-  mlir::Type elem;
-  unsigned byteDotBits = 0;
+  /// A's and B's element type (f32, or i32 for packed lanes), and C's (f32,
+  /// or i32 for packed 8-bit lanes).
+  mlir::Type elem, accElem;
+  unsigned byteDotBits = 0, bf16DotBits = 0;
   bool wordDot = false;
   int64_t lanes, rows, kBlock, panelWidth;
   mlir::SmallVector<mlir::Value> ivs;

@@ -12,9 +12,16 @@
 // Operands both signed or both unsigned, and targets without AVX2, compute
 // the lanes' products one by one (exact, slower).
 //
+// For i32 values packing two bfloat16 lanes into an f32 sum (PairDot.h),
+// `vdpbf16ps` with AVX512-BF16 (16 or 8 sums a register); without it, the
+// lanes widened to f32 by a shift or a mask and two FMAs, which round as
+// the body does.
+//
 //===----------------------------------------------------------------------===//
 
 #include "targets/cpu/KernelBuilder.h"
+
+#include "passes/lowering/PairDot.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -85,6 +92,9 @@ Value byPieces(OpBuilder &b, Location loc, Value acc, int64_t width,
 } // namespace
 
 Value KernelBuilder::multiplyAdd(Value a, Value row, Value acc) {
+  if (c.accElement) {
+    return pairDot(a, row, acc);
+  }
   if (!c.byteDot) {
     return vector::FMAOp::create(b, loc, a, row, acc);
   }
@@ -140,6 +150,63 @@ Value KernelBuilder::multiplyAdd(Value a, Value row, Value acc) {
                    slice(acc),
                    vector::BitCastOp::create(b, loc, bytes, slice(first)),
                    vector::BitCastOp::create(b, loc, bytes, slice(second))})
+        .getResult(0);
+  });
+}
+
+Value KernelBuilder::pairDot(Value a, Value row, Value acc) {
+  auto type = cast<VectorType>(acc.getType());
+  int64_t length = type.getNumElements();
+  int64_t width = 0;
+  for (int64_t bits : {512, 256}) {
+    if (bits <= int64_t(bf16DotBits) && length % (bits / 32) == 0) {
+      width = bits / 32;
+      break;
+    }
+  }
+  if (width == 0) {
+    // Lane 1's product, then lane 0's: the body's order, each an FMA (the
+    // products are exact in f32, so fusing rounds the same).
+    auto lanesOf = [&](Value v, bool high) -> Value {
+      auto ints = cast<VectorType>(v.getType());
+      Value bits =
+          high ? arith::AndIOp::create(
+                     b, loc, v,
+                     arith::ConstantOp::create(
+                         b, loc, ints,
+                         DenseElementsAttr::get(
+                             ints, b.getI32IntegerAttr(lowering::kHighLaneMask)
+                                       .getValue())))
+                     .getResult()
+               : arith::ShLIOp::create(
+                     b, loc, v,
+                     arith::ConstantOp::create(
+                         b, loc, ints,
+                         DenseElementsAttr::get(
+                             ints, b.getI32IntegerAttr(16).getValue())))
+                     .getResult();
+      return vector::BitCastOp::create(b, loc, type, bits);
+    };
+    Value sum = acc;
+    for (bool high : {true, false}) {
+      Value x = lanesOf(a, high);
+      Value y = lanesOf(row, high);
+      sum = vector::FMAOp::create(b, loc, x, y, sum);
+    }
+    return sum;
+  }
+  auto piece = VectorType::get({width}, b.getF32Type());
+  auto halves = VectorType::get({2 * width}, b.getBF16Type());
+  StringAttr intrinsic =
+      b.getStringAttr(width == 16 ? "llvm.x86.avx512bf16.dpbf16ps.512"
+                                  : "llvm.x86.avx512bf16.dpbf16ps.256");
+  return byPieces(b, loc, acc, width, [&](function_ref<Value(Value)> slice) {
+    return LLVM::CallIntrinsicOp::create(
+               b, loc, piece, intrinsic,
+               ValueRange{
+                   slice(acc),
+                   vector::BitCastOp::create(b, loc, halves, slice(a)),
+                   vector::BitCastOp::create(b, loc, halves, slice(row))})
         .getResult(0);
   });
 }

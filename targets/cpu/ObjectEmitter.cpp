@@ -308,6 +308,10 @@ unsigned byteDotBits(const CpuOptions &options) {
   return hasFeatures(options, "+avxvnni") ? 256 : 0;
 }
 
+unsigned bf16DotBits(const CpuOptions &options) {
+  return hasFeatures(options, "+avx512bf16,+avx512vl") ? 512 : 0;
+}
+
 bool hasWordDot(const CpuOptions &options) {
   return hasFeatures(options, "+avx2");
 }

@@ -159,6 +159,10 @@ def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::Modu
            "Widest vpdpbusd for contractions over packed 8-bit lanes: 512 "
            "(AVX-512 VNNI), 256 (AVX-VNNI or AVX-512 VNNI with VL), 0 "
            "(none: each lane's product apart)">,
+    Option<"bf16DotBits", "bf16-dot-bits", "unsigned", "0",
+           "The widest vdpbf16ps of the target (512 or 256 with "
+           "AVX512-BF16; 0: none, two FMAs on the widened lanes) for "
+           "contractions over bfloat16 pairs">,
     Option<"wordDot", "word-dot", "bool", "false",
            "Without byte-dot instructions, AVX2's vpmaddwd on the lanes' "
            "16-bit halves (exact) instead of each lane's product apart">

@@ -76,6 +76,56 @@ func.func @contraction_stays_root(%w: tensor<4x6xf32>, %x: tensor<6x16xf32>) -> 
 
 // -----
 
+// The same for a contraction over bfloat16 pairs (PairDot.h): the packing
+// of A stays its own loop, so the kernels still recognize the pair dot.
+// CHECK-LABEL: func.func @pair_dot_stays_root
+// CHECK: %[[PACK:.+]] = linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel"]
+// CHECK: arith.ori
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-SAME: ins(%[[PACK]], %{{.+}} :
+#pa = affine_map<(m, k, n) -> (m, k)>
+#pb = affine_map<(m, k, n) -> (k, n)>
+#pc = affine_map<(m, k, n) -> (m, n)>
+#pid = affine_map<(d0, d1) -> (d0, d1)>
+func.func @pair_dot_stays_root(%x: tensor<4x6xi32>, %w: tensor<6x16xi32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x6xi32>
+  %pack = linalg.generic {indexing_maps = [#pid, #pid], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x6xi32>) outs(%e0 : tensor<4x6xi32>) {
+  ^bb0(%v: i32, %o: i32):
+    %sixteen = arith.constant 16 : i32
+    %h = arith.shli %v, %sixteen : i32
+    %p = arith.ori %v, %h : i32
+    linalg.yield %p : i32
+  } -> tensor<4x6xi32>
+  %e1 = tensor.empty() : tensor<4x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %mm = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%pack, %w : tensor<4x6xi32>, tensor<6x16xi32>) outs(%init : tensor<4x16xf32>) {
+  ^bb0(%l: i32, %r: i32, %acc: f32):
+    %mask = arith.constant -65536 : i32
+    %sh = arith.constant 16 : i32
+    %l1 = arith.andi %l, %mask : i32
+    %lf1 = arith.bitcast %l1 : i32 to f32
+    %r1 = arith.andi %r, %mask : i32
+    %rf1 = arith.bitcast %r1 : i32 to f32
+    %p1 = arith.mulf %lf1, %rf1 : f32
+    %s1 = arith.addf %acc, %p1 : f32
+    %l0 = arith.shli %l, %sh : i32
+    %lf0 = arith.bitcast %l0 : i32 to f32
+    %r0 = arith.shli %r, %sh : i32
+    %rf0 = arith.bitcast %r0 : i32 to f32
+    %p0 = arith.mulf %lf0, %rf0 : f32
+    %s0 = arith.addf %s1, %p0 : f32
+    linalg.yield %s0 : f32
+  } -> tensor<4x16xf32>
+  return %mm : tensor<4x16xf32>
+}
+
+// -----
+
 // An elementwise producer fused into a window read (a pooling op's input,
 // indexed o * 2 + k), or, in a module marked infer.windows_apart (the CPU
 // target's), not:
