@@ -6,6 +6,7 @@
 #include "compiler/driver/TargetFlags.h"
 #include "compiler/import/onnx/OnnxImporter.h"
 #include "compiler/pipelines/Pipelines.h"
+#include "compiler/quantize/Bf16.h"
 #include "compiler/quantize/Quantizer.h"
 #include "targets/common/OutputFile.h"
 #include "targets/common/Passes.h"
@@ -57,7 +58,7 @@ struct DriverOptions {
   cl::OptionCategory shapeCat{"Shapes"};
   cl::OptionCategory outputCat{"Output"};
   cl::OptionCategory extendCat{"Extending the pipeline"};
-  cl::OptionCategory quantizeCat{"Quantization"};
+  cl::OptionCategory quantizeCat{"Precision and quantization"};
 
   cl::opt<std::string> input{cl::Positional, cl::Required,
                              cl::desc("<model.onnx | model.onnxtxt>"),
@@ -136,7 +137,8 @@ struct DriverOptions {
       cl::value_desc("none|int8"), cl::init("none"), cl::cat(quantizeCat)};
   cl::opt<std::string> calibration{
       "calibration",
-      cl::desc("Input sets for --quantize: a folder of ONNX test_data_set_N "
+      cl::desc("Input sets for --quantize and --precision-report: a folder "
+               "of ONNX test_data_set_N "
                "folders (input_K.pb) or of folders with one NAME.npy per "
                "model input (or one such set itself)"),
       cl::value_desc("dir"), cl::cat(quantizeCat)};
@@ -175,6 +177,27 @@ struct DriverOptions {
                "int8 or why not, ranges, SQNR and max error of its output "
                "against the float model on the calibration sets; the same "
                "for the model's outputs) and print it as a table"),
+      cl::value_desc("file"), cl::cat(quantizeCat)};
+
+  cl::opt<std::string> precision{
+      "precision",
+      cl::desc("Arithmetic of the float model's matmuls and convolutions: "
+               "'f32' (the default) or 'bf16': every ungrouped Conv and "
+               "every MatMul/Gemm by a constant matrix takes its inputs "
+               "rounded to bfloat16 (weights at compile time) and sums in "
+               "f32 (vdpbf16ps with AVX512-BF16, FMAs elsewhere)"),
+      cl::value_desc("f32|bf16"), cl::init("f32"), cl::cat(quantizeCat)};
+  cl::list<std::string> precisionExclude{
+      "precision-exclude",
+      cl::desc("Keep these Conv / MatMul / Gemm nodes (ONNX node names) in "
+               "f32 under --precision=bf16"),
+      cl::CommaSeparated, cl::value_desc("node,..."), cl::cat(quantizeCat)};
+  cl::opt<std::string> precisionReport{
+      "precision-report",
+      cl::desc("With --precision=bf16: run the f32 and the bf16 model on the "
+               "input sets of --calibration, write the outputs' difference "
+               "(SQNR, relative RMS and max error per output) and the layers "
+               "in bf16 as JSON to FILE, and print it"),
       cl::value_desc("file"), cl::cat(quantizeCat)};
 
   cl::opt<std::string> output{
@@ -321,13 +344,50 @@ bool samePath(llvm::StringRef a, llvm::StringRef b) {
   return !llvm::sys::fs::equivalent(a, b, result) && result;
 }
 
+/// The --precision options (none for f32), or an error message.
+std::string readPrecisionOptions(const DriverOptions &options,
+                                 std::optional<quantize::Bf16Options> &out) {
+  if (options.precision == "f32") {
+    if (!options.precisionExclude.empty() || !options.precisionReport.empty()) {
+      return "--precision-exclude and --precision-report apply with "
+             "--precision=bf16";
+    }
+    return "";
+  }
+  if (options.precision != "bf16") {
+    return "--precision must be 'f32' or 'bf16', got '" +
+           options.precision.getValue() + "'";
+  }
+  if (options.compileTo < Phase::Graph) {
+    return "--precision applies after the graph phase; use --compile-to=graph "
+           "or later";
+  }
+  if (!options.precisionReport.empty()) {
+    if (options.calibration.empty()) {
+      return "--precision-report needs --calibration=DIR: input sets to run "
+             "the f32 and the bf16 model on";
+    }
+    if (samePath(options.precisionReport, options.input)) {
+      return "the report file '" + options.precisionReport.getValue() +
+             "' is the input model; refusing to overwrite it";
+    }
+  }
+  quantize::Bf16Options b;
+  b.exclude.assign(options.precisionExclude.begin(),
+                   options.precisionExclude.end());
+  b.reportPath = options.precisionReport;
+  b.setsDir = options.calibration;
+  out = std::move(b);
+  return "";
+}
+
 /// The --quantize options as the quantizer takes them (none when not
 /// quantizing), or an error message.
 std::string readQuantizeOptions(const DriverOptions &options,
                                 std::optional<quantize::QuantizeOptions> &out) {
   if (options.quantize == "none") {
-    if (!options.calibration.empty() || !options.quantizeExclude.empty() ||
-        !options.quantizeReport.empty() ||
+    if ((!options.calibration.empty() && options.precisionReport.empty()) ||
+        !options.quantizeExclude.empty() || !options.quantizeReport.empty() ||
         options.quantizeMaxError.getNumOccurrences() ||
         options.calibrationMethod.getNumOccurrences() ||
         options.calibrationPercentile.getNumOccurrences()) {
@@ -451,6 +511,11 @@ static int compile(int argc, char **argv) {
       !invalid.empty()) {
     return fail(invalid);
   }
+  std::optional<quantize::Bf16Options> bf16Options;
+  if (std::string invalid = readPrecisionOptions(options, bf16Options);
+      !invalid.empty()) {
+    return fail(invalid);
+  }
 
   // Plugins register passes; the insertions are checked against them
   // before any work. An insertion after a phase that does not run would
@@ -538,6 +603,9 @@ static int compile(int argc, char **argv) {
     }
     if (quantizeOptions &&
         failed(quantize::quantizeInt8(*module, *quantizeOptions))) {
+      return 1;
+    }
+    if (bf16Options && failed(quantize::convertToBf16(*module, *bf16Options))) {
       return 1;
     }
   } else if (!options.shapes.empty() || options.batch > 0 ||

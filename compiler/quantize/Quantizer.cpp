@@ -1,21 +1,18 @@
 //===- Quantizer.cpp - post-training int8 quantization in the compiler ----===//
 
 #include "compiler/quantize/Quantizer.h"
-#include "compiler/pipelines/Pipelines.h"
 #include "compiler/quantize/Calibration.h"
+#include "compiler/quantize/HostCompile.h"
 #include "compiler/quantize/Report.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "passes/graph/Passes.h"
 #include "passes/graph/Quantize.h"
-#include "targets/common/Passes.h"
-#include "targets/common/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/FileSystem.h"
 
 #include <fmt/core.h>
 
@@ -26,18 +23,6 @@ using namespace mlir;
 namespace infer::quantize {
 
 namespace {
-
-/// The ONNX node a location names (`loc("node"("OpType"))`), or "".
-std::string nodeName(Location loc) {
-  if (auto fused = dyn_cast<FusedLoc>(loc);
-      fused && !fused.getLocations().empty()) {
-    loc = fused.getLocations().front();
-  }
-  if (auto name = dyn_cast<NameLoc>(loc)) {
-    return name.getName().str();
-  }
-  return "";
-}
 
 /// The Convs and MatMuls of `fn`, in program order.
 SmallVector<Operation *> layerOps(func::FuncOp fn) {
@@ -83,49 +68,6 @@ void addFoldPasses(OpPassManager &fn) {
   fn.addPass(graph::createFoldConstantsPass());
   fn.addPass(createCSEPass());
 }
-
-/// Compiles the graph-level `module` for this machine's CPU into
-/// `dir`/`name`.so and returns that path.
-FailureOr<std::string> compileForHost(ModuleOp module, StringRef name,
-                                      StringRef dir) {
-  targets::Target *cpu = targets::lookupTarget("cpu");
-  if (!cpu) {
-    return emitError(module.getLoc())
-           << "--quantize needs the CPU target to calibrate";
-  }
-  targets::PrepareEntryPassOptions entry;
-  entry.modelName = name.str();
-  entry.targetName = "cpu";
-  PassManager pm(module.getContext());
-  pm.addPass(targets::createPrepareEntryPass(entry));
-  buildLowerPipeline(pm, LowerOptions());
-  buildFusePipeline(pm);
-  targets::ModelSignature signature;
-  if (failed(pm.run(module)) ||
-      failed(targets::readSignatureAttr(module, signature))) {
-    return failure();
-  }
-  targets::CompileOutput output;
-  output.directory = dir.str();
-  output.sourceName = name.str();
-  PassManager codegen(module.getContext());
-  if (failed(cpu->buildCodegenPipeline(codegen, module, signature, output)) ||
-      failed(codegen.run(module)) ||
-      failed(cpu->emit(module, signature, output))) {
-    return failure();
-  }
-  return (dir + "/" + name + ".so").str();
-}
-
-/// A temporary directory, removed with what it holds.
-struct TempDir {
-  llvm::SmallString<128> path;
-  ~TempDir() {
-    if (!path.empty()) {
-      llvm::sys::fs::remove_directories(path);
-    }
-  }
-};
 
 /// One Conv or MatMul of the model, as the report lists it.
 struct Layer {
@@ -389,10 +331,8 @@ LogicalResult Quantizer::run() {
   report.method = options.method;
   report.percentile = options.percentile;
   TempDir dir;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("infer-quantize", dir.path)) {
-    return error() << "--quantize: cannot create a temporary directory: "
-                   << ec.message();
+  if (std::string message = dir.create("infer-quantize"); !message.empty()) {
+    return error() << "--quantize: " << message;
   }
   bool any =
       llvm::any_of(layers, [](const Layer &l) { return l.report.quantized; });

@@ -37,10 +37,8 @@ double ErrorStats::relativeRms() const {
   return std::sqrt(noise / signal);
 }
 
-namespace {
-
 /// JSON has no infinity: equal outputs have "sqnr_db": null.
-llvm::json::Value sqnrValue(const ErrorStats &error) {
+static llvm::json::Value sqnrValue(const ErrorStats &error) {
   double db = error.sqnrDb();
   return std::isfinite(db) ? llvm::json::Value(db) : llvm::json::Value(nullptr);
 }
@@ -64,8 +62,6 @@ std::string formatDb(const ErrorStats &error) {
   double db = error.sqnrDb();
   return std::isfinite(db) ? fmt::format("{:.1f}", db) : "exact";
 }
-
-} // namespace
 
 llvm::Error writeReportJson(const std::string &path,
                             const QuantizeReport &report) {

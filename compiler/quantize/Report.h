@@ -15,6 +15,7 @@
 #include "compiler/quantize/Calibration.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -59,6 +60,12 @@ struct QuantizeReport {
   std::vector<LayerReport> layers;
   std::vector<OutputReport> outputs;
 };
+
+/// `error`'s sqnr_db, relative_rms_error and max_abs_error attributes
+/// (none when not measured).
+void writeError(llvm::json::OStream &j, const ErrorStats &error);
+/// The SQNR in dB as a table shows it ("exact" for equal values).
+std::string formatDb(const ErrorStats &error);
 
 llvm::Error writeReportJson(const std::string &path,
                             const QuantizeReport &report);
