@@ -16,7 +16,13 @@
 // (axis 0) or per tensor, the bias is i32 with zero points 0 and a scale
 // equal to x_scale * w_scale (what every quantizer writes; anything else
 // would change the result), the output is quantized per tensor and the
-// Conv's result has no other user.
+// Conv's result has no other user. A zero bias needs no quantization (torch
+// shares one among layers through Identity nodes).
+//
+// The same holds for the other QDQ forms whose float computation would sum
+// in an order each target picks: a Gemm (MatMulInteger plus the i32 bias,
+// requantized) and a GlobalAveragePool (an exact i32 sum, one multiply):
+// in integers every target gives the same answer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,6 +101,25 @@ Value zeroPointOf(DequantizeLinearOp dq, PatternRewriter &rewriter) {
       DenseElementsAttr::get(zpType, rewriter.getIntegerAttr(element, 0)));
 }
 
+/// Whether the bias `v` is zeros, as a float constant or dequantized from
+/// integer zeros, possibly through Identity nodes: torch's exporter shares
+/// one zero bias among layers through Identity nodes, and quantizers then
+/// quantize it at the first layer's scale only. Adding it is adding
+/// nothing, in integers as in floats, whatever its scale.
+bool isZeroBias(Value v) {
+  while (auto identity = v.getDefiningOp<IdentityOp>()) {
+    v = identity->getOperand(0);
+  }
+  if (auto dq = v.getDefiningOp<DequantizeLinearOp>()) {
+    auto type = dyn_cast<RankedTensorType>(dq.getX().getType());
+    return type && type.getElementType().isInteger(32) &&
+           (isNone(dq.getXZeroPoint()) || allZero(dq.getXZeroPoint())) &&
+           allZero(dq.getX());
+  }
+  std::optional<SmallVector<float>> values = constantFloats(v);
+  return values && llvm::all_of(*values, [](float x) { return x == 0.0f; });
+}
+
 /// Whether `q` quantizes the only result of `producer` per tensor to 8 bits
 /// (what the QLinear ops write).
 bool isPerTensorOutput(QuantizeLinearOp q, Operation *producer) {
@@ -160,7 +185,7 @@ struct FoldQdqConv final : OpRewritePattern<QuantizeLinearOp> {
     }
     Value wZeroPoint = zeroPointOf(dw, rewriter);
     Value bias;
-    if (!isNone(conv.getB())) {
+    if (!isNone(conv.getB()) && !isZeroBias(conv.getB())) {
       auto db = conv.getB().getDefiningOp<DequantizeLinearOp>();
       if (!db || !matchPattern(db.getX(), m_Constant()) ||
           !cast<RankedTensorType>(db.getX().getType())
@@ -298,6 +323,215 @@ struct FoldQdqMatMulFloat final : OpRewritePattern<MatMulOp> {
   }
 };
 
+/// `name` built from `operands` with one result of `type` (the graph ops'
+/// generic form, as the importer makes them).
+Value makeOp(PatternRewriter &rewriter, Location loc, StringRef name,
+             ValueRange operands, Type type,
+             ArrayRef<NamedAttribute> attributes = {}) {
+  OperationState state(loc, name);
+  state.addOperands(operands);
+  state.addTypes(type);
+  state.addAttributes(attributes);
+  return rewriter.create(state)->getResult(0);
+}
+
+/// QuantizeLinear(Cast<f32>(acc) * multiplier, 1, zy): saturate(round to
+/// even(acc * multiplier) + zy) of the i32 `acc`, one f32 multiply per
+/// element (`multiplier` per tensor, or per column of a 2-d `acc`), as the
+/// integer kernels requantize.
+Value requantize(PatternRewriter &rewriter, Location loc, Value acc,
+                 ArrayRef<float> multiplier, QuantizeLinearOp q) {
+  auto accType = cast<RankedTensorType>(acc.getType());
+  Type f32 = rewriter.getF32Type();
+  Value real =
+      makeOp(rewriter, loc, CastOp::getOperationName(), acc, accType.clone(f32),
+             {rewriter.getNamedAttr("to", TypeAttr::get(f32))});
+  auto multiplierType =
+      multiplier.size() == 1
+          ? RankedTensorType::get({}, f32)
+          : RankedTensorType::get({int64_t(multiplier.size())}, f32);
+  Value scaled = makeOp(
+      rewriter, loc, MulOp::getOperationName(),
+      {real,
+       ConstantOp::create(rewriter, loc,
+                          DenseElementsAttr::get(multiplierType, multiplier))},
+      accType.clone(f32));
+  auto one = RankedTensorType::get({}, f32);
+  return makeOp(
+      rewriter, loc, QuantizeLinearOp::getOperationName(),
+      {scaled,
+       ConstantOp::create(rewriter, loc,
+                          DenseElementsAttr::get(one, ArrayRef<float>{1.0f})),
+       q.getYZeroPoint()},
+      q.getY().getType());
+}
+
+/// QuantizeLinear(GlobalAveragePool(DequantizeLinear(xq))), per tensor on
+/// both sides, is computed on integers: the window's exact sum of xq in
+/// i32, less zx per element, times x_scale / (y_scale * HW) in f32,
+/// requantized (what ONNX Runtime's QLinearGlobalAveragePool computes). The
+/// float mean would round differently with each target's order of
+/// summation, and the requantization would turn that into another integer.
+struct FoldQdqGlobalAveragePool final : OpRewritePattern<QuantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(QuantizeLinearOp q,
+                                PatternRewriter &rewriter) const override {
+    auto pool = q.getX().getDefiningOp<GlobalAveragePoolOp>();
+    auto dq = pool ? pool.getX().getDefiningOp<DequantizeLinearOp>()
+                   : DequantizeLinearOp();
+    if (!dq || !isPerTensorOutput(q, pool) || dq.getBlockSize() != 0 ||
+        !isScalar(dq.getXScale()) || !is8Bit(dq.getX())) {
+      return failure();
+    }
+    auto xType = cast<RankedTensorType>(dq.getX().getType());
+    std::optional<SmallVector<float>> xs = constantFloats(dq.getXScale()),
+                                      ys = constantFloats(q.getYScale());
+    std::optional<SmallVector<int64_t>> zx = SmallVector<int64_t>{0};
+    if (!isNone(dq.getXZeroPoint())) {
+      zx = constantInts(dq.getXZeroPoint(),
+                        xType.getElementType().isUnsignedInteger());
+    }
+    if (!xs || !ys || !zx || !xType.hasStaticShape() || xType.getRank() < 3 ||
+        !isa<RankedTensorType>(q.getY().getType())) {
+      return failure();
+    }
+    int64_t window = 1;
+    SmallVector<int64_t> axes, sumShape(xType.getShape());
+    for (int64_t d = 2; d < xType.getRank(); ++d) {
+      window *= xType.getDimSize(d);
+      axes.push_back(d);
+      sumShape[d] = 1;
+    }
+    Location loc = q.getLoc();
+    auto i32 = rewriter.getI32Type();
+    Value wide = makeOp(rewriter, loc, CastOp::getOperationName(), dq.getX(),
+                        xType.clone(i32),
+                        {rewriter.getNamedAttr("to", TypeAttr::get(i32))});
+    auto axesType =
+        RankedTensorType::get({int64_t(axes.size())}, rewriter.getI64Type());
+    Value sum = makeOp(
+        rewriter, loc, ReduceSumOp::getOperationName(),
+        {wide,
+         ConstantOp::create(rewriter, loc,
+                            DenseElementsAttr::get(axesType, ArrayRef(axes)))},
+        RankedTensorType::get(sumShape, i32));
+    auto scalar = RankedTensorType::get({}, i32);
+    Value centered = makeOp(
+        rewriter, loc, SubOp::getOperationName(),
+        {sum, ConstantOp::create(
+                  rewriter, loc,
+                  DenseElementsAttr::get(scalar, ArrayRef<int32_t>{int32_t(
+                                                     zx->front() * window)}))},
+        RankedTensorType::get(sumShape, i32));
+    float multiplier = xs->front() / (ys->front() * float(window));
+    rewriter.replaceOp(q, requantize(rewriter, loc, centered, multiplier, q));
+    return success();
+  }
+};
+
+/// QuantizeLinear(Gemm(DequantizeLinear(aq), DequantizeLinear(bq)
+/// [, DequantizeLinear(c32)])) with A per tensor, a constant 2-d B per
+/// tensor or per output column, alpha = beta = 1, A not transposed, an i32
+/// bias at scale a_scale * b_scale (what quantizers write for a linear
+/// layer): MatMulInteger(aq, B as K x N) in i32, plus the bias, requantized
+/// with (a_scale * b_scale[n]) / y_scale as the integer convolutions are.
+/// A float Gemm's sums would round with each target's order.
+struct FoldQdqGemm final : OpRewritePattern<QuantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(QuantizeLinearOp q,
+                                PatternRewriter &rewriter) const override {
+    auto gemm = q.getX().getDefiningOp<GemmOp>();
+    if (!gemm || !isPerTensorOutput(q, gemm) || gemm.getTransA() ||
+        gemm.getAlpha().convertToDouble() != 1.0 ||
+        (!isNone(gemm.getC()) && gemm.getBeta().convertToDouble() != 1.0)) {
+      return failure();
+    }
+    auto da = gemm.getA().getDefiningOp<DequantizeLinearOp>();
+    auto db = gemm.getB().getDefiningOp<DequantizeLinearOp>();
+    auto bType = db ? dyn_cast<RankedTensorType>(db.getX().getType())
+                    : RankedTensorType();
+    auto yType = dyn_cast<RankedTensorType>(gemm.getY().getType());
+    if (!da || !db || !bType || !yType || !yType.hasStaticShape() ||
+        da.getBlockSize() != 0 || db.getBlockSize() != 0 ||
+        !isScalar(da.getXScale()) || !is8Bit(da.getX()) || !is8Bit(db.getX()) ||
+        !matchPattern(db.getX(), m_Constant()) || !bType.hasStaticShape() ||
+        bType.getRank() != 2) {
+      return failure();
+    }
+    bool transB = gemm.getTransB();
+    int64_t columns = bType.getDimSize(transB ? 0 : 1);
+    std::optional<SmallVector<float>> as = constantFloats(da.getXScale()),
+                                      bs = constantFloats(db.getXScale()),
+                                      ys = constantFloats(q.getYScale());
+    int64_t axis = db.getAxis() < 0 ? db.getAxis() + 2 : db.getAxis();
+    if (!as || !bs || !ys ||
+        (bs->size() != 1 &&
+         (int64_t(bs->size()) != columns || axis != (transB ? 0 : 1)))) {
+      return failure();
+    }
+    SmallVector<float> scales(columns), multipliers(columns);
+    for (int64_t n = 0; n < columns; ++n) {
+      scales[n] = as->front() * (*bs)[bs->size() == 1 ? 0 : n];
+      multipliers[n] = scales[n] / ys->front();
+    }
+    // The bias: i32 at scale a_scale * b_scale[n], zero points 0.
+    Value bias;
+    if (!isNone(gemm.getC()) && !isZeroBias(gemm.getC())) {
+      auto dc = gemm.getC().getDefiningOp<DequantizeLinearOp>();
+      std::optional<SmallVector<float>> cs =
+          dc ? constantFloats(dc.getXScale()) : std::nullopt;
+      auto cType = dc ? dyn_cast<RankedTensorType>(dc.getX().getType())
+                      : RankedTensorType();
+      if (!cs || !cType || !cType.getElementType().isInteger(32) ||
+          cType.getRank() != 1 || cType.getDimSize(0) != columns ||
+          !matchPattern(dc.getX(), m_Constant()) ||
+          (!isNone(dc.getXZeroPoint()) && !allZero(dc.getXZeroPoint()))) {
+        return failure();
+      }
+      for (int64_t n = 0; n < columns; ++n) {
+        float c = (*cs)[cs->size() == 1 ? 0 : n];
+        if (std::fabs(c - scales[n]) > 1e-6f * std::fabs(scales[n])) {
+          return failure();
+        }
+      }
+      bias = dc.getX();
+    }
+    Location loc = q.getLoc();
+    Value b = db.getX(), bZp = zeroPointOf(db, rewriter);
+    if (transB) {
+      // Transposed here, whatever its size (a Transpose of a large
+      // constant would stay a run-time op, and B no constant).
+      bool isUnsigned = bType.getElementType().isUnsignedInteger();
+      std::optional<SmallVector<int64_t>> values = constantInts(b, isUnsigned);
+      if (!values) {
+        return failure();
+      }
+      int64_t rows = bType.getDimSize(0), depth = bType.getDimSize(1);
+      SmallVector<int8_t> transposed(values->size());
+      for (int64_t n = 0; n < rows; ++n) {
+        for (int64_t k = 0; k < depth; ++k) {
+          transposed[k * rows + n] = int8_t((*values)[n * depth + k]);
+        }
+      }
+      b = ConstantOp::create(rewriter, loc,
+                             makeConstantElements(bType.clone({depth, rows}),
+                                                  transposed,
+                                                  "transposed_weights"));
+    }
+    auto accType = yType.clone(rewriter.getI32Type());
+    Value acc = makeOp(rewriter, loc, MatMulIntegerOp::getOperationName(),
+                       {da.getX(), b, zeroPointOf(da, rewriter), bZp}, accType);
+    if (bias) {
+      acc = makeOp(rewriter, loc, AddOp::getOperationName(), {acc, bias},
+                   accType);
+    }
+    rewriter.replaceOp(q, requantize(rewriter, loc, acc, multipliers, q));
+    return success();
+  }
+};
+
 /// QuantizeLinear(MaxPool(DequantizeLinear(x))) with the same scale and
 /// zero point on both sides is MaxPool(x): dequantization is increasing
 /// (scales are positive), so the max commutes with it, and requantizing a
@@ -411,8 +645,8 @@ struct FoldQdqPass final : infer::graph::impl::FoldQdqPassBase<FoldQdqPass> {
     // The integer convolutions and matmuls first: they take their
     // DequantizeLinear's integer weights.
     RewritePatternSet convs(&getContext());
-    convs.add<FoldQdqConv, FoldQdqMatMul, FoldQdqMatMulFloat, FoldQdqMaxPool>(
-        &getContext());
+    convs.add<FoldQdqConv, FoldQdqMatMul, FoldQdqMatMulFloat, FoldQdqMaxPool,
+              FoldQdqGlobalAveragePool, FoldQdqGemm>(&getContext());
     (void)applyPatternsGreedily(getOperation(), std::move(convs));
     RewritePatternSet constants(&getContext());
     constants.add<DequantizeConstant>(&getContext());

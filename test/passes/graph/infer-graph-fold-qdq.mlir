@@ -289,3 +289,100 @@ func.func @matmul_float(%a: tensor<2x4xui8>) -> tensor<2x3xf32> {
   %m = graph.mat_mul %da, %db : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
   return %m : tensor<2x3xf32>
 }
+
+// -----
+
+// A zero bias reached through Identity and dequantized at another layer's
+// scale (torch shares one zero bias among layers; quantize_static then
+// quantizes it at the first layer's scale): adding it adds nothing, so the
+// Conv still folds, with no bias.
+// CHECK-LABEL: func.func @zero_bias_through_identity
+// CHECK-DAG: %[[NONE:.+]] = graph.none
+// CHECK: graph.q_linear_conv %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[NONE]]
+// CHECK-NOT: graph.conv
+func.func @zero_bias_through_identity(%x: tensor<1x3x4x4xui8>) -> tensor<1x2x2x2xui8> {
+  %xs = graph.constant dense<0.5> : tensor<f32>
+  %xz = graph.constant dense<128> : tensor<ui8>
+  %w = graph.constant dense<1> : tensor<2x3x3x3xi8>
+  %ws = graph.constant dense<0.25> : tensor<f32>
+  %b = graph.constant dense<0> : tensor<2xi32>
+  %bs = graph.constant dense<[0.75, 0.5]> : tensor<2xf32>
+  %ys = graph.constant dense<0.2> : tensor<f32>
+  %yz = graph.constant dense<3> : tensor<ui8>
+  %none = graph.none
+  %dx = graph.dequantize_linear %x, %xs, %xz : (tensor<1x3x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x3x4x4xf32>
+  %dw = graph.dequantize_linear %w, %ws, %none : (tensor<2x3x3x3xi8>, tensor<f32>, none) -> tensor<2x3x3x3xf32>
+  %db = graph.dequantize_linear %b, %bs, %none {axis = 0 : i64} : (tensor<2xi32>, tensor<2xf32>, none) -> tensor<2xf32>
+  %shared = graph.identity %db : (tensor<2xf32>) -> tensor<2xf32>
+  %c = graph.conv %dx, %dw, %shared {kernel_shape = array<i64: 3, 3>} : (tensor<1x3x4x4xf32>, tensor<2x3x3x3xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+  %y = graph.quantize_linear %c, %ys, %yz : (tensor<1x2x2x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x2x2xui8>
+  return %y : tensor<1x2x2x2xui8>
+}
+
+// -----
+
+// DequantizeLinear -> GlobalAveragePool -> QuantizeLinear on integers: the
+// exact i32 sum over the 2 x 2 window, less zx * 4 = 40, times
+// x_scale / (y_scale * 4) = 0.5 / (0.25 * 4) = 0.5, requantized with zy.
+// CHECK-LABEL: func.func @global_average_pool
+// CHECK-SAME: (%[[X:.+]]: tensor<1x2x2x2xui8>)
+// CHECK-DAG: %[[AXES:.+]] = graph.constant dense<[2, 3]> : tensor<2xi64>
+// CHECK-DAG: %[[CORR:.+]] = graph.constant dense<40> : tensor<i32>
+// CHECK-DAG: %[[MULT:.+]] = graph.constant dense<5.000000e-01> : tensor<f32>
+// CHECK-DAG: %[[ONE:.+]] = graph.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[YZ:.+]] = graph.constant dense<3> : tensor<ui8>
+// CHECK: %[[WIDE:.+]] = graph.cast %[[X]] {to = i32} : (tensor<1x2x2x2xui8>) -> tensor<1x2x2x2xi32>
+// CHECK: %[[SUM:.+]] = graph.reduce_sum %[[WIDE]], %[[AXES]] : (tensor<1x2x2x2xi32>, tensor<2xi64>) -> tensor<1x2x1x1xi32>
+// CHECK: %[[C:.+]] = graph.sub %[[SUM]], %[[CORR]]
+// CHECK: %[[R:.+]] = graph.cast %[[C]] {to = f32}
+// CHECK: %[[S:.+]] = graph.mul %[[R]], %[[MULT]]
+// CHECK: %[[Y:.+]] = graph.quantize_linear %[[S]], %[[ONE]], %[[YZ]] : (tensor<1x2x1x1xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x1x1xui8>
+// CHECK-NOT: graph.global_average_pool
+// CHECK: return %[[Y]]
+func.func @global_average_pool(%x: tensor<1x2x2x2xui8>) -> tensor<1x2x1x1xui8> {
+  %xs = graph.constant dense<0.5> : tensor<f32>
+  %xz = graph.constant dense<10> : tensor<ui8>
+  %ys = graph.constant dense<0.25> : tensor<f32>
+  %yz = graph.constant dense<3> : tensor<ui8>
+  %dx = graph.dequantize_linear %x, %xs, %xz : (tensor<1x2x2x2xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x2x2xf32>
+  %p = graph.global_average_pool %dx : (tensor<1x2x2x2xf32>) -> tensor<1x2x1x1xf32>
+  %y = graph.quantize_linear %p, %ys, %yz : (tensor<1x2x1x1xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x1x1xui8>
+  return %y : tensor<1x2x1x1xui8>
+}
+
+// -----
+
+// DequantizeLinear -> Gemm (B transposed, per-channel along N, an i32 bias
+// at a_scale * b_scale) -> QuantizeLinear: MatMulInteger over B as K x N,
+// (transposed at compile time) plus the bias, times (a_scale * b_scale[n]) / y_scale = (0.5 * [0.5,
+// 0.25, 0.5, 0.25]) / 0.25 = [1, 0.5, 1, 0.5], requantized.
+// CHECK-LABEL: func.func @gemm
+// CHECK-SAME: (%[[A:.+]]: tensor<2x3xui8>)
+// CHECK-DAG: %[[BT:.+]] = graph.constant dense<{{\[\[}}1, 4, 7, 10], [2, 5, 8, 11], [3, 6, 9, 12]]> : tensor<3x4xi8>
+// CHECK-DAG: %[[BIAS:.+]] = graph.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+// CHECK-DAG: %[[MULT:.+]] = graph.constant dense<[1.000000e+00, 5.000000e-01, 1.000000e+00, 5.000000e-01]> : tensor<4xf32>
+// CHECK: %[[ACC:.+]] = graph.mat_mul_integer %[[A]], %[[BT]], %{{.+}}, %{{.+}} : (tensor<2x3xui8>, tensor<3x4xi8>, tensor<ui8>, tensor<4xi8>) -> tensor<2x4xi32>
+// CHECK: %[[SUM:.+]] = graph.add %[[ACC]], %[[BIAS]]
+// CHECK: %[[R:.+]] = graph.cast %[[SUM]] {to = f32}
+// CHECK: %[[S:.+]] = graph.mul %[[R]], %[[MULT]]
+// CHECK: %[[Y:.+]] = graph.quantize_linear %[[S]]
+// CHECK-NOT: graph.gemm
+// CHECK: return %[[Y]]
+func.func @gemm(%a: tensor<2x3xui8>) -> tensor<2x4xui8> {
+  %as = graph.constant dense<0.5> : tensor<f32>
+  %az = graph.constant dense<7> : tensor<ui8>
+  %b = graph.constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]> : tensor<4x3xi8>
+  %bs = graph.constant dense<[0.5, 0.25, 0.5, 0.25]> : tensor<4xf32>
+  %bz = graph.constant dense<0> : tensor<4xi8>
+  %c = graph.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+  %cs = graph.constant dense<[0.25, 0.125, 0.25, 0.125]> : tensor<4xf32>
+  %ys = graph.constant dense<0.25> : tensor<f32>
+  %yz = graph.constant dense<0> : tensor<ui8>
+  %none = graph.none
+  %da = graph.dequantize_linear %a, %as, %az : (tensor<2x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x3xf32>
+  %db = graph.dequantize_linear %b, %bs, %bz {axis = 0 : i64} : (tensor<4x3xi8>, tensor<4xf32>, tensor<4xi8>) -> tensor<4x3xf32>
+  %dc = graph.dequantize_linear %c, %cs, %none {axis = 0 : i64} : (tensor<4xi32>, tensor<4xf32>, none) -> tensor<4xf32>
+  %g = graph.gemm %da, %db, %dc {transB = 1 : i64} : (tensor<2x3xf32>, tensor<4x3xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %y = graph.quantize_linear %g, %ys, %yz : (tensor<2x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x4xui8>
+  return %y : tensor<2x4xui8>
+}
