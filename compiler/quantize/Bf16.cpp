@@ -75,14 +75,7 @@ llvm::Error writeJson(const std::string &path, const Bf16Report &report) {
           });
         }
       });
-      j.attributeArray("outputs", [&] {
-        for (const OutputReport &output : report.outputs) {
-          j.object([&] {
-            j.attribute("name", output.name);
-            writeError(j, output.error);
-          });
-        }
-      });
+      writeOutputs(j, report.outputs);
     });
     os << '\n';
     return llvm::Error::success();

@@ -92,17 +92,22 @@ llvm::Error writeReportJson(const std::string &path,
           });
         }
       });
-      j.attributeArray("outputs", [&] {
-        for (const OutputReport &output : report.outputs) {
-          j.object([&] {
-            j.attribute("name", output.name);
-            writeError(j, output.error);
-          });
-        }
-      });
+      writeOutputs(j, report.outputs);
     });
     os << '\n';
     return llvm::Error::success();
+  });
+}
+
+void writeOutputs(llvm::json::OStream &j,
+                  const std::vector<OutputReport> &outputs) {
+  j.attributeArray("outputs", [&] {
+    for (const OutputReport &output : outputs) {
+      j.object([&] {
+        j.attribute("name", output.name);
+        writeError(j, output.error);
+      });
+    }
   });
 }
 

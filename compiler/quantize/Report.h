@@ -64,6 +64,9 @@ struct QuantizeReport {
 /// `error`'s sqnr_db, relative_rms_error and max_abs_error attributes
 /// (none when not measured).
 void writeError(llvm::json::OStream &j, const ErrorStats &error);
+/// An "outputs" array: each model output's name and error.
+void writeOutputs(llvm::json::OStream &j,
+                  const std::vector<OutputReport> &outputs);
 /// The SQNR in dB as a table shows it ("exact" for equal values).
 std::string formatDb(const ErrorStats &error);
 

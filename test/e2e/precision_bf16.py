@@ -80,9 +80,7 @@ def bf16_steps(model, bf16_layers):
 def main():
     args = parse_args(__doc__, optional=("emulator", "cxx"))
     checks = Checks()
-
-    def expect(label, ok, detail):
-        checks(ok, label if ok else f"{label}: {detail}")
+    expect = checks.expect
     work = args.work
     model = cnn()
     # The Gemm head gets a name, so the report and --precision-exclude can

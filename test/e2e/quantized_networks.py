@@ -141,9 +141,7 @@ def sqnr(got, expected):
 def main():
     args = parse_args(__doc__, optional=("emulator", "cxx"))
     checks = Checks()
-
-    def expect(label, ok, detail):
-        checks(ok, label if ok else f"{label}: {detail}")
+    expect = checks.expect
     work = args.work
     rng = np.random.default_rng(5)
 

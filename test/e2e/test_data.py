@@ -41,6 +41,10 @@ class Checks:
         self.failures += 0 if ok else 1
         print(("PASS" if ok else "FAIL") + ": " + what, flush=True)
 
+    def expect(self, label, ok, detail):
+        """A check that says `detail` (what was found) when it fails."""
+        self(ok, label if ok else f"{label}: {detail}")
+
     def summary(self, name):
         print(f"{name}: {self.total - self.failures} of {self.total} checks passed")
         return 1 if self.failures else 0
