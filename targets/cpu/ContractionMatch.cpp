@@ -115,7 +115,8 @@ std::optional<SmallVector<int>> dimsOf(AffineMap map) {
 }
 
 /// The element type of a contraction the kernels take: f32 with a
-/// multiply-add body, or i32 with a byte-dot body (`byteDot` set); null
+/// multiply-add body, i32 with a byte-dot body (`byteDot` set), or i32 A
+/// and B with an f32 C and a pair-dot body (`pairDot` set); null
 /// otherwise.
 Type kernelElement(linalg::LinalgOp op,
                    std::optional<lowering::ByteDotBody> &byteDot,
