@@ -89,6 +89,17 @@ Value byPieces(OpBuilder &b, Location loc, Value acc, int64_t width,
   return result;
 }
 
+/// Values per register of the widest dot instruction that divides
+/// `length` (512 or 256 bits, at most `bits`); 0 when none does.
+int64_t dotWidth(int64_t length, unsigned bits) {
+  for (int64_t candidate : {512, 256}) {
+    if (candidate <= int64_t(bits) && length % (candidate / 32) == 0) {
+      return candidate / 32;
+    }
+  }
+  return 0;
+}
+
 } // namespace
 
 Value KernelBuilder::multiplyAdd(Value a, Value row, Value acc) {
@@ -103,13 +114,7 @@ Value KernelBuilder::multiplyAdd(Value a, Value row, Value acc) {
   bool aUnsigned = c.byteDot->aUnsigned, bUnsigned = c.byteDot->bUnsigned;
   // vpdpbusd's unsigned multiplicand first.
   Value first = bUnsigned ? row : a, second = bUnsigned ? a : row;
-  int64_t width = 0;
-  for (int64_t bits : {512, 256}) {
-    if (bits <= int64_t(byteDotBits) && length % (bits / 32) == 0) {
-      width = bits / 32;
-      break;
-    }
-  }
+  int64_t width = dotWidth(length, byteDotBits);
   if (aUnsigned != bUnsigned && width == 0 && wordDot && length % 8 == 0) {
     // vpmaddwd on ymm, 8 values per piece.
     auto piece = VectorType::get({8}, b.getI32Type());
@@ -157,13 +162,7 @@ Value KernelBuilder::multiplyAdd(Value a, Value row, Value acc) {
 Value KernelBuilder::pairDot(Value a, Value row, Value acc) {
   auto type = cast<VectorType>(acc.getType());
   int64_t length = type.getNumElements();
-  int64_t width = 0;
-  for (int64_t bits : {512, 256}) {
-    if (bits <= int64_t(bf16DotBits) && length % (bits / 32) == 0) {
-      width = bits / 32;
-      break;
-    }
-  }
+  int64_t width = dotWidth(length, bf16DotBits);
   if (width == 0) {
     // Lane 1's product, then lane 0's: the body's order, each an FMA (the
     // products are exact in f32, so fusing rounds the same).

@@ -314,8 +314,11 @@ struct ConvLowering final : OpConversionPattern<Op> {
     if constexpr (std::is_same_v<Op, ConvOp>) {
       // Marked by infer-graph-bf16: two input channels rounded to bf16 per
       // i32, the weights packed so at compile time, f32 sums (PairDot.h).
-      auto w = graph::constantFloats(weights);
-      if (graph::markedBf16(op) && op.getGroup() == 1 && w) {
+      std::optional<SmallVector<float>> w;
+      if (graph::markedBf16(op) && op.getGroup() == 1) {
+        w = graph::constantFloats(weights); // a copy: only when marked
+      }
+      if (w) {
         auto wType = cast<RankedTensorType>(weights.getType());
         input = packBf16Pairs(rewriter, loc, input, 1);
         weights = bf16PairsConstant(rewriter, loc, *w, wType.getShape(), 1);
