@@ -373,4 +373,25 @@ std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
   return c;
 }
 
+bool rowsAsBatch(Contraction &c, int64_t maxK, int64_t minRow) {
+  if (!c.gather || c.m != 1 || c.k > maxK || c.nDims.size() < 2 || c.byteDot ||
+      c.accElement || !c.element.isF32()) {
+    return false;
+  }
+  unsigned innermost = c.nDims.back();
+  int64_t stride = c.coefficients[innermost];
+  if (c.ranges[innermost] < minRow || (stride != 1 && stride != 2)) {
+    return false;
+  }
+  for (unsigned d : c.nDims) {
+    if (ShapedType::isDynamic(c.ranges[d])) {
+      return false;
+    }
+  }
+  c.batch.append(c.nDims.begin(), c.nDims.end() - 1);
+  c.nDims = {innermost};
+  c.n = c.ranges[innermost];
+  return true;
+}
+
 } // namespace infer::cpu

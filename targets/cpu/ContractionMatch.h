@@ -83,6 +83,16 @@ linearCoefficients(mlir::linalg::LinalgOp op, mlir::OpOperand *operand);
 /// The contraction `op` is, or nullopt when the kernels do not take it.
 std::optional<Contraction> matchContraction(mlir::linalg::LinalgOp op);
 
+/// For a one-row contraction over a short window read through a window
+/// map (a depthwise convolution per channel: M = 1, K = 9, N = the output
+/// plane), makes every N dim but the innermost a batch loop, so the
+/// kernel computes one output row at a time: each vector of B's rows then
+/// lies in one input row (one load, no runs to plan per vector) and the
+/// plan is the same for every row. Output rows shorter than `minRow`
+/// elements stay flattened (a vector per row would leave most lanes
+/// idle). Returns whether it did.
+bool rowsAsBatch(Contraction &c, int64_t maxK, int64_t minRow);
+
 } // namespace infer::cpu
 
 #endif // INFER_TARGETS_CPU_CONTRACTIONMATCH_H

@@ -68,6 +68,9 @@ public:
 
   void build();
 
+  /// The longest reduction unrolled (its offsets into B constants).
+  static constexpr int64_t kUnrolledK = 16;
+
 private:
   mlir::Value index(int64_t v) {
     return mlir::arith::ConstantIndexOp::create(b, loc, v);
@@ -180,6 +183,11 @@ private:
 
   mlir::Value loadRuns(const Rows &source, mlir::Value kv);
 
+  /// Row kv of B over a panel none of whose vectors crosses an output row
+  /// (`wholeVectors`): one load per vector, masked to the valid lanes of a
+  /// partial one.
+  mlir::Value loadWhole(const Rows &source, mlir::Value kv);
+
   /// Row kv of B over the panel's vectors of runs: per run r of a part,
   /// `load` fills the run's lanes of `value`, given the address of B's
   /// element at lane 0's place (offset_r less stride x first_r).
@@ -278,7 +286,6 @@ private:
   static constexpr int64_t kMaxGroups = 8;
   static constexpr int64_t kMinParallelBatch = 4;
   static constexpr int64_t kMinTilesPerChunk = 4;
-  static constexpr int64_t kUnrolledK = 16;
   /// Steps of k a packed A is prefetched ahead (MR floats a step).
   static constexpr int64_t kPrefetchSteps = 32;
   bool inParallelBatch = false;
@@ -286,6 +293,8 @@ private:
   int64_t runsPerVector = 2;
   /// A stride-2 B whose vectors span output rows: loaded as runs.
   bool stridedRuns = false;
+  /// A unit-stride B (`flat`) whose vectors each lie in one output row.
+  bool wholeVectors = false;
   /// The rows of C this thread computes, when threads split M.
   mlir::Value mBegin, mEnd;
   mlir::func::FuncOp threadCount;

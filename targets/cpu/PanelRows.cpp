@@ -27,7 +27,7 @@ Value KernelBuilder::rowOf(const Rows &source, Value kv) {
   ivs[c.nId()] = source.n0;
   ivs[c.kId()] = kv;
   if (flat) {
-    return loadRuns(source, kv);
+    return wholeVectors ? loadWhole(source, kv) : loadRuns(source, kv);
   }
   if (strided) {
     return loadStrided(source, kv);
@@ -129,11 +129,46 @@ Value KernelBuilder::loadRuns(const Rows &source, Value kv) {
   return assembleRuns(
       source, kv, 1,
       [&](Value address, const Part &part, size_t r, Value value) -> Value {
-        // A named Value: a ValueRange over a temporary would dangle.
-        ValueRange at{address};
+        // Of a named Value: over a temporary, or in braces (a list that
+        // dies with the statement), the range would dangle.
+        ValueRange at(address);
         return vector::MaskedLoadOp::create(b, loc, type, flat, at,
                                             part.masks[r], value);
       });
+}
+
+Value KernelBuilder::loadWhole(const Rows &source, Value kv) {
+  auto type = VectorType::get({lanes}, elem);
+  auto rowType = VectorType::get({source.length}, elem);
+  auto index = [&](int64_t v) -> Value { return this->index(v); };
+  Value zero = arith::ConstantOp::create(
+      b, loc, type, cast<DenseElementsAttr>(b.getZeroAttr(type)));
+  Value result = arith::ConstantOp::create(
+      b, loc, rowType, cast<DenseElementsAttr>(b.getZeroAttr(rowType)));
+  Value row = arith::AddIOp::create(b, loc, batchOffset(), kOffset(kv));
+  for (int64_t v = 0; v * lanes < source.width; ++v) {
+    Value column =
+        arith::AddIOp::create(b, loc, source.n0, this->index(v * lanes));
+    Value address = arith::AddIOp::create(
+        b, loc, row, linearOffset<Value>(column, c.nDims, index));
+    ValueRange at(address);
+    int64_t valid = std::min(lanes, source.width - v * lanes);
+    Value lanesOf;
+    if (valid == lanes) {
+      lanesOf = vector::LoadOp::create(b, loc, type, flat, at);
+    } else {
+      // Only the valid lanes' elements: the next ones may be past B.
+      Value mask = vector::ConstantMaskOp::create(
+          b, loc, VectorType::get({lanes}, b.getI1Type()),
+          ArrayRef<int64_t>{valid});
+      lanesOf =
+          vector::MaskedLoadOp::create(b, loc, type, flat, at, mask, zero);
+    }
+    result = vector::InsertStridedSliceOp::create(b, loc, lanesOf, result,
+                                                  ArrayRef<int64_t>{v * lanes},
+                                                  ArrayRef<int64_t>{1});
+  }
+  return result;
 }
 
 Value KernelBuilder::loadStrided(const Rows &source, Value kv) {
@@ -155,7 +190,7 @@ Value KernelBuilder::loadStrided(const Rows &source, Value kv) {
     return assembleRuns(
         source, kv, 2,
         [&](Value address, const Part &part, size_t r, Value value) -> Value {
-          ValueRange at{address};
+          ValueRange at(address);
           Value pairs = vector::MaskedLoadOp::create(b, loc, wide, strided, at,
                                                      part.wideMasks[r], zero);
           Value evens = vector::ShuffleOp::create(b, loc, pairs, pairs, even);
@@ -165,16 +200,18 @@ Value KernelBuilder::loadStrided(const Rows &source, Value kv) {
   Value result = arith::ConstantOp::create(
       b, loc, rowType, cast<DenseElementsAttr>(b.getZeroAttr(rowType)));
   Value row = arith::AddIOp::create(b, loc, batchOffset(), kOffset(kv));
-  // The last element a vector needs is 2 * (lanes - 1) after its first.
-  Value mask = vector::ConstantMaskOp::create(
-      b, loc, VectorType::get({2 * lanes}, b.getI1Type()),
-      ArrayRef<int64_t>{2 * lanes - 1});
   for (int64_t v = 0; v * lanes < source.width; ++v) {
     Value column =
         arith::AddIOp::create(b, loc, source.n0, this->index(v * lanes));
     Value address = arith::AddIOp::create(
         b, loc, row, linearOffset<Value>(column, c.nDims, index));
-    ValueRange at{address};
+    ValueRange at(address);
+    // The last element a vector needs is 2 * (valid lanes - 1) after its
+    // first (a partial last vector reads no further: B may end there).
+    int64_t valid = std::min(lanes, source.width - v * lanes);
+    Value mask = vector::ConstantMaskOp::create(
+        b, loc, VectorType::get({2 * lanes}, b.getI1Type()),
+        ArrayRef<int64_t>{2 * valid - 1});
     Value pairs =
         vector::MaskedLoadOp::create(b, loc, wide, strided, at, mask, zero);
     Value lanesOf = vector::ShuffleOp::create(b, loc, pairs, pairs, even);
@@ -193,7 +230,7 @@ Value KernelBuilder::stridedView() {
   if (c.coefficients[innermost] != 2) {
     return {};
   }
-  if (c.ranges[innermost] % lanes) {
+  if (c.nDims.size() > 1 && c.ranges[innermost] % lanes) {
     // Up to 4 runs per vector (output rows of at least lanes / 3).
     runsPerVector = llvm::divideCeil(lanes - 1, c.ranges[innermost]) + 1;
     if (runsPerVector > 4) {
@@ -275,9 +312,15 @@ Value KernelBuilder::runsView() {
     return {};
   }
   int64_t innermost = c.nDims.back();
-  // Up to 4 runs per vector (output rows of at least lanes / 3).
+  if (c.coefficients[innermost] != 1) {
+    return {};
+  }
+  // One output row (rowsAsBatch), or rows of whole vectors: no vector of
+  // a panel crosses a row.
+  wholeVectors = c.nDims.size() == 1 || c.ranges[innermost] % lanes == 0;
+  // Else up to 4 runs per vector (output rows of at least lanes / 3).
   runsPerVector = llvm::divideCeil(lanes - 1, c.ranges[innermost]) + 1;
-  if (!c.gather || c.coefficients[innermost] != 1 || runsPerVector > 4) {
+  if (!wholeVectors && runsPerVector > 4) {
     return {};
   }
   return flatView(b, loc, rhs);

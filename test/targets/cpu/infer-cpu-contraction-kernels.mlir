@@ -535,31 +535,6 @@ func.func @conv_short_rows(%w: memref<16x4x3x3xf32>, %x: memref<4x9x9xf32>, %y: 
 
 // -----
 
-// A depthwise convolution: no M dim (one row per channel, a batch loop),
-// A is the second input, K = 9 in one block: the reduction is unrolled
-// (constant offsets into the input); with k-block=2 it stays a loop.
-// AVX512-LABEL: func.func @depthwise
-// AVX512-NOT: scf.for {{.+}} iter_args
-// AVX512-COUNT-9: vector.fma
-// CHECK-LABEL: func.func @depthwise
-// CHECK: scf.for {{.+}} iter_args
-// CHECK: vector.fma
-func.func @depthwise(%x: memref<1x4x1x18x18xf32>, %w: memref<4x1x1x3x3xf32>, %y: memref<1x4x1x16x16xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(n, g, f, c, kh, kw, oh, ow) -> (n, g, c, oh + kh, ow + kw)>,
-                                   affine_map<(n, g, f, c, kh, kw, oh, ow) -> (g, f, c, kh, kw)>,
-                                   affine_map<(n, g, f, c, kh, kw, oh, ow) -> (n, g, f, oh, ow)>],
-                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
-      ins(%x, %w : memref<1x4x1x18x18xf32>, memref<4x1x1x3x3xf32>) outs(%y : memref<1x4x1x16x16xf32>) {
-  ^bb0(%l: f32, %r: f32, %o: f32):
-    %p = arith.mulf %l, %r : f32
-    %s = arith.addf %o, %p : f32
-    linalg.yield %s : f32
-  }
-  return
-}
-
-// -----
-
 #a = affine_map<(m, k, n) -> (m, k)>
 #b = affine_map<(m, k, n) -> (k, n)>
 #c = affine_map<(m, k, n) -> (m, n)>
@@ -613,32 +588,6 @@ func.func @matvec(%h: memref<1x64xf32>, %r: memref<64x96xf32>, %g: memref<1x96xf
       ins(%h, %r : memref<1x64xf32>, memref<64x96xf32>) outs(%g : memref<1x96xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):
     %p = arith.mulf %x, %y : f32
-    %s = arith.addf %o, %p : f32
-    linalg.yield %s : f32
-  }
-  return
-}
-
-// -----
-
-// A stride-2 depthwise window whose output rows are whole vectors (8
-// columns on AVX2): each 8-lane vector of a row of B lies in one output
-// row, so it is one masked load of 15 consecutive input elements, its
-// even lanes taken: no gather. (Rows of 10 would still gather.)
-// CHECK-LABEL: func.func @depthwise_stride2
-// CHECK-NOT: vector.gather
-// CHECK: vector.maskedload {{.+}} : memref<1156xf32{{.*}}>, vector<16xi1>, vector<16xf32> into vector<16xf32>
-// CHECK: vector.shuffle {{.+}} [0, 2, 4, 6, 8, 10, 12, 14] : vector<16xf32>, vector<16xf32>
-// CHECK-NOT: vector.gather
-// CHECK: vector.fma
-func.func @depthwise_stride2(%x: memref<1x4x1x17x17xf32>, %w: memref<4x1x1x3x3xf32>, %y: memref<1x4x1x8x8xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(n, g, f, c, kh, kw, oh, ow) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>,
-                                   affine_map<(n, g, f, c, kh, kw, oh, ow) -> (g, f, c, kh, kw)>,
-                                   affine_map<(n, g, f, c, kh, kw, oh, ow) -> (n, g, f, oh, ow)>],
-                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
-      ins(%x, %w : memref<1x4x1x17x17xf32>, memref<4x1x1x3x3xf32>) outs(%y : memref<1x4x1x8x8xf32>) {
-  ^bb0(%l: f32, %r: f32, %o: f32):
-    %p = arith.mulf %l, %r : f32
     %s = arith.addf %o, %p : f32
     linalg.yield %s : f32
   }
