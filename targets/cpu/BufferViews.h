@@ -3,6 +3,7 @@
 #ifndef INFER_TARGETS_CPU_BUFFERVIEWS_H
 #define INFER_TARGETS_CPU_BUFFERVIEWS_H
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 
@@ -34,6 +35,11 @@ std::optional<Box> staticBox(mlir::memref::SubViewOp view);
 /// the lane where that column's row ends, or `limit` if sooner.
 mlir::Value runEnd(mlir::OpBuilder &b, mlir::Location loc, mlir::Value first,
                    mlir::Value column, int64_t rowLength, int64_t limit);
+
+/// The linalg.fill of the whole buffer `op` accumulates onto (its init),
+/// when nothing between the two touches that buffer: a kernel can start
+/// from the fill value and the fill can go.
+mlir::linalg::FillOp initializingFill(mlir::linalg::LinalgOp op);
 
 } // namespace infer::cpu
 

@@ -419,45 +419,6 @@ Value KernelBuilder::rowIndex() {
 
 namespace {
 
-/// The linalg.fill of C's whole buffer that `op` accumulates onto, when
-/// nothing between the two touches that buffer: the kernel can start from
-/// the fill value and the fill can go.
-linalg::FillOp initializingFill(linalg::LinalgOp op) {
-  Value out = op.getDpsInitOperand(0)->get();
-  Value root = viewRoot(out);
-  auto outType = cast<MemRefType>(out.getType());
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
-      Value filled = fill.getDpsInitOperand(0)->get();
-      if (viewRoot(filled) == root) {
-        auto type = cast<MemRefType>(filled.getType());
-        if (!type.hasStaticShape() || !outType.hasStaticShape()) {
-          return linalg::FillOp(); // sizes known at run time: keep it
-        }
-        return type.getNumElements() == outType.getNumElements() &&
-                       type.getLayout().isIdentity() &&
-                       outType.getLayout().isIdentity()
-                   ? fill
-                   : linalg::FillOp();
-      }
-    }
-    // A view of the buffer is harmless; any other use of it is not.
-    bool isView =
-        isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::ReshapeOp>(
-            prev);
-    for (Value operand : prev->getOperands()) {
-      if (!isView && isa<MemRefType>(operand.getType()) &&
-          viewRoot(operand) == root) {
-        return {};
-      }
-    }
-    if (prev->getNumRegions() != 0 && !isa<linalg::LinalgOp>(prev)) {
-      return {}; // a loop or branch could touch it in ways not seen here
-    }
-  }
-  return {};
-}
-
 /// A get_global of the packed copy of `c`'s A infer-cpu-pack-weights made
 /// for tiles of `rows` rows, or null.
 Value packedLhsOf(OpBuilder &b, Contraction &c, int64_t rows) {

@@ -72,6 +72,10 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   // Weights the kernels now read packed are left unused.
   pm.addPass(createSymbolDCEPass());
   pm.addNestedPass<func::FuncOp>(targets::createExpandCopiesPass());
+  WindowKernelsPassOptions windows;
+  windows.vectorBits = options.vectorBits;
+  windows.parallel = parallel;
+  pm.addNestedPass<func::FuncOp>(createWindowKernelsPass(windows));
   pm.addNestedPass<func::FuncOp>(createWindowsInnermostPass());
   if (parallel) {
     pm.addNestedPass<func::FuncOp>(createParallelLoopsPass());

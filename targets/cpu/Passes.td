@@ -175,6 +175,37 @@ def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::Modu
                            "::mlir::func::FuncDialect"];
 }
 
+def WindowKernelsPass : Pass<"infer-cpu-window-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Writes pooling windows as vector loops over output rows";
+  let description = [{
+    A generic on buffers with static loops whose output is indexed by its
+    parallel dims in loop order (unit-stride innermost), whose body reads
+    the output element and one input's (other inputs unused: a window
+    shape) with arith/math ops only, whose input is indexed linearly with
+    stride 1 or 2 along the innermost output dim, and whose reduction dims
+    (a pooling window) take at most `max-window` iterations in all, becomes
+    vector code: per output row, vectors of lanes along the row, each
+    taking every tap in registers in the generic's order (results are
+    bit-identical) and stored once, the row's last lanes masked; a
+    stride-2 tap is one wide load with its even elements taken. A fill of
+    the output just before seeds the accumulators and goes. With
+    `parallel`, the first output dim of 4 or more iterations with only
+    unit dims outside it (the channels) is an scf.parallel.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", "256",
+           "Vector register width in bits (128, 256 or 512)">,
+    Option<"maxWindow", "max-window", "int64_t", "64",
+           "Most reduction iterations per output element">,
+    Option<"parallel", "parallel", "bool", "false",
+           "Run the channels' loop as an scf.parallel">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def WindowsInnermostPass : Pass<"infer-cpu-windows-innermost", "::mlir::func::FuncOp"> {
   let summary = "Moves a pooling window's dims inside the output dims";
   let description = [{
