@@ -357,6 +357,32 @@ void storeBorders(OpBuilder &b, Location loc, const Epilogue &epilogue,
 
 } // namespace
 
+Value vectorizeBody(OpBuilder &b, Location loc, Block &body, IRMapping &mapping,
+                    int64_t length) {
+  // Values from outside the body are broadcast.
+  auto vectorOf = [&](Value scalar) -> Value {
+    if (Value mapped = mapping.lookupOrNull(scalar)) {
+      return mapped;
+    }
+    auto type = VectorType::get({length}, scalar.getType());
+    Value splat = vector::BroadcastOp::create(b, loc, type, scalar);
+    mapping.map(scalar, splat);
+    return splat;
+  };
+  for (Operation &inner : body.without_terminator()) {
+    OperationState state(loc, inner.getName());
+    for (Value operand : inner.getOperands()) {
+      state.operands.push_back(vectorOf(operand));
+    }
+    for (Type type : inner.getResultTypes()) {
+      state.types.push_back(VectorType::get({length}, type));
+    }
+    state.attributes = inner.getAttrs();
+    mapping.map(inner.getResults(), b.create(state)->getResults());
+  }
+  return vectorOf(cast<linalg::YieldOp>(body.getTerminator()).getOperand(0));
+}
+
 void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
                   Value acc, Value row, Value n0, int64_t columnStep,
                   Value mask) {
@@ -415,30 +441,7 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
     }
     mapping.map(arg, value);
   }
-  // The body on vectors: values from outside it are broadcast.
-  auto vectorOf = [&](Value scalar) -> Value {
-    if (Value mapped = mapping.lookupOrNull(scalar)) {
-      return mapped;
-    }
-    auto type = VectorType::get({length}, scalar.getType());
-    Value splat = vector::BroadcastOp::create(b, loc, type, scalar);
-    mapping.map(scalar, splat);
-    return splat;
-  };
-  for (Operation &inner : body->without_terminator()) {
-    OperationState state(loc, inner.getName());
-    for (Value operand : inner.getOperands()) {
-      state.operands.push_back(vectorOf(operand));
-    }
-    for (Type type : inner.getResultTypes()) {
-      state.types.push_back(VectorType::get({length}, type));
-    }
-    state.attributes = inner.getAttrs();
-    Operation *vectorized = b.create(state);
-    mapping.map(inner.getResults(), vectorized->getResults());
-  }
-  Value result =
-      vectorOf(cast<linalg::YieldOp>(body->getTerminator()).getOperand(0));
+  Value result = vectorizeBody(b, loc, *body, mapping, length);
   OpOperand *output = op.getDpsInitOperand(0);
   Value flat = flatView(b, loc, output->get());
   const Epilogue::Operand &stored =

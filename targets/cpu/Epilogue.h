@@ -20,6 +20,7 @@
 #define INFER_TARGETS_CPU_EPILOGUE_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
 
 #include <optional>
 
@@ -71,6 +72,14 @@ std::optional<Epilogue> matchEpilogue(mlir::linalg::LinalgOp op,
 /// caller to erase.
 llvm::SmallVector<mlir::Operation *> adoptBorderFills(Epilogue &epilogue,
                                                       mlir::Operation *kernel);
+
+/// The elementwise `body` (arith/math ops on scalars) on vectors of
+/// `length` lanes, its arguments mapped to vectors in `mapping`; values
+/// from outside it are broadcast. Returns the vector of the value yielded
+/// first.
+mlir::Value vectorizeBody(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Block &body, mlir::IRMapping &mapping,
+                          int64_t length);
 
 /// Applies `epilogue` to `acc`, the accumulators of C's row `row` (the
 /// linear index of its batch and M indices) at columns n0.. (a multiple of

@@ -183,6 +183,12 @@ private:
 
   mlir::Value loadRuns(const Rows &source, mlir::Value kv);
 
+  /// Row kv of B over the panel's vectors, each from `load` given the
+  /// address of its first lane's element and its valid lanes.
+  mlir::Value assembleVectors(
+      const Rows &source, mlir::Value kv,
+      llvm::function_ref<mlir::Value(mlir::Value address, int64_t valid)> load);
+
   /// Row kv of B over a panel none of whose vectors crosses an output row
   /// (`wholeVectors`): one load per vector, masked to the valid lanes of a
   /// partial one.

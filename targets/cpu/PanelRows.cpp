@@ -137,12 +137,11 @@ Value KernelBuilder::loadRuns(const Rows &source, Value kv) {
       });
 }
 
-Value KernelBuilder::loadWhole(const Rows &source, Value kv) {
-  auto type = VectorType::get({lanes}, elem);
+Value KernelBuilder::assembleVectors(
+    const Rows &source, Value kv,
+    function_ref<Value(Value address, int64_t valid)> load) {
   auto rowType = VectorType::get({source.length}, elem);
   auto index = [&](int64_t v) -> Value { return this->index(v); };
-  Value zero = arith::ConstantOp::create(
-      b, loc, type, cast<DenseElementsAttr>(b.getZeroAttr(type)));
   Value result = arith::ConstantOp::create(
       b, loc, rowType, cast<DenseElementsAttr>(b.getZeroAttr(rowType)));
   Value row = arith::AddIOp::create(b, loc, batchOffset(), kOffset(kv));
@@ -151,19 +150,7 @@ Value KernelBuilder::loadWhole(const Rows &source, Value kv) {
         arith::AddIOp::create(b, loc, source.n0, this->index(v * lanes));
     Value address = arith::AddIOp::create(
         b, loc, row, linearOffset<Value>(column, c.nDims, index));
-    ValueRange at(address);
-    int64_t valid = std::min(lanes, source.width - v * lanes);
-    Value lanesOf;
-    if (valid == lanes) {
-      lanesOf = vector::LoadOp::create(b, loc, type, flat, at);
-    } else {
-      // Only the valid lanes' elements: the next ones may be past B.
-      Value mask = vector::ConstantMaskOp::create(
-          b, loc, VectorType::get({lanes}, b.getI1Type()),
-          ArrayRef<int64_t>{valid});
-      lanesOf =
-          vector::MaskedLoadOp::create(b, loc, type, flat, at, mask, zero);
-    }
+    Value lanesOf = load(address, std::min(lanes, source.width - v * lanes));
     result = vector::InsertStridedSliceOp::create(b, loc, lanesOf, result,
                                                   ArrayRef<int64_t>{v * lanes},
                                                   ArrayRef<int64_t>{1});
@@ -171,10 +158,26 @@ Value KernelBuilder::loadWhole(const Rows &source, Value kv) {
   return result;
 }
 
+Value KernelBuilder::loadWhole(const Rows &source, Value kv) {
+  auto type = VectorType::get({lanes}, elem);
+  Value zero = arith::ConstantOp::create(
+      b, loc, type, cast<DenseElementsAttr>(b.getZeroAttr(type)));
+  return assembleVectors(source, kv, [&](Value address, int64_t valid) {
+    ValueRange at(address);
+    if (valid == lanes) {
+      return vector::LoadOp::create(b, loc, type, flat, at).getResult();
+    }
+    // Only the valid lanes' elements: the next ones may be past B.
+    Value mask = vector::ConstantMaskOp::create(
+        b, loc, VectorType::get({lanes}, b.getI1Type()),
+        ArrayRef<int64_t>{valid});
+    return vector::MaskedLoadOp::create(b, loc, type, flat, at, mask, zero)
+        .getResult();
+  });
+}
+
 Value KernelBuilder::loadStrided(const Rows &source, Value kv) {
   auto wide = VectorType::get({2 * lanes}, elem);
-  auto rowType = VectorType::get({source.length}, elem);
-  auto index = [&](int64_t v) -> Value { return this->index(v); };
   Value zero = arith::ConstantOp::create(
       b, loc, wide, cast<DenseElementsAttr>(b.getZeroAttr(wide)));
   SmallVector<int64_t> even;
@@ -197,29 +200,16 @@ Value KernelBuilder::loadStrided(const Rows &source, Value kv) {
           return arith::SelectOp::create(b, loc, part.masks[r], evens, value);
         });
   }
-  Value result = arith::ConstantOp::create(
-      b, loc, rowType, cast<DenseElementsAttr>(b.getZeroAttr(rowType)));
-  Value row = arith::AddIOp::create(b, loc, batchOffset(), kOffset(kv));
-  for (int64_t v = 0; v * lanes < source.width; ++v) {
-    Value column =
-        arith::AddIOp::create(b, loc, source.n0, this->index(v * lanes));
-    Value address = arith::AddIOp::create(
-        b, loc, row, linearOffset<Value>(column, c.nDims, index));
-    ValueRange at(address);
+  return assembleVectors(source, kv, [&](Value address, int64_t valid) {
     // The last element a vector needs is 2 * (valid lanes - 1) after its
     // first (a partial last vector reads no further: B may end there).
-    int64_t valid = std::min(lanes, source.width - v * lanes);
     Value mask = vector::ConstantMaskOp::create(
         b, loc, VectorType::get({2 * lanes}, b.getI1Type()),
         ArrayRef<int64_t>{2 * valid - 1});
-    Value pairs =
-        vector::MaskedLoadOp::create(b, loc, wide, strided, at, mask, zero);
-    Value lanesOf = vector::ShuffleOp::create(b, loc, pairs, pairs, even);
-    result = vector::InsertStridedSliceOp::create(b, loc, lanesOf, result,
-                                                  ArrayRef<int64_t>{v * lanes},
-                                                  ArrayRef<int64_t>{1});
-  }
-  return result;
+    Value pairs = vector::MaskedLoadOp::create(b, loc, wide, strided,
+                                               ValueRange(address), mask, zero);
+    return vector::ShuffleOp::create(b, loc, pairs, pairs, even).getResult();
+  });
 }
 
 Value KernelBuilder::stridedView() {

@@ -16,6 +16,7 @@
 
 #include "targets/cpu/BufferViews.h"
 #include "targets/cpu/ContractionMatch.h"
+#include "targets/cpu/Epilogue.h"
 #include "targets/cpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -304,27 +305,7 @@ private:
     IRMapping mapping;
     mapping.map(body->getArgument(w.x->getOperandNumber()), value);
     mapping.map(body->getArguments().back(), acc);
-    auto vectorOf = [&](Value scalar) -> Value {
-      if (Value mapped = mapping.lookupOrNull(scalar)) {
-        return mapped;
-      }
-      auto type = VectorType::get({lanes}, scalar.getType());
-      Value splat = vector::BroadcastOp::create(b, loc, type, scalar);
-      mapping.map(scalar, splat);
-      return splat;
-    };
-    for (Operation &inner : body->without_terminator()) {
-      OperationState state(loc, inner.getName());
-      for (Value operand : inner.getOperands()) {
-        state.operands.push_back(vectorOf(operand));
-      }
-      for (Type type : inner.getResultTypes()) {
-        state.types.push_back(VectorType::get({lanes}, type));
-      }
-      state.attributes = inner.getAttrs();
-      mapping.map(inner.getResults(), b.create(state)->getResults());
-    }
-    return vectorOf(cast<linalg::YieldOp>(body->getTerminator()).getOperand(0));
+    return vectorizeBody(b, loc, *body, mapping, lanes);
   }
 
   OpBuilder &b;
