@@ -123,7 +123,9 @@ std::optional<Window> matchWindow(linalg::GenericOp op, int64_t maxWindow) {
   element = cast<MemRefType>(element).getElementType();
   if (!w.x ||
       cast<MemRefType>(w.x->get().getType()).getElementType() != element ||
-      !element.isIntOrFloat() || element.getIntOrFloatBitWidth() > 32) {
+      !element.isIntOrFloat() || element.getIntOrFloatBitWidth() > 32 ||
+      element.getIntOrFloatBitWidth() % 8 != 0) {
+    // (Vectors of i1 are bit-packed; a buffer of i1 has a byte each.)
     return std::nullopt;
   }
   std::optional<SmallVector<int64_t>> xs = linearCoefficients(op, w.x);

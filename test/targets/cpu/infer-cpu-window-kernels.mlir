@@ -87,3 +87,23 @@ func.func @transposed_output(%x: memref<4x10x10xf32>, %y: memref<10x4xf32>) {
   }
   return
 }
+
+// -----
+
+// Not taken: i1 elements (a buffer of i1 holds a byte per element, a
+// vector of i1 a bit).
+// CHECK-LABEL: func.func @bool_window
+// CHECK: linalg.generic
+func.func @bool_window(%x: memref<4x10x10xi1>, %y: memref<4x9x9xi1>) {
+  %window = memref.alloc() : memref<2x2xi1>
+  linalg.generic {indexing_maps = [affine_map<(c, oh, ow, kh, kw) -> (c, oh + kh, ow + kw)>,
+                                   affine_map<(c, oh, ow, kh, kw) -> (kh, kw)>,
+                                   affine_map<(c, oh, ow, kh, kw) -> (c, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %window : memref<4x10x10xi1>, memref<2x2xi1>) outs(%y : memref<4x9x9xi1>) {
+  ^bb0(%in: i1, %w: i1, %out: i1):
+    %o = arith.ori %out, %in : i1
+    linalg.yield %o : i1
+  }
+  return
+}
