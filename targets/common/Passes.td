@@ -163,23 +163,41 @@ def ReassociateRowReductionsPass : Pass<"infer-reassociate-row-reductions", "::m
   let summary = "Lets LLVM vectorize sums and products along a row (partial sums in lanes)";
   let description = [{
     Runs on the linalg ops left after the target's kernels, before they
-    become loops. In a `linalg.generic` whose only reduction loop is the
-    innermost one (a reduction along contiguous elements, as Softmax,
-    LayerNorm and ReduceSum/ReduceMean over the last axis compute), the
-    f32/f64 `arith.addf` or `arith.mulf` that combines the accumulator
-    (the output's element, used nowhere else) with a new value gets
-    `fastmath<reassoc>`. In order, such a loop is a chain of dependent
-    adds, one latency per element (a Softmax row of 128 took 11 cycles
-    per element with its exp); reassociated, LLVM keeps partial sums in
-    vector lanes and adds them at the end, as ONNX Runtime's kernels do.
-    The sum then differs from the sequential one by rounding only. A dot
-    product along the row (a matrix-vector product the kernels left) is
-    such a sum too. Reductions over outer loops (already vectorized across
-    the inner, parallel one) are left alone; max and min are exact in any
-    order but become compare-and-select chains before LLVM sees them,
-    which it does not vectorize as reductions.
+    become loops, on a `linalg.generic` on buffers whose reduction loops
+    are all innermost (a reduction along contiguous elements, as Softmax,
+    LayerNorm and ReduceSum/ReduceMean over the last axes, and a global
+    average pool over H and W, compute):
+
+    - Several such loops that every operand indexing them reads as its
+      own trailing dims, in order, over contiguous memory fold into one
+      (the input seen through `memref.collapse_shape`): the same elements
+      in the same order, as one loop LLVM can vectorize.
+    - The f32/f64 `arith.addf` or `arith.mulf` that combines the
+      accumulator (the output's element, used nowhere else) with a new
+      value gets `fastmath<reassoc>`. In order, such a loop is a chain of
+      dependent adds, one latency per element (a Softmax row of 128 took
+      11 cycles per element with its exp); reassociated, LLVM keeps
+      partial sums in vector lanes and adds them at the end, as ONNX
+      Runtime's kernels do. The sum then differs from the sequential one
+      by rounding only. A dot product along the row (a matrix-vector
+      product the kernels left) is such a sum too.
+    - With one reduction loop left and operands indexed by loop indices
+      and constants, the generic becomes `scf.for` loops that load each
+      output element once, carry it through the reduction loop as an
+      `iter_args` value and store it once. linalg's own loops load and
+      store it at every step, and when input and output are views of one
+      workspace LLVM cannot tell that the input's loads do not read it:
+      it kept the sum in memory and added one element at a time (a
+      global average pool at 1.6 GFLOP/s).
+
+    Reductions over outer loops (already vectorized across the inner,
+    parallel one) are left alone; max and min are exact in any order but
+    become compare-and-select chains before LLVM sees them, which it does
+    not vectorize as reductions.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def ApproximateMathPass : Pass<"infer-approximate-math", "::mlir::func::FuncOp"> {
