@@ -19,6 +19,11 @@ Softmax and LogSoftmax over rows with special values (a NaN, all NaN, all
 maxnum), so this checks that every such row still comes out as
 onnx.reference computes it (NaN rows NaN, the rest exact).
 
+Nearest Resize at whole factors over every coordinate transformation and
+rounding mode (the ONNX suites have few): where x maps to x div factor the
+lowering is a broadcast copy, elsewhere the general form; all must match
+onnx.reference.
+
 Usage: op_modes.py --infer-compile BIN --infer-run BIN --work DIR
 """
 import os
@@ -133,6 +138,39 @@ def check_softmax_special_values(args):
     return 1
 
 
+def check_resize_nearest(args):
+    """Nearest Resize over every coordinate transformation and rounding
+    mode at whole factors (2, 3, 4 and mixed; those that send x to x div
+    factor are lowered as a broadcast copy, the rest in the general form)
+    and at 1.5, in one model with an output per case."""
+    info = helper.make_tensor_value_info
+    F = TensorProto.FLOAT
+    shape = [1, 2, 5, 7]
+    nodes, inits, outputs = [], [], []
+    for s, factors in enumerate([(2, 2), (3, 1), (4, 3), (1.5, 2)]):
+        scales = np.array([1, 1, *factors], np.float32)
+        inits.append(helper.make_tensor(f"s{s}", F, [4], scales))
+        out = [1, 2, int(5 * factors[0]), int(7 * factors[1])]
+        # (onnx.reference refuses tf_half_pixel_for_nn, ONNX's opset 11.)
+        for ctm in ["asymmetric", "half_pixel", "pytorch_half_pixel", "align_corners"]:
+            for rounding in ["floor", "ceil", "round_prefer_floor", "round_prefer_ceil"]:
+                name = f"y_{s}_{ctm}_{rounding}"
+                nodes.append(helper.make_node(
+                    "Resize", ["x", "", f"s{s}"], [name], mode="nearest", name=name,
+                    coordinate_transformation_mode=ctm, nearest_mode=rounding))
+                outputs.append(info(name, F, out))
+    sizes = helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 2, 10, 21])
+    nodes.append(helper.make_node("Resize", ["x", "", "", "sizes"], ["y_sizes"],
+                                  mode="nearest", name="y_sizes"))
+    outputs.append(info("y_sizes", F, [1, 2, 10, 21]))
+    model = make_model(helper.make_graph(nodes, "resize", [info("x", F, shape)], outputs,
+                                         inits + [sizes]), 13)
+    x = np.random.default_rng(11).standard_normal(shape).astype(np.float32)
+    work, library = compile_model(args, model, "resize_nearest", symbol="m")
+    expect_match(args, work, library, model, {"x": x}, "resize_nearest_modes")
+    return 1
+
+
 def main():
     args = parse_args(__doc__)
     rng = np.random.default_rng(3)
@@ -166,6 +204,7 @@ def main():
         passed += 1
     passed += check_scalar_sizes(args)
     passed += check_softmax_special_values(args)
+    passed += check_resize_nearest(args)
     print(f"{passed} passed, 0 failed")
 
 

@@ -14,6 +14,7 @@
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/Passes.h"
 #include "passes/lowering/tensor/Interpolation.h"
+#include "passes/lowering/tensor/NearestUpsample.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -89,6 +90,29 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
         scales ? getConstantElements(op.getScales()) : nullptr;
     if (constantScales && !isa<FloatType>(constantScales.getElementType())) {
       constantScales = nullptr;
+    }
+    if (mode == "nearest" && !crop) {
+      // Whole factors that map x to x div factor: a broadcast copy.
+      SmallVector<float> axisScales;
+      for (auto [slot, d] : llvm::enumerate(axes)) {
+        if (constantScales && constantScales.getNumElements() ==
+                                  static_cast<int64_t>(axes.size())) {
+          axisScales.push_back(static_cast<float>(
+              constantScales.getValues<APFloat>()[slot].convertToDouble()));
+        } else if (!scales && !inType.isDynamicDim(d) &&
+                   !outType.isDynamicDim(d)) {
+          axisScales.push_back(static_cast<float>(outType.getDimSize(d)) /
+                               static_cast<float>(inType.getDimSize(d)));
+        }
+      }
+      if (axisScales.size() == axes.size()) {
+        if (Value copy =
+                lowerWholeFactorNearest(rewriter, loc, x, outType, axes,
+                                        axisScales, ctm, nearestMode)) {
+          rewriter.replaceOp(op, castTo(rewriter, loc, copy, outType));
+          return success();
+        }
+      }
     }
     auto toF32 = [&](Value index) -> Value {
       return arith::UIToFPOp::create(

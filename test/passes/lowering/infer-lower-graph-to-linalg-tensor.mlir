@@ -45,6 +45,57 @@ func.func @resize_cubic(%x: tensor<1x1x4x4xf32>, %s: tensor<4xf32>) -> tensor<1x
 
 // -----
 
+// Nearest Resize by whole factors (2 along H, 3 along W) whose mapping
+// sends output index x to x div factor (asymmetric + floor here; the
+// defaults half_pixel + round_prefer_floor too): a broadcast copy into the
+// output seen as [.., H, 2, W, 3], no coordinate arithmetic, no gather.
+// CHECK-LABEL: func.func @resize_nearest_whole_factors
+// CHECK-NOT: tensor.extract
+// CHECK-NOT: math.floor
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<1x2x2x2x2x3xf32>
+// CHECK: %[[C:.+]] = linalg.generic {indexing_maps = [#[[IN:.+]], #[[OUT:.+]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%{{.+}} : tensor<1x2x2x2xf32>) outs(%[[E]] : tensor<1x2x2x2x2x3xf32>)
+// CHECK-NEXT: ^bb0(%[[V:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: linalg.yield %[[V]] : f32
+// CHECK: tensor.collapse_shape %[[C]] {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x2x2x2x2x3xf32> into tensor<1x2x4x6xf32>
+// CHECK-LABEL: func.func @resize_nearest_defaults
+// CHECK: tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x2x2x2x2x2xf32> into tensor<1x2x4x4xf32>
+func.func @resize_nearest_whole_factors(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x4x6xf32> {
+  %none = graph.none
+  %s = graph.constant dense<[1.0, 1.0, 2.0, 3.0]> : tensor<4xf32>
+  %0 = graph.resize %x, %none, %s, %none {mode = "nearest", coordinate_transformation_mode = "asymmetric", nearest_mode = "floor"} : (tensor<1x2x2x2xf32>, none, tensor<4xf32>, none) -> tensor<1x2x4x6xf32>
+  return %0 : tensor<1x2x4x6xf32>
+}
+func.func @resize_nearest_defaults(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x4x4xf32> {
+  %none = graph.none
+  %s = graph.constant dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>
+  %0 = graph.resize %x, %none, %s, %none {mode = "nearest"} : (tensor<1x2x2x2xf32>, none, tensor<4xf32>, none) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Not a broadcast copy: asymmetric + round_prefer_ceil reads index 1 for
+// output 1 at factor 2 (0.5 rounds up), and a factor of 1.5 is not whole:
+// both take the general form.
+// CHECK-LABEL: func.func @resize_nearest_general
+// CHECK: math.floor
+// CHECK: tensor.extract %{{.+}} : tensor<1x1x2x2xf32>
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: math.floor
+// CHECK: tensor.extract %{{.+}} : tensor<1x1x2x2xf32>
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: return
+func.func @resize_nearest_general(%x: tensor<1x1x2x2xf32>) -> (tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>) {
+  %none = graph.none
+  %s = graph.constant dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>
+  %0 = graph.resize %x, %none, %s, %none {mode = "nearest", coordinate_transformation_mode = "asymmetric", nearest_mode = "round_prefer_ceil"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<1x1x4x4xf32>
+  %t = graph.constant dense<[1.0, 1.0, 1.5, 1.5]> : tensor<4xf32>
+  %1 = graph.resize %x, %none, %t, %none {mode = "nearest", coordinate_transformation_mode = "asymmetric", nearest_mode = "floor"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<1x1x3x3xf32>
+  return %0, %1 : tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>
+}
+
+// -----
+
 // DFT of a real signal along axis 1: each bin sums over the signal.
 // CHECK-LABEL: func.func @dft
 // CHECK: linalg.generic
