@@ -161,20 +161,23 @@ std::optional<SmallVector<Value>> elementIndices(AffineMap map, ValueRange ivs,
 /// not read it, so it neither keeps the sum in a register nor vectorizes.
 /// The elements are combined in the same order. Returns false (and leaves
 /// `op`) when an operand is indexed by more than loop indices and
-/// constants.
+/// constants, or an output by the reduction index.
 bool carryInRegisters(linalg::GenericOp op, RewriterBase &rewriter) {
   Location loc = op.getLoc();
   unsigned loops = op.getNumLoops();
-  rewriter.setInsertionPoint(op);
-  SmallVector<Range> ranges =
-      cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(rewriter, loc);
-  for (AffineMap map : op.getIndexingMapsArray()) {
-    if (!llvm::all_of(map.getResults(), [](AffineExpr e) {
-          return isa<AffineDimExpr, AffineConstantExpr>(e);
-        })) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!llvm::all_of(map.getResults(),
+                      [](AffineExpr e) {
+                        return isa<AffineDimExpr, AffineConstantExpr>(e);
+                      }) ||
+        (op.isDpsInit(&operand) && map.isFunctionOfDim(loops - 1))) {
       return false;
     }
   }
+  rewriter.setInsertionPoint(op);
+  SmallVector<Range> ranges =
+      cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(rewriter, loc);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   SmallVector<Value> lower, upper;
   for (Range range : ranges) {
