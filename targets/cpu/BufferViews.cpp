@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -18,6 +19,30 @@ Value viewRoot(Value value) {
     value = def->getOperand(0);
   }
   return value;
+}
+
+Storage storageOf(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+            memref::SubViewOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    if (auto view = dyn_cast<memref::ViewOp>(def)) {
+      auto type = view.getType();
+      APInt offset;
+      if (type.hasStaticShape() &&
+          matchPattern(view.getByteShift(), m_ConstantInt(&offset))) {
+        int64_t begin = offset.getSExtValue();
+        int64_t bytes =
+            type.getNumElements() * type.getElementTypeBitWidth() / 8;
+        return {view.getSource(), begin, begin + bytes};
+      }
+      return {view.getSource()};
+    }
+    break;
+  }
+  return {value};
 }
 
 Value flatView(OpBuilder &b, Location loc, Value memref) {

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 
+#include <limits>
 #include <optional>
 
 namespace infer::cpu {
@@ -14,6 +15,23 @@ namespace infer::cpu {
 /// The buffer `value` is a reshaped view of (through memref.reshape,
 /// expand_shape and collapse_shape): its allocation's replacement.
 mlir::Value viewRoot(mlir::Value value);
+
+/// Where a buffer's bytes live: a base value and a byte range in it
+/// (everything of the base when not known).
+struct Storage {
+  mlir::Value base;
+  int64_t begin = 0, end = std::numeric_limits<int64_t>::max();
+  bool overlaps(const Storage &other) const {
+    return base == other.base && begin < other.end && other.begin < end;
+  }
+  bool operator==(const Storage &other) const {
+    return base == other.base && begin == other.begin && end == other.end;
+  }
+};
+
+/// The storage of `value`: through views to a memref.view of static shape
+/// at a constant byte shift (a workspace buffer), else all of its base.
+Storage storageOf(mlir::Value value);
 
 /// A 1-D view of `memref`'s elements, from its offset to its last element
 /// (element i of the view is at linear offset i); null when its shape or

@@ -515,11 +515,16 @@ struct ContractionKernelsPass final
       if (Value packed = packedLhsOf(b, c, tileRowsFor(vectorBits))) {
         builder.setPackedLhs(packed);
       }
+      SmallVector<Operation *> batchFills;
+      if (std::optional<unsigned> dim = builder.parallelBatchDim()) {
+        builder.setBatchFills(adoptBatchFills(c, *dim, batchFills));
+      }
       builder.build();
       c.op->erase();
       if (epilogue) {
         epilogue->op->erase();
       }
+      borderFills.append(batchFills);
       for (Operation *fill : borderFills) {
         Operation *slab = fill->getOperand(1).getDefiningOp();
         fill->erase();

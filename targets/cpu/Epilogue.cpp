@@ -23,43 +23,6 @@ bool isView(Operation *op) {
          op->hasTrait<OpTrait::ConstantLike>();
 }
 
-/// Where a buffer's bytes live: a base value and a byte range in it
-/// (everything of the base when not known).
-struct Storage {
-  Value base;
-  int64_t begin = 0, end = std::numeric_limits<int64_t>::max();
-  bool overlaps(const Storage &other) const {
-    return base == other.base && begin < other.end && other.begin < end;
-  }
-  bool operator==(const Storage &other) const {
-    return base == other.base && begin == other.begin && end == other.end;
-  }
-};
-
-Storage storageOf(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
-            memref::SubViewOp>(def)) {
-      value = def->getOperand(0);
-      continue;
-    }
-    if (auto view = dyn_cast<memref::ViewOp>(def)) {
-      auto type = view.getType();
-      APInt offset;
-      if (type.hasStaticShape() &&
-          matchPattern(view.getByteShift(), m_ConstantInt(&offset))) {
-        int64_t begin = offset.getSExtValue();
-        int64_t bytes =
-            type.getNumElements() * type.getElementTypeBitWidth() / 8;
-        return {view.getSource(), begin, begin + bytes};
-      }
-      return {view.getSource()};
-    }
-    break;
-  }
-  return {value};
-}
-
 /// Every user of `value` and of the views derived from it.
 void collectUsers(Value value, SmallVectorImpl<Operation *> &users) {
   for (Operation *user : value.getUsers()) {

@@ -68,6 +68,29 @@ public:
 
   void build();
 
+  /// A fill of a slab of B's buffer that spans the whole parallel batch
+  /// dim (a padded input's border rows, across all channels), made per
+  /// batch iteration for its own slice inside the kernel's parallel loop:
+  /// the thread that reads a channel's border writes it, instead of one
+  /// thread (or another split) writing every channel's before the kernel.
+  struct BatchFill {
+    mlir::Value buffer;
+    llvm::SmallVector<int64_t> offsets, sizes;
+    /// The buffer dim the parallel batch loop indexes.
+    unsigned dim = 0;
+    mlir::Value value;
+  };
+  void setBatchFills(llvm::SmallVector<BatchFill> fills) {
+    batchFills = std::move(fills);
+  }
+
+  /// The loop dim the kernel runs in parallel as a batch loop (a depthwise
+  /// convolution's channels), if any.
+  std::optional<unsigned> parallelBatchDim() {
+    std::optional<size_t> level = parallelBatchLevel();
+    return level ? std::optional<unsigned>(c.batch[*level]) : std::nullopt;
+  }
+
   /// The longest reduction unrolled (its offsets into B constants).
   static constexpr int64_t kUnrolledK = 16;
 
@@ -295,6 +318,7 @@ private:
   /// Steps of k a packed A is prefetched ahead (MR floats a step).
   static constexpr int64_t kPrefetchSteps = 32;
   bool inParallelBatch = false;
+  llvm::SmallVector<BatchFill> batchFills;
   /// Runs of consecutive elements a vector of B's row can span.
   int64_t runsPerVector = 2;
   /// A stride-2 B whose vectors span output rows: loaded as runs.
@@ -328,6 +352,17 @@ private:
   mlir::SmallVector<int> lhsDims, rhsDims, outDims;
   mlir::Value &shared;
 };
+
+/// The fills right before `c`'s op of slabs of B's buffer that span the
+/// whole of its dim indexed by the parallel batch loop `dim`, when every
+/// batch iteration reads only its own slice of B (a depthwise
+/// convolution's padded input: a channel's window stays in its channel):
+/// the kernel can make them per iteration (KernelBuilder::setBatchFills).
+/// `adopted` receives the fill ops, for the caller to erase once the
+/// kernel is built.
+llvm::SmallVector<KernelBuilder::BatchFill>
+adoptBatchFills(const Contraction &c, unsigned dim,
+                llvm::SmallVector<mlir::Operation *> &adopted);
 
 } // namespace infer::cpu
 

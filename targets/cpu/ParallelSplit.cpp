@@ -9,7 +9,9 @@
 // Each group reads all of A's k-blocks (each chunk packs all of B's
 // panels), so there are as few as the threads: one per thread of the
 // executor (@__infer_num_threads, with runtime-threads), else at most
-// kMaxGroups.
+// kMaxGroups. Fills of B's border slabs the kernel adopted
+// (KernelBuilder::BatchFill, BatchFills.cpp) are made per batch iteration
+// at the start of its body.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -53,6 +56,20 @@ void KernelBuilder::batchLoops(size_t level) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
           ivs[c.batch[level]] = iv.front();
+          for (const BatchFill &fill : batchFills) {
+            SmallVector<OpFoldResult> offsets, sizes, strides;
+            for (size_t d = 0; d < fill.offsets.size(); ++d) {
+              offsets.push_back(d == fill.dim
+                                    ? OpFoldResult(iv.front())
+                                    : b.getIndexAttr(fill.offsets[d]));
+              sizes.push_back(
+                  b.getIndexAttr(d == fill.dim ? 1 : fill.sizes[d]));
+              strides.push_back(b.getIndexAttr(1));
+            }
+            Value slice = memref::SubViewOp::create(b, loc, fill.buffer,
+                                                    offsets, sizes, strides);
+            linalg::FillOp::create(b, loc, fill.value, slice);
+          }
           inParallelBatch = true;
           batchLoops(level + 1);
           inParallelBatch = false;
