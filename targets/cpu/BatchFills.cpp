@@ -82,9 +82,7 @@ adoptBatchFills(const Contraction &c, unsigned dim,
     auto fill = dyn_cast<linalg::FillOp>(op);
     Value target = fill ? fill.getDpsInitOperand(0)->get() : Value();
     if (!fill) {
-      // (A memref.reshape reads its shape operand, a constant.)
-      if (isMemoryEffectFree(op) ||
-          isa<memref::ReshapeOp, memref::GetGlobalOp>(op)) {
+      if (isViewOrConstant(op) || isMemoryEffectFree(op)) {
         continue;
       }
       break;

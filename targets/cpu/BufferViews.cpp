@@ -21,6 +21,12 @@ Value viewRoot(Value value) {
   return value;
 }
 
+bool isViewOrConstant(Operation *op) {
+  return isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+             memref::SubViewOp, memref::ViewOp, memref::GetGlobalOp>(op) ||
+         op->hasTrait<OpTrait::ConstantLike>();
+}
+
 Storage storageOf(Value value) {
   while (Operation *def = value.getDefiningOp()) {
     if (isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp,

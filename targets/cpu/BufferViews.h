@@ -16,6 +16,10 @@ namespace infer::cpu {
 /// expand_shape and collapse_shape): its allocation's replacement.
 mlir::Value viewRoot(mlir::Value value);
 
+/// A view of a buffer (reshape, expand/collapse_shape, subview, view,
+/// get_global) or a constant: an op that writes no buffer's elements.
+bool isViewOrConstant(mlir::Operation *op);
+
 /// Where a buffer's bytes live: a base value and a byte range in it
 /// (everything of the base when not known).
 struct Storage {

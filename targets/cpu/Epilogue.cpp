@@ -17,12 +17,6 @@ using namespace mlir;
 namespace infer::cpu {
 namespace {
 
-bool isView(Operation *op) {
-  return isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
-             memref::SubViewOp, memref::ViewOp, memref::GetGlobalOp>(op) ||
-         op->hasTrait<OpTrait::ConstantLike>();
-}
-
 /// Every user of `value` and of the views derived from it.
 void collectUsers(Value value, SmallVectorImpl<Operation *> &users) {
   for (Operation *user : value.getUsers()) {
@@ -47,7 +41,7 @@ std::optional<Epilogue> matchEpilogue(linalg::LinalgOp op, int64_t rowLength) {
   Value c = op.getDpsInitOperand(0)->get();
   Value root = viewRoot(c);
   Operation *next = op->getNextNode();
-  while (next && isView(next)) {
+  while (next && isViewOrConstant(next)) {
     next = next->getNextNode();
   }
   // C must be scratch (a workspace view or an allocation): a model output
