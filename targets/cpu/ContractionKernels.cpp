@@ -483,6 +483,8 @@ struct ContractionKernelsPass final
     llvm::DenseMap<Type, Value> shared;
     for (Contraction &c : found) {
       OpBuilder b(c.op);
+      // (Asked before the fill it needs is folded away.)
+      bool transposed = transposedTiles(c, vectorBits);
       Value init;
       if (linalg::FillOp fill = initializingFill(c.op)) {
         init = fill.value();
@@ -512,8 +514,11 @@ struct ContractionKernelsPass final
       builder.setByteDotBits(std::min<unsigned>(byteDotBits, vectorBits),
                              wordDot);
       builder.setBf16DotBits(std::min<unsigned>(bf16DotBits, vectorBits));
-      if (Value packed = packedLhsOf(b, c, tileRowsFor(vectorBits))) {
+      if (Value packed = packedLhsOf(b, c,
+                                     transposed ? transposedRowsFor(vectorBits)
+                                                : tileRowsFor(vectorBits))) {
         builder.setPackedLhs(packed);
+        builder.setTransposed(transposed);
       }
       SmallVector<Operation *> batchFills;
       if (std::optional<unsigned> dim = builder.parallelBatchDim()) {

@@ -1,6 +1,7 @@
 //===- ContractionMatch.cpp - contractions the CPU kernels take -----------===//
 
 #include "targets/cpu/ContractionMatch.h"
+#include "targets/cpu/BufferViews.h"
 
 #include "passes/lowering/ByteDot.h"
 #include "passes/lowering/PairDot.h"
@@ -371,6 +372,48 @@ std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
     }
   }
   return c;
+}
+
+int64_t transposedChunkColumns(const Contraction &c, unsigned vectorBits) {
+  int64_t most = kMaxTransposedPanels * transposedColumnsFor(vectorBits);
+  if (c.n <= most) {
+    return c.n;
+  }
+  int64_t row = c.n / c.ranges[c.nDims.front()];
+  if (c.nDims.size() < 2 || row > most) {
+    return 0;
+  }
+  return most / row * row;
+}
+
+bool transposedTiles(const Contraction &c, unsigned vectorBits) {
+  // A reduction this long or longer pays for the tile's transposed store
+  // (a gather per row of C) many times over.
+  constexpr int64_t kMinK = 128;
+  if (c.byteDot || c.accElement || !c.element.isF32() || c.mDims.size() != 1 ||
+      c.k < kMinK || c.m < transposedRowsFor(vectorBits)) {
+    return false;
+  }
+  for (int64_t range : c.ranges) {
+    if (ShapedType::isDynamic(range)) {
+      return false;
+    }
+  }
+  linalg::LinalgOp op = c.op;
+  if (!initializingFill(op) ||
+      !linearCoefficients(op, op.getDpsInputOperand(c.rhs))) {
+    return false;
+  }
+  // The share of lanes that do work: N in vectors of columns (a panel's
+  // last vector masked), against M in pairs of vectors of rows (the last
+  // tile's rows past M zero).
+  int64_t lanes = lanesFor(vectorBits), rows = transposedRowsFor(vectorBits);
+  double alongN = double(c.n) / double(llvm::alignTo(c.n, lanes));
+  double alongM = double(c.m) / double(llvm::alignTo(c.m, rows));
+  if (!transposedChunkColumns(c, vectorBits)) {
+    return false;
+  }
+  return alongM >= alongN;
 }
 
 bool rowsAsBatch(Contraction &c, int64_t maxK, int64_t minRow) {

@@ -30,6 +30,22 @@ inline int64_t tileRowsFor(unsigned vectorBits) {
   return vectorBits >= 512 ? 8 : 6;
 }
 
+/// Lanes of a vector of `vectorBits` (f32), at least 4.
+inline int64_t lanesFor(unsigned vectorBits) {
+  return std::max<int64_t>(vectorBits / 32, 4);
+}
+
+/// Transposed tiles (TransposedTiles.cpp): 2 vectors of C's rows by this
+/// many columns of C, each column a broadcast of B (2 * columns
+/// accumulators, two vectors of A and a broadcast: 31 of 32 registers on
+/// AVX-512, 15 of 16 on AVX2).
+inline int64_t transposedColumnsFor(unsigned vectorBits) {
+  return vectorBits >= 512 ? 14 : 6;
+}
+inline int64_t transposedRowsFor(unsigned vectorBits) {
+  return 2 * lanesFor(vectorBits);
+}
+
 /// Set by infer-cpu-pack-weights on a contraction whose constant A it
 /// packed: {global = @packed ([ceil(M / MR)][K][MR]), operand = A's index,
 /// rows = MR}.
@@ -82,6 +98,23 @@ linearCoefficients(mlir::linalg::LinalgOp op, mlir::OpOperand *operand);
 
 /// The contraction `op` is, or nullopt when the kernels do not take it.
 std::optional<Contraction> matchContraction(mlir::linalg::LinalgOp op);
+
+/// Whether the kernels compute `c` with vectors along M, its rows, rather
+/// than N (TransposedTiles.cpp): when C has few columns that fill vectors
+/// poorly (a 7x7 output plane: 49 of 64 lanes) and many rows (output
+/// channels) that fill them well. Needs f32, static sizes, a constant A
+/// (infer-cpu-pack-weights packs it for these tiles), B at offsets linear
+/// in the loop dims, a fill of C right before, and a reduction long enough
+/// to pay for storing the tile transposed. Both infer-cpu-pack-weights and
+/// the kernels ask, so they agree.
+bool transposedTiles(const Contraction &c, unsigned vectorBits);
+
+/// The columns of C a transposed kernel unrolls as panels at a time: all
+/// of them when they make at most kMaxTransposedPanels panels, else whole
+/// rows of C's N dims but the outermost (so a column's offset in a chunk
+/// is the chunk's plus a constant); 0 when such a row is too long.
+inline constexpr int64_t kMaxTransposedPanels = 16;
+int64_t transposedChunkColumns(const Contraction &c, unsigned vectorBits);
 
 /// For a one-row contraction over a short window read through a window
 /// map (a depthwise convolution per channel: M = 1, K = 9, N = the output

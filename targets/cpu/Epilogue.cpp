@@ -342,10 +342,13 @@ Value vectorizeBody(OpBuilder &b, Location loc, Block &body, IRMapping &mapping,
 
 void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
                   Value acc, Value row, Value n0, int64_t columnStep,
-                  Value mask) {
+                  Value mask, int64_t valid) {
   linalg::GenericOp op = epilogue.op;
   auto accType = cast<VectorType>(acc.getType());
   int64_t length = accType.getNumElements();
+  if (valid <= 0 || valid > length) {
+    valid = length;
+  }
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -409,10 +412,10 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
     // (lanes outside the run masked off). Rows of a multiple of the
     // column step hold whole vectors: one run.
     int64_t width = epilogue.domain.back();
-    int64_t runs = width % columnStep == 0
-                       ? 1
-                       : std::min<int64_t>(
-                             length, llvm::divideCeil(length - 1, width) + 1);
+    int64_t runs =
+        width % columnStep == 0
+            ? 1
+            : std::min<int64_t>(valid, llvm::divideCeil(valid - 1, width) + 1);
     auto maskType = VectorType::get({length}, b.getI1Type());
     Value rowPart = offsetOf(Epilogue::Operand{stored.coefficients, false});
     Value first = index(0);
@@ -420,10 +423,10 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
         vector::ConstantMaskOp::create(b, loc, maskType, ArrayRef<int64_t>{0});
     for (int64_t r = 0; r < runs; ++r) {
       Value column = arith::AddIOp::create(b, loc, n0, first);
-      Value next = index(length);
+      Value next = index(valid);
       Value lanes = mask;
       if (runs > 1) {
-        next = runEnd(b, loc, first, column, width, length);
+        next = runEnd(b, loc, first, column, width, valid);
         Value upTo = vector::CreateMaskOp::create(b, loc, maskType, next);
         lanes = arith::XOrIOp::create(b, loc, upTo, before);
         if (mask) {

@@ -84,10 +84,12 @@ mlir::Value vectorizeBody(mlir::OpBuilder &b, mlir::Location loc,
 /// Applies `epilogue` to `acc`, the accumulators of C's row `row` (the
 /// linear index of its batch and M indices) at columns n0.. (a multiple of
 /// `columnStep`; `mask`: the valid lanes, or null), and stores the result
-/// to the consumer's output.
+/// to the consumer's output. Lanes from `valid` on (default: all) hold no
+/// columns of this row's panel, even before C's end.
 void emitEpilogue(mlir::OpBuilder &b, mlir::Location loc,
                   const Epilogue &epilogue, mlir::Value acc, mlir::Value row,
-                  mlir::Value n0, int64_t columnStep, mlir::Value mask);
+                  mlir::Value n0, int64_t columnStep, mlir::Value mask,
+                  int64_t valid = 0);
 
 } // namespace infer::cpu
 

@@ -49,6 +49,12 @@ public:
   /// instead of from A's rows.
   void setPackedLhs(mlir::Value packed) { packedLhs = packed; }
 
+  /// Computes with transposed tiles (TransposedTiles.cpp): A, packed for
+  /// them as [ceil(M / R)][K][R] with R = transposedRowsFor, in vectors
+  /// along M, B's elements broadcast. C must be filled right before
+  /// (`init`).
+  void setTransposed(bool on) { transposed = on; }
+
   /// Splits parallel loops into one group per thread of the executor, as
   /// `count` (@__infer_num_threads) returns at run time, instead of at
   /// most kMaxGroups.
@@ -143,6 +149,23 @@ private:
   void batchLoops(size_t level);
 
   void matmul();
+
+  /// matmul() with transposed tiles: per tile of R rows of C (two vectors
+  /// of A), the full reduction over each panel of columns in turn, then
+  /// the tile stored row by row through a small buffer.
+  void transposedMatmul();
+  /// A unit of transposed work: a tile (of R rows of C), the chunk of
+  /// columns starting at column `first` (B's offset `firstOffset`), the
+  /// reduction rows k0..kEnd, the stack buffer that transposes the tile,
+  /// and with k-blocks, `partial` ([panel][2 * NC][lanes]) holding each
+  /// panel's sums between blocks at index `slot`.
+  struct TransposedUnit {
+    mlir::Value tile, first, firstOffset, k0, kEnd, buffer, partial;
+    int64_t slot = 0;
+  };
+  /// The unit's columns first + n0 .. + width.
+  void transposedTile(const TransposedUnit &unit, int64_t n0, int64_t width,
+                      mlir::Value source);
 
   /// matmul() for an N known only at run time (B read as rows).
   void dynamicMatmul();
@@ -315,9 +338,13 @@ private:
   static constexpr int64_t kMaxGroups = 8;
   static constexpr int64_t kMinParallelBatch = 4;
   static constexpr int64_t kMinTilesPerChunk = 4;
+  /// Transposed tiles: units of work (a tile's group of panels) to aim
+  /// for, so that threads share out a contraction of few tiles.
+  static constexpr int64_t kMinParallelUnits = 8;
   /// Steps of k a packed A is prefetched ahead (MR floats a step).
   static constexpr int64_t kPrefetchSteps = 32;
   bool inParallelBatch = false;
+  bool transposed = false;
   llvm::SmallVector<BatchFill> batchFills;
   /// Runs of consecutive elements a vector of B's row can span.
   int64_t runsPerVector = 2;

@@ -22,6 +22,8 @@
 
 #include "mlir/IR/SymbolTable.h"
 
+#include <map>
+
 using namespace mlir;
 
 namespace infer::cpu {
@@ -79,15 +81,21 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    int64_t rows = tileRowsFor(vectorBits);
-    // Weights used by several contractions are packed once.
-    llvm::StringMap<memref::GlobalOp> packedOf;
+    // Weights used by several contractions are packed once per tile
+    // height.
+    std::map<std::pair<std::string, int64_t>, memref::GlobalOp> packedOf;
     module.walk([&](linalg::LinalgOp op) {
       if (!op.hasPureBufferSemantics()) {
         return;
       }
       std::optional<Contraction> c = matchContraction(op);
-      if (!c || c->m < rows) {
+      if (!c) {
+        return;
+      }
+      int64_t rows = transposedTiles(*c, vectorBits)
+                         ? transposedRowsFor(vectorBits)
+                         : tileRowsFor(vectorBits);
+      if (c->m < rows) {
         return;
       }
       OpOperand *lhs = op.getDpsInputOperand(c->lhs);
@@ -98,7 +106,7 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
       if (!global) {
         return;
       }
-      memref::GlobalOp &packed = packedOf[global.getSymName()];
+      memref::GlobalOp &packed = packedOf[{global.getSymName().str(), rows}];
       if (!packed) {
         packed = pack(global, c->m, c->k, rows, symbols);
       }

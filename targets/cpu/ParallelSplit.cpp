@@ -161,6 +161,9 @@ void KernelBuilder::dynamicMatmul() {
 }
 
 void KernelBuilder::matmul() {
+  if (transposed) {
+    return transposedMatmul();
+  }
   if (ShapedType::isDynamic(c.n)) {
     return dynamicMatmul();
   }

@@ -56,7 +56,9 @@ def PackWeightsPass : Pass<"infer-cpu-pack-weights", "::mlir::ModuleOp"> {
     kernels then read each tile's rows of A as one contiguous stream
     instead of MR streams a row of A apart. Weights shared by several
     contractions are packed once; the original global stays until symbol
-    DCE finds it unused.
+    DCE finds it unused. A contraction the kernels compute with transposed
+    tiles (vectors along M) gets tiles of two vectors of rows instead of
+    MR (`rows` = 32 at 512 bits, 16 at 256).
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", "256",
@@ -144,6 +146,16 @@ def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::Modu
     count is the executor's thread count instead, known at run time: a
     call to `@__infer_num_threads() -> index` (declared here, defined by
     `infer-cpu-parallel-to-runtime`) sizes the groups, one per thread.
+
+    Transposed tiles: a contraction whose A `infer-cpu-pack-weights`
+    packed for them (`rows` = two vectors: a convolution whose output
+    plane fills vectors worse than its output channels do, with a fill of
+    C before it and K >= 128) keeps two vectors of C's rows by 14 columns
+    (6 on AVX2) in registers, each column a broadcast of B's element read
+    in place, over the whole reduction; the tile reaches C (and a fused
+    epilogue) row by row through a stack buffer. Work is shared out as
+    units of a tile's chunk of columns (whole rows of the plane) and group
+    of panels.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", "256",

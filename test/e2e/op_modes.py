@@ -24,6 +24,12 @@ rounding mode (the ONNX suites have few): where x maps to x div factor the
 lowering is a broadcast copy, elsewhere the general form; all must match
 onnx.reference.
 
+Convolutions whose register tiles run along output channels (transposed
+tiles, for planes that fill vectors poorly): planes in chunks of whole
+rows, a stride-2 window, a last tile of fewer channels, a fused Relu
+stored into the next convolution's padded input (its border columns with
+it) and a residual Add, against onnx.reference.
+
 Usage: op_modes.py --infer-compile BIN --infer-run BIN --work DIR
 """
 import os
@@ -171,6 +177,44 @@ def check_resize_nearest(args):
     return 1
 
 
+def check_conv_tiles(args):
+    """A chain of convolutions the CPU kernels compute with transposed
+    tiles (TransposedTiles.cpp): 96 channels over a 28x28 plane (chunks of
+    8 rows, the last of 4), at stride 2 into 14x14, Relus stored into the
+    next convolutions' padded inputs (over buffers that held other values:
+    the border columns must be written), a residual Add, and 80 channels
+    (a last tile of 16) over a 7x7 plane at stride 2."""
+    info = helper.make_tensor_value_info
+    F = TensorProto.FLOAT
+    rng = np.random.default_rng(5)
+    inits = []
+
+    def conv(name, x, channels, inputs, stride):
+        w = rng.standard_normal((channels, inputs, 3, 3)) / np.sqrt(inputs * 9)
+        inits.append(helper.make_tensor(f"{name}_w", F, w.shape, w.astype(np.float32).ravel()))
+        inits.append(helper.make_tensor(f"{name}_b", F, [channels],
+                                        rng.standard_normal(channels).astype(np.float32) * 0.1))
+        return helper.make_node("Conv", [x, f"{name}_w", f"{name}_b"], [name], pads=[1] * 4,
+                                kernel_shape=[3, 3], strides=[stride] * 2)
+
+    # (A wide first pair of layers whose buffers die early: later buffers
+    # reuse their memory, so nothing is zero by chance.)
+    nodes = [conv("w1", "x", 192, 64, 1), helper.make_node("Relu", ["w1"], ["v1"]),
+             conv("w2", "v1", 64, 192, 1), helper.make_node("Add", ["w2", "x"], ["v2"]),
+             conv("c1", "v2", 96, 64, 1), helper.make_node("Relu", ["c1"], ["r1"]),
+             conv("c2", "r1", 96, 96, 2), helper.make_node("Relu", ["c2"], ["r2"]),
+             conv("c3", "r2", 96, 96, 1), helper.make_node("Relu", ["c3"], ["r3"]),
+             conv("c4", "r3", 96, 96, 1), helper.make_node("Add", ["c4", "c3"], ["y1"]),
+             conv("y2", "y1", 80, 96, 2)]
+    outputs = [info("y1", F, [1, 96, 14, 14]), info("y2", F, [1, 80, 7, 7])]
+    model = make_model(helper.make_graph(nodes, "tiles", [info("x", F, [1, 64, 28, 28])],
+                                         outputs, inits), 13)
+    x = rng.uniform(-1, 1, (1, 64, 28, 28)).astype(np.float32)
+    work, library = compile_model(args, model, "conv_tiles", symbol="m")
+    expect_match(args, work, library, model, {"x": x}, "conv_transposed_tiles")
+    return 1
+
+
 def main():
     args = parse_args(__doc__)
     rng = np.random.default_rng(3)
@@ -205,6 +249,7 @@ def main():
     passed += check_scalar_sizes(args)
     passed += check_softmax_special_values(args)
     passed += check_resize_nearest(args)
+    passed += check_conv_tiles(args)
     print(f"{passed} passed, 0 failed")
 
 

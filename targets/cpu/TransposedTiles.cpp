@@ -1,0 +1,296 @@
+//===- TransposedTiles.cpp - tiles with vectors along C's rows ------------===//
+//
+// The kernels' usual tile holds MR rows of C as vectors along N, C's
+// columns (a convolution's output plane). When N fills vectors poorly and
+// M fills them well (resnet18's last layers: 7x7 = 49 columns in 64 lanes,
+// 512 output channels), the tile is transposed: R = 2 vectors of C's rows
+// by NC columns (14 on AVX-512, 6 on AVX2), each column one broadcast of
+// B's element per step:
+//
+//   for unit (tile t of R rows, chunk, group of panels)   (parallel)
+//     for panel n0 step NC in the group   (unrolled: offsets constant)
+//       acc[NC][2] = fill value
+//       for k in 0..K                     (the whole reduction)
+//         a0, a1 = A_packed[t][k][0..R)   (infer-cpu-pack-weights)
+//         for j < NC: acc[j] += a * broadcast(B[k, n0 + j])
+//       buffer = acc; for each row i of the tile:
+//         C[m0 + i, n0..] = epilogue(gather(buffer, i + R * j))
+//
+// B is read in place at offsets linear in the loop dims (K offsets from
+// the same table as the packed panels), never packed: a column's element
+// at step k is one broadcast load. Up to 16 panels (224 columns) are
+// unrolled; a larger plane goes in chunks of whole rows of its inner N
+// dims, whose offset into B is made once per chunk. A tile with few
+// units of work (M = 32) splits its panels into groups, so threads share
+// it. A's tile (K x R floats) stays in L2
+// while the panels reuse it. The reduction is never blocked, so the tile
+// is stored once, through a stack buffer that turns its columns into rows
+// for the epilogue. transposedTiles() (ContractionMatch.cpp) decides.
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/cpu/BufferViews.h"
+#include "targets/cpu/KernelBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+
+namespace infer::cpu {
+
+void KernelBuilder::transposedMatmul() {
+  unsigned bits = unsigned(lanes) * 32;
+  int64_t tileRows = transposedRowsFor(bits);
+  int64_t columns = transposedColumnsFor(bits);
+  int64_t tiles = llvm::divideCeil(c.m, tileRows);
+  // C's columns in chunks of whole rows of its innermost N dims (all of
+  // them when few), each chunk's panels unrolled: a column's offset into
+  // B is then the chunk's, made once per chunk, plus a constant.
+  int64_t chunkColumns = transposedChunkColumns(c, bits);
+  int64_t chunks = llvm::divideCeil(c.n, chunkColumns);
+  int64_t lastColumns = c.n - (chunks - 1) * chunkColumns;
+  int64_t panels = llvm::divideCeil(chunkColumns, columns);
+  c.coefficients = *linearCoefficients(c.op, c.op.getDpsInputOperand(c.rhs));
+  Value source = flatView(b, loc, rhs);
+  auto bufferType = MemRefType::get({columns * tileRows}, elem);
+  // Units of work: a tile's chunks, their panels in `groups` groups, so
+  // that a few tiles (M = 32: one) still give every thread some (a tile's
+  // panels share its rows of A, so there are as few groups as that needs).
+  int64_t groups = std::min<int64_t>(
+      panels, llvm::divideCeil(kMinParallelUnits, tiles * chunks));
+  int64_t units = tiles * chunks * groups;
+  // With k-blocks, each panel's partial sums between them.
+  bool blocked = c.k > kBlock;
+  auto partialType = MemRefType::get(
+      {int64_t(llvm::divideCeil(panels, groups)), 2 * columns, lanes}, elem);
+  auto run = [&](Value begin, Value end, Value buffer, Value partial) {
+    loop(begin, end, 1, {}, [&](Value unit, ValueRange) {
+      Value tile = arith::DivUIOp::create(b, loc, unit, index(chunks * groups));
+      Value rest = arith::RemUIOp::create(b, loc, unit, index(chunks * groups));
+      Value chunk = arith::DivUIOp::create(b, loc, rest, index(groups));
+      Value first = arith::MulIOp::create(b, loc, chunk, index(chunkColumns));
+      Value firstOffset = linearOffset<Value>(
+          first, c.nDims, [&](int64_t v) -> Value { return index(v); });
+      auto emitGroup = [&](int64_t g, int64_t width) {
+        int64_t count = llvm::divideCeil(width, columns);
+        auto panelsFrom = [&](Value k0, Value kEnd) {
+          for (int64_t p = g * count / groups; p < (g + 1) * count / groups;
+               ++p) {
+            int64_t n0 = p * columns;
+            transposedTile({tile, first, firstOffset, k0, kEnd, buffer, partial,
+                            p - g * count / groups},
+                           n0, std::min(columns, width - n0), source);
+          }
+        };
+        if (!partial) {
+          return panelsFrom(index(0), index(c.k));
+        }
+        // A k-block of the tile's rows of A (KC x R floats) serves every
+        // panel of the group from L1 before the next is read: the weights
+        // stream in once, at the pace of all the group's panels.
+        loop(index(0), index(c.k), kBlock, {}, [&](Value k0, ValueRange) {
+          panelsFrom(k0, arith::MinSIOp::create(
+                             b, loc,
+                             arith::AddIOp::create(b, loc, k0, index(kBlock)),
+                             index(c.k)));
+          return SmallVector<Value>{};
+        });
+      };
+      auto emitChunk = [&](int64_t width) {
+        if (groups == 1) {
+          return emitGroup(0, width);
+        }
+        Value group = arith::RemUIOp::create(b, loc, rest, index(groups));
+        SmallVector<int64_t> cases;
+        for (int64_t g = 1; g < groups; ++g) {
+          cases.push_back(g);
+        }
+        auto which = scf::IndexSwitchOp::create(b, loc, TypeRange{}, group,
+                                                cases, cases.size());
+        for (int64_t g = 0; g < groups; ++g) {
+          Region &region =
+              g == 0 ? which.getDefaultRegion() : which.getCaseRegions()[g - 1];
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(&region.emplaceBlock());
+          emitGroup(g, width);
+          scf::YieldOp::create(b, loc);
+        }
+      };
+      if (lastColumns == chunkColumns) {
+        emitChunk(chunkColumns);
+        return SmallVector<Value>{};
+      }
+      Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         chunk, index(chunks - 1));
+      auto branch = scf::IfOp::create(b, loc, last, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(branch.thenBlock());
+      emitChunk(lastColumns);
+      b.setInsertionPointToStart(branch.elseBlock());
+      emitChunk(chunkColumns);
+      return SmallVector<Value>{};
+    });
+  };
+  if (parallel && !inParallelBatch && units > 1) {
+    // Ranges of units, one per thread: consecutive units share a tile.
+    Value per = arith::CeilDivUIOp::create(b, loc, index(units),
+                                           splitCount(index(units)));
+    scf::ParallelOp::create(
+        b, loc, ValueRange{index(0)}, ValueRange{index(units)}, ValueRange{per},
+        [&](OpBuilder &nb, Location, ValueRange u0) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          Value end = arith::MinSIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, u0.front(), per),
+              index(units));
+          run(u0.front(), end, memref::AllocaOp::create(b, loc, bufferType),
+              blocked ? memref::AllocaOp::create(b, loc, partialType)
+                      : Value());
+        });
+    return;
+  }
+  // Serial: buffers at the function's entry (an alloca in a loop would
+  // grow the stack at every iteration).
+  auto stackBuffer = [&](MemRefType type) -> Value {
+    if (inParallelBatch) {
+      return memref::AllocaOp::create(b, loc, type);
+    }
+    OpBuilder::InsertionGuard guard(b);
+    auto func = c.op->getParentOfType<FunctionOpInterface>();
+    b.setInsertionPointToStart(&func.getFunctionBody().front());
+    return memref::AllocaOp::create(b, loc, type);
+  };
+  run(index(0), index(units), stackBuffer(bufferType),
+      blocked ? stackBuffer(partialType) : Value());
+}
+
+void KernelBuilder::transposedTile(const TransposedUnit &unit, int64_t n0,
+                                   int64_t width, Value source) {
+  Value tile = unit.tile, buffer = unit.buffer;
+  int64_t tileRows = 2 * lanes;
+  auto type = VectorType::get({lanes}, elem);
+  Value m0 = arith::MulIOp::create(b, loc, tile, index(tileRows));
+  // Each column's offset into B, less the step's K offset: the batch
+  // loops' part plus the column's own (a constant).
+  Value batch = arith::AddIOp::create(b, loc, batchOffset(), unit.firstOffset);
+  SmallVector<Value> columnAt;
+  for (int64_t j = 0; j < width; ++j) {
+    int64_t flat = n0 + j, offset = 0;
+    for (size_t i = c.nDims.size(); i-- > 0;) {
+      unsigned d = c.nDims[i];
+      int64_t position = i > 0 ? flat % c.ranges[d] : flat;
+      flat = i > 0 ? flat / c.ranges[d] : flat;
+      offset += c.coefficients[d] * position;
+    }
+    columnAt.push_back(arith::AddIOp::create(b, loc, batch, index(offset)));
+  }
+  Value start = vector::BroadcastOp::create(b, loc, type, init);
+  SmallVector<Value> acc(2 * width, start);
+  auto partialAt = [&](int64_t i) {
+    return ValueRange{index(unit.slot), index(i), index(0)};
+  };
+  if (unit.partial) {
+    // The first k-block starts from the fill value, later ones from the
+    // partial sums the previous block left.
+    Value firstBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             unit.k0, index(0));
+    SmallVector<Type> types(2 * width, type);
+    auto branch = scf::IfOp::create(b, loc, types, firstBlock, true, true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    scf::YieldOp::create(b, loc, acc);
+    b.setInsertionPointToStart(branch.elseBlock());
+    SmallVector<Value> loaded;
+    for (int64_t i = 0; i < 2 * width; ++i) {
+      loaded.push_back(
+          vector::LoadOp::create(b, loc, type, unit.partial, partialAt(i)));
+    }
+    scf::YieldOp::create(b, loc, loaded);
+    acc = SmallVector<Value>(branch.getResults());
+  }
+  auto step = [&](Value kv, ValueRange args) {
+    Value row = kOffset(kv);
+    Value ahead = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, kv, index(kPrefetchSteps)),
+        index(c.k - 1));
+    memref::PrefetchOp::create(b, loc, packedLhs,
+                               ValueRange{tile, ahead, index(0)},
+                               /*isWrite=*/false, /*localityHint=*/3,
+                               /*isDataCache=*/true);
+    Value a[2];
+    for (int64_t v = 0; v < 2; ++v) {
+      a[v] = vector::LoadOp::create(b, loc, type, packedLhs,
+                                    ValueRange{tile, kv, index(v * lanes)});
+    }
+    SmallVector<Value> next;
+    for (int64_t j = 0; j < width; ++j) {
+      Value at = arith::AddIOp::create(b, loc, row, columnAt[j]);
+      Value element = memref::LoadOp::create(b, loc, source, ValueRange{at});
+      Value splat = vector::BroadcastOp::create(b, loc, type, element);
+      for (int64_t v = 0; v < 2; ++v) {
+        next.push_back(
+            vector::FMAOp::create(b, loc, a[v], splat, args[2 * j + v]));
+      }
+    }
+    return next;
+  };
+  SmallVector<Value> sums = reductionLoop(unit.k0, unit.kEnd, acc, step);
+  OpBuilder::InsertionGuard guard(b);
+  if (unit.partial) {
+    Value lastBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            unit.kEnd, index(c.k));
+    auto branch = scf::IfOp::create(b, loc, lastBlock, true);
+    b.setInsertionPointToStart(branch.elseBlock());
+    for (int64_t i = 0; i < 2 * width; ++i) {
+      vector::StoreOp::create(b, loc, sums[i], unit.partial, partialAt(i));
+    }
+    b.setInsertionPointToStart(branch.thenBlock());
+  }
+  // The tile's columns into the buffer ([column][R rows]); each row of C
+  // is then a gather of its `width` elements, R apart.
+  for (int64_t j = 0; j < width; ++j) {
+    for (int64_t v = 0; v < 2; ++v) {
+      vector::StoreOp::create(b, loc, sums[2 * j + v], buffer,
+                              ValueRange{index(j * tileRows + v * lanes)});
+    }
+  }
+  auto offsetsType = VectorType::get({lanes}, b.getI32Type());
+  SmallVector<int32_t> strides;
+  for (int64_t j = 0; j < lanes; ++j) {
+    strides.push_back(int32_t(j * tileRows));
+  }
+  Value offsets = arith::ConstantOp::create(
+      b, loc, offsetsType,
+      DenseElementsAttr::get(offsetsType, ArrayRef(strides)));
+  Value mask = vector::ConstantMaskOp::create(
+      b, loc, VectorType::get({lanes}, b.getI1Type()),
+      ArrayRef<int64_t>{width});
+  Value zero = arith::ConstantOp::create(
+      b, loc, type, cast<DenseElementsAttr>(b.getZeroAttr(type)));
+  // The last tile's rows past M were computed on zero rows of A.
+  Value rowsHere = index(tileRows);
+  if (c.m % tileRows) {
+    rowsHere = arith::MinSIOp::create(
+        b, loc, rowsHere, arith::SubIOp::create(b, loc, index(c.m), m0));
+  }
+  loop(index(0), rowsHere, 1, {}, [&](Value i, ValueRange) {
+    Value row = vector::GatherOp::create(b, loc, type, buffer, ValueRange{i},
+                                         offsets, mask, zero);
+    ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, i);
+    Value column = arith::AddIOp::create(b, loc, unit.first, index(n0));
+    ivs[c.nId()] = column;
+    if (epilogue) {
+      emitEpilogue(b, loc, *epilogue, row, rowIndex(), column,
+                   transposedColumnsFor(unsigned(lanes) * 32), mask, width);
+    } else {
+      vector::MaskedStoreOp::create(b, loc, out, indices(outDims), mask, row);
+    }
+    return SmallVector<Value>{};
+  });
+}
+
+} // namespace infer::cpu

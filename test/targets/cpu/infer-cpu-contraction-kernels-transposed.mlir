@@ -1,0 +1,174 @@
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-pack-weights{vector-bits=512},infer-cpu-contraction-kernels{vector-bits=512 parallel=true runtime-threads=true},canonicalize)' | FileCheck %s
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-pack-weights{vector-bits=256},infer-cpu-contraction-kernels{vector-bits=256},canonicalize)' | FileCheck %s --check-prefix=AVX2
+
+#a = affine_map<(m, k, n) -> (m, k)>
+#b = affine_map<(m, k, n) -> (k, n)>
+#c = affine_map<(m, k, n) -> (m, n)>
+
+// Transposed tiles (TransposedTiles.cpp): N = 49 fills 49 of 64 lanes,
+// M = 64 fills its vectors, so the tile is 2 vectors of C's rows (A packed
+// at compile time as [2][K][32]) by 14 columns of C, each a broadcast of
+// B's element. Two tiles of 4 panels (14, 14, 14 and 7 columns) are 8
+// units of work shared out among the threads; each unit picks its panel
+// by index_switch. The whole reduction runs at once (28 accumulators),
+// then the tile goes through a stack buffer, [14 columns][32 rows], and
+// each row of C is a gather of its 14 elements, 32 apart.
+// CHECK: memref.global "private" constant @w_packed : memref<2x128x32xf32>
+// CHECK-LABEL: func.func @transposed
+// CHECK-NOT: linalg.fill
+// CHECK: %[[PACKED:.+]] = memref.get_global @w_packed : memref<2x128x32xf32>
+// CHECK: %[[B:.+]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [6272]
+// CHECK: call @__infer_num_threads()
+// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c8) step
+// CHECK: %[[BUF:.+]] = memref.alloca() : memref<448xf32>
+// CHECK: scf.index_switch
+// CHECK: scf.for %[[K:.+]] = %c0 to %c128 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK: %[[A0:.+]] = vector.load %[[PACKED]][%{{.+}}, %[[K]], %c0] : memref<2x128x32xf32>, vector<16xf32>
+// CHECK: %[[A1:.+]] = vector.load %[[PACKED]][%{{.+}}, %[[K]], %c16] : memref<2x128x32xf32>, vector<16xf32>
+// CHECK: %[[E:.+]] = memref.load %[[B]]
+// CHECK: %[[S:.+]] = vector.broadcast %[[E]] : f32 to vector<16xf32>
+// CHECK: vector.fma %[[A0]], %[[S]]
+// CHECK: vector.fma %[[A1]], %[[S]]
+// CHECK-COUNT-28: vector.store %{{.+}}, %[[BUF]]
+// CHECK: scf.for %[[I:.+]] = %c0 to %c32 step %c1
+// CHECK: %[[ROW:.+]] = vector.gather %[[BUF]][%[[I]]] [%{{.+}}], %[[MASK:.+]], %{{.+}} : memref<448xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32>
+// CHECK: vector.maskedstore %arg1[%{{.+}}, %{{.+}}], %[[MASK]], %[[ROW]] : memref<64x49xf32>, vector<16xi1>, vector<16xf32>
+// The last panel, 7 columns: 14 accumulators.
+// CHECK: scf.for %{{.+}} = %c0 to %c128 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK: vector.constant_mask [7] : vector<16xi1>
+// On AVX2 the tile is 2 vectors of 8 rows by 6 columns: A packed as
+// [4][K][16], 12 accumulators.
+// AVX2: memref.global "private" constant @w_packed : memref<4x128x16xf32>
+// AVX2-LABEL: func.func @transposed
+// AVX2: memref.alloca() : memref<96xf32>
+// AVX2: scf.for %{{.+}} = %c0 to %c128 step %c1 iter_args({{.+}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// AVX2: vector.gather {{.+}} : memref<96xf32>, vector<8xi32>, vector<8xi1>, vector<8xf32>
+memref.global "private" constant @w : memref<64x128xf32> = dense<1.0>
+func.func @transposed(%b: memref<128x49xf32>, %c: memref<64x49xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %g = memref.get_global @w : memref<64x128xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x49xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%g, %b : memref<64x128xf32>, memref<128x49xf32>) outs(%c : memref<64x49xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(m, k, oh, ow) -> (m, k)>
+#b = affine_map<(m, k, oh, ow) -> (k, oh, ow)>
+#c = affine_map<(m, k, oh, ow) -> (m, oh, ow)>
+
+// A 20x16 plane (320 columns, more than 16 panels of 14): chunks of whole
+// rows, 14 rows (224 columns) and the last 6 (96), the chunk's offset
+// into B made once per chunk and each column's a constant after it.
+// 2 tiles x 2 chunks x 2 groups of panels: 8 units.
+// CHECK-LABEL: func.func @chunks
+// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c8) step
+// CHECK: %[[REST:.+]] = arith.remui %{{.+}}, %c4 : index
+// CHECK: %[[CHUNK:.+]] = arith.divui %[[REST]], %c2 : index
+// CHECK: %[[FIRST:.+]] = arith.muli %[[CHUNK]], %c224 : index
+// CHECK: %[[LAST:.+]] = arith.cmpi eq, %[[CHUNK]], %c1 : index
+// CHECK: scf.if %[[LAST]]
+// CHECK: } else {
+// CHECK: vector.fma
+memref.global "private" constant @w2 : memref<64x128xf32> = dense<1.0>
+func.func @chunks(%b: memref<128x20x16xf32>, %c: memref<64x20x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %g = memref.get_global @w2 : memref<64x128xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x20x16xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel", "parallel"]}
+      ins(%g, %b : memref<64x128xf32>, memref<128x20x16xf32>) outs(%c : memref<64x20x16xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(m, k, n) -> (m, k)>
+#b = affine_map<(m, k, n) -> (k, n)>
+#c = affine_map<(m, k, n) -> (m, n)>
+
+// Left to the usual tiles: a reduction too short to pay for the
+// transposed store (K = 64), and a C with no fill before it.
+// CHECK-LABEL: func.func @usual
+// CHECK: memref.get_global @{{.+}} : memref<8x64x8xf32>
+// CHECK-NOT: vector.gather
+// CHECK: return
+// CHECK-LABEL: func.func @no_fill
+// CHECK-NOT: vector.gather
+// CHECK: return
+memref.global "private" constant @short : memref<64x64xf32> = dense<1.0>
+memref.global "private" constant @long : memref<64x128xf32> = dense<1.0>
+func.func @usual(%b: memref<64x49xf32>, %c: memref<64x49xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %g = memref.get_global @short : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x49xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%g, %b : memref<64x64xf32>, memref<64x49xf32>) outs(%c : memref<64x49xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @no_fill(%b: memref<128x49xf32>, %c: memref<64x49xf32>) {
+  %g = memref.get_global @long : memref<64x128xf32>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%g, %b : memref<64x128xf32>, memref<128x49xf32>) outs(%c : memref<64x49xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(m, k, n) -> (m, k)>
+#b = affine_map<(m, k, n) -> (k, n)>
+#c = affine_map<(m, k, n) -> (m, n)>
+
+// K = 512, more than a k-block (256): the unit's panels take each block
+// of A in turn, their sums kept between blocks in a stack buffer
+// ([panels of the group = 1][28][16]): the first block starts from the
+// fill, later ones load the sums; the last stores C, earlier ones the sums.
+// CHECK-LABEL: func.func @blocks
+// CHECK: %[[PARTIAL:.+]] = memref.alloca() : memref<1x28x16xf32>
+// CHECK: scf.for %[[K0:.+]] = %c0 to %c512 step %c256
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[K0]], %c0 : index
+// CHECK: scf.if %[[FIRST]]
+// CHECK: } else {
+// CHECK-COUNT-28: vector.load %[[PARTIAL]]
+// CHECK: %[[END:.+]] = arith.minsi
+// CHECK: scf.for %{{.+}} = %[[K0]] to %[[END]] step %c1
+// CHECK: %[[LAST:.+]] = arith.cmpi eq, %[[END]], %c512 : index
+// CHECK: scf.if %[[LAST]] {
+// CHECK: vector.gather
+// CHECK: } else {
+// CHECK-COUNT-28: vector.store %{{.+}}, %[[PARTIAL]]
+memref.global "private" constant @deep : memref<64x512xf32> = dense<1.0>
+func.func @blocks(%b: memref<512x49xf32>, %c: memref<64x49xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %g = memref.get_global @deep : memref<64x512xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x49xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%g, %b : memref<64x512xf32>, memref<512x49xf32>) outs(%c : memref<64x49xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
