@@ -207,8 +207,14 @@ void KernelBuilder::columns(Value n0, Value nEnd, int64_t tail, bool inParallel,
   // contiguous buffer: the tiles then read it at unit stride (rows of
   // B lie N floats apart, which thrashes L1 sets and the TLB when N is
   // a conv's output plane). Rows are only worth copying when several
-  // tiles reuse them; gathered rows are always copied.
-  Value packed = m > rows ? packBuffer(inParallel) : Value();
+  // tiles reuse them: rows that load as whole vectors (B's own rows, or
+  // a window's output rows of whole vectors) are read in place by up to
+  // kMaxUnpackedTiles tiles, where the copy cost more than the reads it
+  // saves (PP-OCRv4 det's 96 -> 24 convolutions over 160x160: 3 tiles,
+  // a third of their time in the pack).
+  bool wholeRows = !c.gather || (flat && wholeVectors);
+  int64_t reuse = wholeRows ? kMaxUnpackedTiles * rows : rows;
+  Value packed = m > reuse ? packBuffer(inParallel) : Value();
   loop(index(0), index(k), block, {}, [&](Value k0, ValueRange) {
     Value kEnd = arith::MinSIOp::create(
         b, loc, arith::AddIOp::create(b, loc, k0, index(block)), index(k));

@@ -338,6 +338,9 @@ private:
   static constexpr int64_t kMaxGroups = 8;
   static constexpr int64_t kMinParallelBatch = 4;
   static constexpr int64_t kMinTilesPerChunk = 4;
+  /// The most row tiles that read a panel's rows of B in place when they
+  /// load as whole vectors (more: the panel is packed).
+  static constexpr int64_t kMaxUnpackedTiles = 3;
   /// Transposed tiles: units of work (a tile's group of panels) to aim
   /// for, so that threads share out a contraction of few tiles.
   static constexpr int64_t kMinParallelUnits = 8;
