@@ -150,15 +150,16 @@ private:
 
   void matmul();
 
-  /// matmul() with transposed tiles: per tile of R rows of C (two vectors
-  /// of A), the full reduction over each panel of columns in turn, then
-  /// the tile stored row by row through a small buffer.
+  /// matmul() with transposed tiles: per unit (a tile of R rows of C, two
+  /// vectors of A; a chunk of columns; a group of its panels), the
+  /// reduction over each panel in turn (k-block by k-block when K > KC),
+  /// then the tile transposed in registers and stored row by row.
   void transposedMatmul();
   /// A unit of transposed work: a tile (of R rows of C), the chunk of
   /// columns starting at column `first` (B's offset `firstOffset`), the
-  /// reduction rows k0..kEnd, the stack buffer that transposes the tile,
-  /// and with k-blocks, `partial` ([panel][2 * NC][lanes]) holding each
-  /// panel's sums between blocks at index `slot`.
+  /// reduction rows k0..kEnd, the stack buffer the transposed tile's rows
+  /// go through, and with k-blocks, `partial` ([panel][2 * NC][lanes])
+  /// holding each panel's sums between blocks at index `slot`.
   struct TransposedUnit {
     mlir::Value tile, first, firstOffset, k0, kEnd, buffer, partial;
     int64_t slot = 0;

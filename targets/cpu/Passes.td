@@ -153,7 +153,7 @@ def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::Modu
     C before it and K >= 128) keeps two vectors of C's rows by 14 columns
     (6 on AVX2) in registers, each column a broadcast of B's element read
     in place, over the whole reduction; the tile reaches C (and a fused
-    epilogue) row by row through a stack buffer. Work is shared out as
+    epilogue) row by row, transposed in registers. Work is shared out as
     units of a tile's chunk of columns (whole rows of the plane) and group
     of panels.
   }];

@@ -9,12 +9,12 @@
 //
 //   for unit (tile t of R rows, chunk, group of panels)   (parallel)
 //     for panel n0 step NC in the group   (unrolled: offsets constant)
-//       acc[NC][2] = fill value
-//       for k in 0..K                     (the whole reduction)
+//       acc[NC][2] = fill value (or the panel's sums of earlier k-blocks)
+//       for k in the k-block                 (K > KC: blocks, A's in L1)
 //         a0, a1 = A_packed[t][k][0..R)   (infer-cpu-pack-weights)
 //         for j < NC: acc[j] += a * broadcast(B[k, n0 + j])
-//       buffer = acc; for each row i of the tile:
-//         C[m0 + i, n0..] = epilogue(gather(buffer, i + R * j))
+//       last block: buffer = transpose(acc) (shuffles, in registers);
+//         for each row i of the tile: C[m0 + i, n0..] = epilogue(buffer[i])
 //
 // B is read in place at offsets linear in the loop dims (K offsets from
 // the same table as the packed panels), never packed: a column's element
@@ -22,10 +22,10 @@
 // unrolled; a larger plane goes in chunks of whole rows of its inner N
 // dims, whose offset into B is made once per chunk. A tile with few
 // units of work (M = 32) splits its panels into groups, so threads share
-// it. A's tile (K x R floats) stays in L2
-// while the panels reuse it. The reduction is never blocked, so the tile
-// is stored once, through a stack buffer that turns its columns into rows
-// for the epilogue. transposedTiles() (ContractionMatch.cpp) decides.
+// it. A k-block of A's tile (KC x R floats) stays in L1 while the
+// group's panels use it; their sums wait in a stack buffer between
+// blocks. The tile reaches C once, transposed in registers into rows for
+// the epilogue. transposedTiles() (ContractionMatch.cpp) decides.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,7 +56,7 @@ void KernelBuilder::transposedMatmul() {
   int64_t panels = llvm::divideCeil(chunkColumns, columns);
   c.coefficients = *linearCoefficients(c.op, c.op.getDpsInputOperand(c.rhs));
   Value source = flatView(b, loc, rhs);
-  auto bufferType = MemRefType::get({columns * tileRows}, elem);
+  auto bufferType = MemRefType::get({tileRows * lanes}, elem);
   // Units of work: a tile's chunks, their panels in `groups` groups, so
   // that a few tiles (M = 32: one) still give every thread some (a tile's
   // panels share its rows of A, so there are as few groups as that needs).
@@ -250,27 +250,43 @@ void KernelBuilder::transposedTile(const TransposedUnit &unit, int64_t n0,
     }
     b.setInsertionPointToStart(branch.thenBlock());
   }
-  // The tile's columns into the buffer ([column][R rows]); each row of C
-  // is then a gather of its `width` elements, R apart.
-  for (int64_t j = 0; j < width; ++j) {
-    for (int64_t v = 0; v < 2; ++v) {
-      vector::StoreOp::create(b, loc, sums[2 * j + v], buffer,
-                              ValueRange{index(j * tileRows + v * lanes)});
+  // The tile transposed in registers, a lanes x lanes block per vector of
+  // rows: log2(lanes) stages, each swapping the off-diagonal sub-blocks of
+  // every 2b x 2b block (two-input shuffles), columns past `width` zero.
+  // Its rows go to the buffer ([R rows][lanes]), each row of C one load.
+  Value zero = arith::ConstantOp::create(
+      b, loc, type, cast<DenseElementsAttr>(b.getZeroAttr(type)));
+  for (int64_t v = 0; v < 2; ++v) {
+    SmallVector<Value> block;
+    for (int64_t j = 0; j < lanes; ++j) {
+      block.push_back(j < width ? sums[2 * j + v] : zero);
+    }
+    for (int64_t half = lanes / 2; half >= 1; half /= 2) {
+      SmallVector<int64_t> low, high;
+      for (int64_t l = 0; l < lanes; ++l) {
+        low.push_back(l & half ? lanes + l - half : l);
+        high.push_back(l & half ? lanes + l : l + half);
+      }
+      SmallVector<Value> next(block);
+      for (int64_t i = 0; i < lanes; ++i) {
+        if (i & half) {
+          continue;
+        }
+        next[i] =
+            vector::ShuffleOp::create(b, loc, block[i], block[i + half], low);
+        next[i + half] =
+            vector::ShuffleOp::create(b, loc, block[i], block[i + half], high);
+      }
+      block = next;
+    }
+    for (int64_t i = 0; i < lanes; ++i) {
+      vector::StoreOp::create(b, loc, block[i], buffer,
+                              ValueRange{index((v * lanes + i) * lanes)});
     }
   }
-  auto offsetsType = VectorType::get({lanes}, b.getI32Type());
-  SmallVector<int32_t> strides;
-  for (int64_t j = 0; j < lanes; ++j) {
-    strides.push_back(int32_t(j * tileRows));
-  }
-  Value offsets = arith::ConstantOp::create(
-      b, loc, offsetsType,
-      DenseElementsAttr::get(offsetsType, ArrayRef(strides)));
   Value mask = vector::ConstantMaskOp::create(
       b, loc, VectorType::get({lanes}, b.getI1Type()),
       ArrayRef<int64_t>{width});
-  Value zero = arith::ConstantOp::create(
-      b, loc, type, cast<DenseElementsAttr>(b.getZeroAttr(type)));
   // The last tile's rows past M were computed on zero rows of A.
   Value rowsHere = index(tileRows);
   if (c.m % tileRows) {
@@ -278,8 +294,9 @@ void KernelBuilder::transposedTile(const TransposedUnit &unit, int64_t n0,
         b, loc, rowsHere, arith::SubIOp::create(b, loc, index(c.m), m0));
   }
   loop(index(0), rowsHere, 1, {}, [&](Value i, ValueRange) {
-    Value row = vector::GatherOp::create(b, loc, type, buffer, ValueRange{i},
-                                         offsets, mask, zero);
+    Value row = vector::LoadOp::create(
+        b, loc, type, buffer,
+        ValueRange{arith::MulIOp::create(b, loc, i, index(lanes))});
     ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, i);
     Value column = arith::AddIOp::create(b, loc, unit.first, index(n0));
     ivs[c.nId()] = column;

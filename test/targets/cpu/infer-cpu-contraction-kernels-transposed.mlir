@@ -11,8 +11,9 @@
 // B's element. Two tiles of 4 panels (14, 14, 14 and 7 columns) are 8
 // units of work shared out among the threads; each unit picks its panel
 // by index_switch. The whole reduction runs at once (28 accumulators),
-// then the tile goes through a stack buffer, [14 columns][32 rows], and
-// each row of C is a gather of its 14 elements, 32 apart.
+// then the tile is transposed in registers (two 16 x 16 blocks, 4 stages
+// of shuffles each, columns past 14 zero) into a stack buffer, [32 rows]
+// [16], and each row of C is one load of it.
 // CHECK: memref.global "private" constant @w_packed : memref<2x128x32xf32>
 // CHECK-LABEL: func.func @transposed
 // CHECK-NOT: linalg.fill
@@ -20,7 +21,7 @@
 // CHECK: %[[B:.+]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [6272]
 // CHECK: call @__infer_num_threads()
 // CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c8) step
-// CHECK: %[[BUF:.+]] = memref.alloca() : memref<448xf32>
+// CHECK: %[[BUF:.+]] = memref.alloca() : memref<512xf32>
 // CHECK: scf.index_switch
 // CHECK: scf.for %[[K:.+]] = %c0 to %c128 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
 // CHECK: %[[A0:.+]] = vector.load %[[PACKED]][%{{.+}}, %[[K]], %c0] : memref<2x128x32xf32>, vector<16xf32>
@@ -29,9 +30,14 @@
 // CHECK: %[[S:.+]] = vector.broadcast %[[E]] : f32 to vector<16xf32>
 // CHECK: vector.fma %[[A0]], %[[S]]
 // CHECK: vector.fma %[[A1]], %[[S]]
-// CHECK-COUNT-28: vector.store %{{.+}}, %[[BUF]]
+// CHECK-COUNT-32: vector.shuffle
+// CHECK-COUNT-16: vector.store %{{.+}}, %[[BUF]]
+// CHECK-COUNT-32: vector.shuffle
+// CHECK-COUNT-16: vector.store %{{.+}}, %[[BUF]]
+// CHECK: %[[MASK:.+]] = vector.constant_mask [14] : vector<16xi1>
 // CHECK: scf.for %[[I:.+]] = %c0 to %c32 step %c1
-// CHECK: %[[ROW:.+]] = vector.gather %[[BUF]][%[[I]]] [%{{.+}}], %[[MASK:.+]], %{{.+}} : memref<448xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32>
+// CHECK: %[[AT:.+]] = arith.muli %[[I]], %c16 : index
+// CHECK: %[[ROW:.+]] = vector.load %[[BUF]][%[[AT]]] : memref<512xf32>, vector<16xf32>
 // CHECK: vector.maskedstore %arg1[%{{.+}}, %{{.+}}], %[[MASK]], %[[ROW]] : memref<64x49xf32>, vector<16xi1>, vector<16xf32>
 // The last panel, 7 columns: 14 accumulators.
 // CHECK: scf.for %{{.+}} = %c0 to %c128 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
@@ -40,9 +46,10 @@
 // [4][K][16], 12 accumulators.
 // AVX2: memref.global "private" constant @w_packed : memref<4x128x16xf32>
 // AVX2-LABEL: func.func @transposed
-// AVX2: memref.alloca() : memref<96xf32>
+// AVX2: memref.alloca() : memref<128xf32>
 // AVX2: scf.for %{{.+}} = %c0 to %c128 step %c1 iter_args({{.+}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
-// AVX2: vector.gather {{.+}} : memref<96xf32>, vector<8xi32>, vector<8xi1>, vector<8xf32>
+// AVX2: vector.shuffle {{.+}} : vector<8xf32>, vector<8xf32>
+// AVX2: vector.load {{.+}} : memref<128xf32>, vector<8xf32>
 memref.global "private" constant @w : memref<64x128xf32> = dense<1.0>
 func.func @transposed(%b: memref<128x49xf32>, %c: memref<64x49xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -102,10 +109,10 @@ func.func @chunks(%b: memref<128x20x16xf32>, %c: memref<64x20x16xf32>) {
 // transposed store (K = 64), and a C with no fill before it.
 // CHECK-LABEL: func.func @usual
 // CHECK: memref.get_global @{{.+}} : memref<8x64x8xf32>
-// CHECK-NOT: vector.gather
+// CHECK-NOT: vector.shuffle
 // CHECK: return
 // CHECK-LABEL: func.func @no_fill
-// CHECK-NOT: vector.gather
+// CHECK-NOT: vector.shuffle
 // CHECK: return
 memref.global "private" constant @short : memref<64x64xf32> = dense<1.0>
 memref.global "private" constant @long : memref<64x128xf32> = dense<1.0>
@@ -155,7 +162,7 @@ func.func @no_fill(%b: memref<128x49xf32>, %c: memref<64x49xf32>) {
 // CHECK: scf.for %{{.+}} = %[[K0]] to %[[END]] step %c1
 // CHECK: %[[LAST:.+]] = arith.cmpi eq, %[[END]], %c512 : index
 // CHECK: scf.if %[[LAST]] {
-// CHECK: vector.gather
+// CHECK: vector.shuffle
 // CHECK: } else {
 // CHECK-COUNT-28: vector.store %{{.+}}, %[[PARTIAL]]
 memref.global "private" constant @deep : memref<64x512xf32> = dense<1.0>
