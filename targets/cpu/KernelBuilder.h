@@ -301,6 +301,19 @@ private:
     return offset;
   }
 
+  /// linearOffset at compile time: B's offset for a known `flat` index
+  /// over `dims`.
+  int64_t constantOffset(int64_t flat, mlir::ArrayRef<unsigned> dims) {
+    int64_t offset = 0;
+    for (size_t i = dims.size(); i-- > 0;) {
+      unsigned d = dims[i];
+      int64_t position = i > 0 ? flat % c.ranges[d] : flat;
+      flat = i > 0 ? flat / c.ranges[d] : flat;
+      offset += c.coefficients[d] * position;
+    }
+    return offset;
+  }
+
   /// B's offsets (i32 lanes) for columns n0.. of the panel, with the
   /// batch loops' part added.
   mlir::Value columnOffsets(mlir::Value n0, int64_t length);
@@ -314,6 +327,11 @@ private:
   /// the one function-wide buffer that every serial panel reuses (an
   /// alloca in a loop would grow the stack on every iteration).
   mlir::Value packBuffer(bool inParallel);
+
+  /// A stack buffer of `type`: here (in a parallel iteration, which is its
+  /// own function once outlined), or else at the function's entry (an
+  /// alloca in a loop would grow the stack at every iteration).
+  mlir::Value stackBuffer(mlir::MemRefType type, bool here);
 
   mlir::Value columnMask(int64_t width, int64_t length);
 

@@ -244,13 +244,7 @@ Value KernelBuilder::kOffset(Value kv) {
   if (!kOffsets) {
     SmallVector<int32_t> offsets;
     for (int64_t k = 0; k < c.k; ++k) {
-      int64_t flat = k, offset = 0;
-      for (size_t i = c.kDims.size(); i-- > 0;) {
-        unsigned d = c.kDims[i];
-        int64_t position = i > 0 ? flat % c.ranges[d] : flat;
-        flat = i > 0 ? flat / c.ranges[d] : flat;
-        offset += c.coefficients[d] * position;
-      }
+      int64_t offset = constantOffset(k, c.kDims);
       if (offset < 0 || offset > std::numeric_limits<int32_t>::max()) {
         return linearOffset<Value>(kv, c.kDims, constant);
       }
@@ -357,15 +351,21 @@ Value KernelBuilder::gatherRow(Value kv, Value columns, VectorType type,
 Value KernelBuilder::packBuffer(bool inParallel) {
   auto type = MemRefType::get({kBlock, panelWidth}, elem);
   if (inParallel) {
-    return memref::AllocaOp::create(b, loc, type);
+    return stackBuffer(type, true);
   }
   if (!shared) {
-    OpBuilder::InsertionGuard guard(b);
-    auto func = c.op->getParentOfType<FunctionOpInterface>();
-    b.setInsertionPointToStart(&func.getFunctionBody().front());
-    shared = memref::AllocaOp::create(b, loc, type);
+    shared = stackBuffer(type, false);
   }
   return shared;
+}
+
+Value KernelBuilder::stackBuffer(MemRefType type, bool here) {
+  OpBuilder::InsertionGuard guard(b);
+  if (!here) {
+    auto func = c.op->getParentOfType<FunctionOpInterface>();
+    b.setInsertionPointToStart(&func.getFunctionBody().front());
+  }
+  return memref::AllocaOp::create(b, loc, type);
 }
 
 Value KernelBuilder::columnMask(int64_t width, int64_t length) {

@@ -36,7 +36,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 
@@ -147,25 +146,13 @@ void KernelBuilder::transposedMatmul() {
           Value end = arith::MinSIOp::create(
               b, loc, arith::AddIOp::create(b, loc, u0.front(), per),
               index(units));
-          run(u0.front(), end, memref::AllocaOp::create(b, loc, bufferType),
-              blocked ? memref::AllocaOp::create(b, loc, partialType)
-                      : Value());
+          run(u0.front(), end, stackBuffer(bufferType, true),
+              blocked ? stackBuffer(partialType, true) : Value());
         });
     return;
   }
-  // Serial: buffers at the function's entry (an alloca in a loop would
-  // grow the stack at every iteration).
-  auto stackBuffer = [&](MemRefType type) -> Value {
-    if (inParallelBatch) {
-      return memref::AllocaOp::create(b, loc, type);
-    }
-    OpBuilder::InsertionGuard guard(b);
-    auto func = c.op->getParentOfType<FunctionOpInterface>();
-    b.setInsertionPointToStart(&func.getFunctionBody().front());
-    return memref::AllocaOp::create(b, loc, type);
-  };
-  run(index(0), index(units), stackBuffer(bufferType),
-      blocked ? stackBuffer(partialType) : Value());
+  run(index(0), index(units), stackBuffer(bufferType, inParallelBatch),
+      blocked ? stackBuffer(partialType, inParallelBatch) : Value());
 }
 
 void KernelBuilder::transposedTile(const TransposedUnit &unit, int64_t n0,
@@ -179,14 +166,8 @@ void KernelBuilder::transposedTile(const TransposedUnit &unit, int64_t n0,
   Value batch = arith::AddIOp::create(b, loc, batchOffset(), unit.firstOffset);
   SmallVector<Value> columnAt;
   for (int64_t j = 0; j < width; ++j) {
-    int64_t flat = n0 + j, offset = 0;
-    for (size_t i = c.nDims.size(); i-- > 0;) {
-      unsigned d = c.nDims[i];
-      int64_t position = i > 0 ? flat % c.ranges[d] : flat;
-      flat = i > 0 ? flat / c.ranges[d] : flat;
-      offset += c.coefficients[d] * position;
-    }
-    columnAt.push_back(arith::AddIOp::create(b, loc, batch, index(offset)));
+    columnAt.push_back(arith::AddIOp::create(
+        b, loc, batch, index(constantOffset(n0 + j, c.nDims))));
   }
   Value start = vector::BroadcastOp::create(b, loc, type, init);
   SmallVector<Value> acc(2 * width, start);
