@@ -159,11 +159,14 @@ private:
   /// columns starting at column `first` (B's offset `firstOffset`), the
   /// reduction rows k0..kEnd, the stack buffer the transposed tile's rows
   /// go through, and with k-blocks, `partial` ([panel][2 * NC][lanes])
-  /// holding each panel's sums between blocks at index `slot`.
+  /// holding each panel's sums between blocks at index `slot` of the
+  /// group's `panels`; `flatLhs` is the packed A as one dim (prefetches).
   struct TransposedUnit {
-    mlir::Value tile, first, firstOffset, k0, kEnd, buffer, partial;
-    int64_t slot = 0;
+    mlir::Value tile, first, firstOffset, k0, kEnd, buffer, partial, flatLhs;
+    int64_t slot = 0, panels = 1;
   };
+  /// Prefetches A for transposed tiles at step `kv` of a unit's panel.
+  void prefetchLhs(const TransposedUnit &unit, mlir::Value kv);
   /// The unit's columns first + n0 .. + width.
   void transposedTile(const TransposedUnit &unit, int64_t n0, int64_t width,
                       mlir::Value source);
@@ -365,6 +368,11 @@ private:
   static constexpr int64_t kMinParallelUnits = 8;
   /// Steps of k a packed A is prefetched ahead (MR floats a step).
   static constexpr int64_t kPrefetchSteps = 32;
+  /// Transposed tiles' k-block: a block of A's tile (KC x 2 vectors) is
+  /// reused by the group's panels. 512 rows (64 KB on AVX-512) outgrow L1
+  /// but stay in L2 and halve the partial sums' round trips; resnet18 ran
+  /// 1.5% faster than with the usual 256 (and than 1024 or no blocks).
+  static constexpr int64_t kTransposedBlock = 512;
   bool inParallelBatch = false;
   bool transposed = false;
   llvm::SmallVector<BatchFill> batchFills;

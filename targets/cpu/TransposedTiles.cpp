@@ -10,7 +10,7 @@
 //   for unit (tile t of R rows, chunk, group of panels)   (parallel)
 //     for panel n0 step NC in the group   (unrolled: offsets constant)
 //       acc[NC][2] = fill value (or the panel's sums of earlier k-blocks)
-//       for k in the k-block                 (K > KC: blocks, A's in L1)
+//       for k in the k-block                 (K > KC: blocks, A's in L2)
 //         a0, a1 = A_packed[t][k][0..R)   (infer-cpu-pack-weights)
 //         for j < NC: acc[j] += a * broadcast(B[k, n0 + j])
 //       last block: buffer = transpose(acc) (shuffles, in registers);
@@ -22,10 +22,11 @@
 // unrolled; a larger plane goes in chunks of whole rows of its inner N
 // dims, whose offset into B is made once per chunk. A tile with few
 // units of work (M = 32) splits its panels into groups, so threads share
-// it. A k-block of A's tile (KC x R floats) stays in L1 while the
-// group's panels use it; their sums wait in a stack buffer between
-// blocks. The tile reaches C once, transposed in registers into rows for
-// the epilogue. transposedTiles() (ContractionMatch.cpp) decides.
+// it. A k-block of A's tile (KC x R floats) stays in cache while the
+// group's panels use it, and the next block is prefetched over all their
+// steps; their sums wait in a stack buffer between blocks. The tile reaches C
+// once, transposed in registers into rows for the epilogue. transposedTiles()
+// (ContractionMatch.cpp) decides.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,9 +64,12 @@ void KernelBuilder::transposedMatmul() {
       panels, llvm::divideCeil(kMinParallelUnits, tiles * chunks));
   int64_t units = tiles * chunks * groups;
   // With k-blocks, each panel's partial sums between them.
-  bool blocked = c.k > kBlock;
+  bool blocked = c.k > kTransposedBlock;
   auto partialType = MemRefType::get(
       {int64_t(llvm::divideCeil(panels, groups)), 2 * columns, lanes}, elem);
+  Value flatLhs = memref::CollapseShapeOp::create(
+      b, loc, packedLhs,
+      SmallVector<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
   auto run = [&](Value begin, Value end, Value buffer, Value partial) {
     loop(begin, end, 1, {}, [&](Value unit, ValueRange) {
       Value tile = arith::DivUIOp::create(b, loc, unit, index(chunks * groups));
@@ -81,7 +85,8 @@ void KernelBuilder::transposedMatmul() {
                ++p) {
             int64_t n0 = p * columns;
             transposedTile({tile, first, firstOffset, k0, kEnd, buffer, partial,
-                            p - g * count / groups},
+                            flatLhs, p - g * count / groups,
+                            (g + 1) * count / groups - g * count / groups},
                            n0, std::min(columns, width - n0), source);
           }
         };
@@ -89,15 +94,17 @@ void KernelBuilder::transposedMatmul() {
           return panelsFrom(index(0), index(c.k));
         }
         // A k-block of the tile's rows of A (KC x R floats) serves every
-        // panel of the group from L1 before the next is read: the weights
+        // panel of the group from L2 before the next is read: the weights
         // stream in once, at the pace of all the group's panels.
-        loop(index(0), index(c.k), kBlock, {}, [&](Value k0, ValueRange) {
-          panelsFrom(k0, arith::MinSIOp::create(
-                             b, loc,
-                             arith::AddIOp::create(b, loc, k0, index(kBlock)),
-                             index(c.k)));
-          return SmallVector<Value>{};
-        });
+        loop(index(0), index(c.k), kTransposedBlock, {},
+             [&](Value k0, ValueRange) {
+               panelsFrom(k0, arith::MinSIOp::create(
+                                  b, loc,
+                                  arith::AddIOp::create(
+                                      b, loc, k0, index(kTransposedBlock)),
+                                  index(c.k)));
+               return SmallVector<Value>{};
+             });
       };
       auto emitChunk = [&](int64_t width) {
         if (groups == 1) {
@@ -155,6 +162,51 @@ void KernelBuilder::transposedMatmul() {
       blocked ? stackBuffer(partialType, inParallelBatch) : Value());
 }
 
+void KernelBuilder::prefetchLhs(const TransposedUnit &unit, Value kv) {
+  // A's rows as one stream: the tile's, then the next tile's (the next
+  // unit's, mostly), each row 2 vectors (2 lines on AVX-512, 1 on AVX2).
+  int64_t rowLength = 2 * lanes, line = 16;
+  Value rows = arith::MulIOp::create(b, loc, unit.tile, index(c.k));
+  Value ahead;
+  int64_t lines = rowLength / line;
+  if (unit.partial && unit.panels > 1) {
+    // With k-blocks the group's panels reuse a block from L2, and the
+    // first panel alone would pull it from memory at the pace of one
+    // panel: twice what one core streams from DRAM (resnet18's
+    // 512-channel layers waited on it). The next block is prefetched
+    // instead, spread over every step of the group's panels: step s of
+    // panel `slot` fetches the line at (slot * KC + s) / panels rows in.
+    Value s = arith::SubIOp::create(b, loc, kv, unit.k0);
+    Value step =
+        arith::AddIOp::create(b, loc, s, index(unit.slot * kTransposedBlock));
+    Value next = arith::AddIOp::create(
+        b, loc, rows,
+        arith::AddIOp::create(b, loc, unit.k0, index(kTransposedBlock)));
+    ahead = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, next, index(rowLength)),
+        arith::DivUIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, step, index(rowLength)),
+            index(unit.panels)));
+    lines = 1;
+  } else {
+    ahead = arith::MulIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, rows,
+            arith::AddIOp::create(b, loc, kv, index(kPrefetchSteps))),
+        index(rowLength));
+  }
+  int64_t size = cast<MemRefType>(unit.flatLhs.getType()).getNumElements();
+  for (int64_t i = 0; i < std::max<int64_t>(lines, 1); ++i) {
+    Value element = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, ahead, index(i * line)),
+        index(size - 1));
+    memref::PrefetchOp::create(b, loc, unit.flatLhs, ValueRange{element},
+                               /*isWrite=*/false, /*localityHint=*/3,
+                               /*isDataCache=*/true);
+  }
+}
+
 void KernelBuilder::transposedTile(const TransposedUnit &unit, int64_t n0,
                                    int64_t width, Value source) {
   Value tile = unit.tile, buffer = unit.buffer;
@@ -195,13 +247,7 @@ void KernelBuilder::transposedTile(const TransposedUnit &unit, int64_t n0,
   }
   auto step = [&](Value kv, ValueRange args) {
     Value row = kOffset(kv);
-    Value ahead = arith::MinUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, kv, index(kPrefetchSteps)),
-        index(c.k - 1));
-    memref::PrefetchOp::create(b, loc, packedLhs,
-                               ValueRange{tile, ahead, index(0)},
-                               /*isWrite=*/false, /*localityHint=*/3,
-                               /*isDataCache=*/true);
+    prefetchLhs(unit, kv);
     Value a[2];
     for (int64_t v = 0; v < 2; ++v) {
       a[v] = vector::LoadOp::create(b, loc, type, packedLhs,

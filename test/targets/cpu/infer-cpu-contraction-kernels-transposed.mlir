@@ -147,31 +147,86 @@ func.func @no_fill(%b: memref<128x49xf32>, %c: memref<64x49xf32>) {
 #b = affine_map<(m, k, n) -> (k, n)>
 #c = affine_map<(m, k, n) -> (m, n)>
 
-// K = 512, more than a k-block (256): the unit's panels take each block
+// K = 1024, more than a k-block (512): the unit's panels take each block
 // of A in turn, their sums kept between blocks in a stack buffer
 // ([panels of the group = 1][28][16]): the first block starts from the
 // fill, later ones load the sums; the last stores C, earlier ones the sums.
+// A group of one panel prefetches A's rows 32 steps ahead, both lines of
+// a step, in A flattened (the next tile's rows follow the last block's).
 // CHECK-LABEL: func.func @blocks
+// CHECK: %[[FLAT:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0, 1, 2]] : memref<2x1024x32xf32> into memref<65536xf32>
 // CHECK: %[[PARTIAL:.+]] = memref.alloca() : memref<1x28x16xf32>
-// CHECK: scf.for %[[K0:.+]] = %c0 to %c512 step %c256
+// CHECK: scf.for %[[K0:.+]] = %c0 to %c1024 step %c512
 // CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[K0]], %c0 : index
 // CHECK: scf.if %[[FIRST]]
 // CHECK: } else {
 // CHECK-COUNT-28: vector.load %[[PARTIAL]]
 // CHECK: %[[END:.+]] = arith.minsi
-// CHECK: scf.for %{{.+}} = %[[K0]] to %[[END]] step %c1
-// CHECK: %[[LAST:.+]] = arith.cmpi eq, %[[END]], %c512 : index
+// CHECK: scf.for %[[K:.+]] = %[[K0]] to %[[END]] step %c1
+// CHECK: %[[AHEAD:.+]] = arith.addi %[[K]], %c32 : index
+// CHECK: %[[ROW:.+]] = arith.addi %{{.+}}, %[[AHEAD]] : index
+// CHECK: %[[AT:.+]] = arith.muli %[[ROW]], %c32 : index
+// CHECK: %[[AT0:.+]] = arith.minui %[[AT]], %c65535 : index
+// CHECK: memref.prefetch %[[FLAT]][%[[AT0]]]
+// CHECK: %[[NEXT:.+]] = arith.addi %[[AT]], %c16 : index
+// CHECK: %[[AT1:.+]] = arith.minui %[[NEXT]], %c65535 : index
+// CHECK: memref.prefetch %[[FLAT]][%[[AT1]]]
+// CHECK: %[[LAST:.+]] = arith.cmpi eq, %[[END]], %c1024 : index
 // CHECK: scf.if %[[LAST]] {
 // CHECK: vector.shuffle
 // CHECK: } else {
 // CHECK-COUNT-28: vector.store %{{.+}}, %[[PARTIAL]]
-memref.global "private" constant @deep : memref<64x512xf32> = dense<1.0>
-func.func @blocks(%b: memref<512x49xf32>, %c: memref<64x49xf32>) {
+memref.global "private" constant @deep : memref<64x1024xf32> = dense<1.0>
+func.func @blocks(%b: memref<1024x49xf32>, %c: memref<64x49xf32>) {
   %zero = arith.constant 0.0 : f32
-  %g = memref.get_global @deep : memref<64x512xf32>
+  %g = memref.get_global @deep : memref<64x1024xf32>
   linalg.fill ins(%zero : f32) outs(%c : memref<64x49xf32>)
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
-      ins(%g, %b : memref<64x512xf32>, memref<512x49xf32>) outs(%c : memref<64x49xf32>) {
+      ins(%g, %b : memref<64x1024xf32>, memref<1024x49xf32>) outs(%c : memref<64x49xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(m, k, n) -> (m, k)>
+#b = affine_map<(m, k, n) -> (k, n)>
+#c = affine_map<(m, k, n) -> (m, n)>
+
+// 8 tiles: one group of all 4 panels per unit, each reusing a k-block
+// from L1. The next block (512 rows of 2 lines) is prefetched one line a
+// step spread over the 4 panels' steps: panel p's step k fetches the
+// line at float (p * 512 + k - k0) * 32 / 4 of the next block.
+// CHECK-LABEL: func.func @spread
+// CHECK: %[[FLAT:.+]] = memref.collapse_shape %{{.+}} : memref<8x1024x32xf32> into memref<262144xf32>
+// CHECK: scf.for %[[K0:.+]] = %c0 to %c1024 step %c512
+// CHECK: scf.for %[[K:.+]] = %[[K0]] to %{{.+}} step %c1
+// CHECK: %[[S:.+]] = arith.subi %[[K]], %[[K0]] : index
+// CHECK: %[[NEXT:.+]] = arith.addi %[[K0]], %c512 : index
+// CHECK: %[[ROW:.+]] = arith.addi %{{.+}}, %[[NEXT]] : index
+// CHECK: %[[FLOATS:.+]] = arith.muli %[[S]], %c32 : index
+// CHECK: %[[PART:.+]] = arith.divui %[[FLOATS]], %c4 : index
+// CHECK: %[[BASE:.+]] = arith.muli %[[ROW]], %c32 : index
+// CHECK: %[[AT:.+]] = arith.addi %[[BASE]], %[[PART]] : index
+// CHECK: %[[AT0:.+]] = arith.minui %[[AT]], %c262143 : index
+// CHECK: memref.prefetch %[[FLAT]][%[[AT0]]]
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.fma
+// The second panel's steps start 512 in.
+// CHECK: scf.for %[[K2:.+]] = %[[K0]] to %{{.+}} step %c1
+// CHECK: %[[S2:.+]] = arith.subi %[[K2]], %[[K0]] : index
+// CHECK: arith.addi %[[S2]], %c512 : index
+memref.global "private" constant @wide : memref<256x1024xf32> = dense<1.0>
+func.func @spread(%b: memref<1024x49xf32>, %c: memref<256x49xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %g = memref.get_global @wide : memref<256x1024xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x49xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%g, %b : memref<256x1024xf32>, memref<1024x49xf32>) outs(%c : memref<256x49xf32>) {
   ^bb0(%l: f32, %r: f32, %o: f32):
     %p = arith.mulf %l, %r : f32
     %s = arith.addf %o, %p : f32
