@@ -368,6 +368,8 @@ private:
   static constexpr int64_t kMinParallelUnits = 8;
   /// Steps of k a packed A is prefetched ahead (MR floats a step).
   static constexpr int64_t kPrefetchSteps = 32;
+  /// Steps of k transposed tiles prefetch B's rows ahead.
+  static constexpr int64_t kBPrefetchSteps = 16;
   /// Transposed tiles' k-block: a block of A's tile (KC x 2 vectors) is
   /// reused by the group's panels. 512 rows (64 KB on AVX-512) outgrow L1
   /// but stay in L2 and halve the partial sums' round trips; resnet18 ran

@@ -248,6 +248,23 @@ void KernelBuilder::transposedTile(const TransposedUnit &unit, int64_t n0,
   auto step = [&](Value kv, ValueRange args) {
     Value row = kOffset(kv);
     prefetchLhs(unit, kv);
+    // B's rows kBPrefetchSteps ahead, the panel's first and last columns:
+    // rows another core wrote (a depthwise convolution's channels, split
+    // across threads, feeding a 1x1 projection) come from its cache at
+    // memory-like latency, and without prefetches the tile waits on each.
+    Value later = kOffset(arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, kv, index(kBPrefetchSteps)),
+        index(c.k - 1)));
+    SmallVector<int64_t, 2> ends{0};
+    if (width > 1) {
+      ends.push_back(width - 1);
+    }
+    for (int64_t j : ends) {
+      memref::PrefetchOp::create(
+          b, loc, source,
+          ValueRange{arith::AddIOp::create(b, loc, later, columnAt[j])},
+          /*isWrite=*/false, /*localityHint=*/3, /*isDataCache=*/true);
+    }
     Value a[2];
     for (int64_t v = 0; v < 2; ++v) {
       a[v] = vector::LoadOp::create(b, loc, type, packedLhs,

@@ -24,6 +24,15 @@
 // CHECK: %[[BUF:.+]] = memref.alloca() : memref<512xf32>
 // CHECK: scf.index_switch
 // CHECK: scf.for %[[K:.+]] = %c0 to %c128 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// B's rows 16 steps ahead are prefetched at the panel's first and last
+// columns (rows another core wrote arrive late otherwise).
+// CHECK: %[[LATER:.+]] = arith.addi %[[K]], %c16 : index
+// CHECK: %[[ROW16:.+]] = arith.minui %[[LATER]], %c127 : index
+// CHECK: %[[AT16:.+]] = arith.muli %[[ROW16]], %c49 : index
+// CHECK: %[[FIRSTCOL:.+]] = arith.addi %[[AT16]], %{{.+}} : index
+// CHECK: memref.prefetch %[[B]][%[[FIRSTCOL]]], read, locality<3>, data
+// CHECK: %[[LASTCOL:.+]] = arith.addi %[[AT16]], %{{.+}} : index
+// CHECK: memref.prefetch %[[B]][%[[LASTCOL]]], read, locality<3>, data
 // CHECK: %[[A0:.+]] = vector.load %[[PACKED]][%{{.+}}, %[[K]], %c0] : memref<2x128x32xf32>, vector<16xf32>
 // CHECK: %[[A1:.+]] = vector.load %[[PACKED]][%{{.+}}, %[[K]], %c16] : memref<2x128x32xf32>, vector<16xf32>
 // CHECK: %[[E:.+]] = memref.load %[[B]]
@@ -214,7 +223,7 @@ func.func @blocks(%b: memref<1024x49xf32>, %c: memref<64x49xf32>) {
 // CHECK: %[[AT:.+]] = arith.addi %[[BASE]], %[[PART]] : index
 // CHECK: %[[AT0:.+]] = arith.minui %[[AT]], %c262143 : index
 // CHECK: memref.prefetch %[[FLAT]][%[[AT0]]]
-// CHECK-NOT: memref.prefetch
+// CHECK-NOT: memref.prefetch %[[FLAT]]
 // CHECK: vector.fma
 // The second panel's steps start 512 in.
 // CHECK: scf.for %[[K2:.+]] = %[[K0]] to %{{.+}} step %c1
