@@ -9,8 +9,10 @@
 //   %i = memref.subview %p[1, 1]     memref.copy %v, %i
 //
 // Here the producer writes %i directly: %p and %i move before it, the
-// copy and %v go. Runs on buffers before the workspace is planned, so the
-// padded buffer's lifetime starts where it is now written.
+// copy and %v go. Elementwise ops after the copy that also read %v (a
+// residual Add beside the convolution %p feeds) read %i instead. Runs on
+// buffers before the workspace is planned, so the padded buffer's lifetime
+// starts where it is now written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,13 +27,32 @@ namespace infer::cpu {
 
 namespace {
 
-/// The one op besides `copy` that uses `buffer`, when it writes all of it
-/// before `copy` without reading it: a linalg op with `buffer` as its only
-/// output (a permutation of its loops) and not among its inputs.
-linalg::LinalgOp soleWriter(memref::AllocOp buffer, memref::CopyOp copy) {
+/// An elementwise op after `copy` that reads `buffer` only as an input
+/// (a residual Add beside the convolution the padded buffer feeds).
+bool laterElementwiseReader(Operation *user, memref::AllocOp buffer,
+                            memref::CopyOp copy) {
+  auto op = dyn_cast<linalg::GenericOp>(user);
+  return op && op->getBlock() == copy->getBlock() &&
+         copy->isBeforeInBlock(op) &&
+         op.getNumParallelLoops() == op.getNumLoops() &&
+         llvm::none_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+           return init.get() == buffer.getResult();
+         });
+}
+
+/// The one op besides `copy` that writes `buffer`, when it writes all of
+/// it before `copy` without reading it: a linalg op with `buffer` as its
+/// only output (a permutation of its loops) and not among its inputs.
+/// Other users may only read it elementwise after the copy (`readers`).
+linalg::LinalgOp soleWriter(memref::AllocOp buffer, memref::CopyOp copy,
+                            SmallVectorImpl<Operation *> &readers) {
   linalg::LinalgOp writer;
   for (Operation *user : buffer->getUsers()) {
     if (user == copy.getOperation()) {
+      continue;
+    }
+    if (laterElementwiseReader(user, buffer, copy)) {
+      readers.push_back(user);
       continue;
     }
     auto op = dyn_cast<linalg::LinalgOp>(user);
@@ -103,7 +124,8 @@ struct ElideInteriorCopiesPass final
           interior->getBlock() != copy->getBlock()) {
         continue;
       }
-      linalg::LinalgOp writer = soleWriter(source, copy);
+      SmallVector<Operation *> readers;
+      linalg::LinalgOp writer = soleWriter(source, copy, readers);
       if (!writer || !interiorUntouched(writer, copy, interior, *box)) {
         continue;
       }
@@ -114,6 +136,10 @@ struct ElideInteriorCopiesPass final
         interior->moveBefore(writer);
       }
       writer.getDpsInitOperand(0)->set(interior.getResult());
+      // Later readers read the interior (strided, in place of a buffer).
+      for (Operation *reader : readers) {
+        reader->replaceUsesOfWith(source.getResult(), interior.getResult());
+      }
       copy->erase();
       source->erase();
     }

@@ -147,11 +147,11 @@ std::optional<Epilogue> matchEpilogue(linalg::LinalgOp op, int64_t rowLength) {
         consecutive &= (*coefficients)[d] == expected;
         expected *= epilogue.domain[d];
       }
-      // The output may also be rows of unit-stride runs (each of the
-      // consumer's innermost rows consecutive, the rows apart).
-      bool runs = !constant && !consecutive &&
-                  &operand == consumer.getDpsInitOperand(0) &&
-                  coefficients->back() == 1;
+      // An operand may also be rows of unit-stride runs (each of the
+      // consumer's innermost rows consecutive, the rows apart): the output
+      // stored into a padded buffer's interior, or an input read from one
+      // (a residual that is also a convolution's padded input).
+      bool runs = !constant && !consecutive && coefficients->back() == 1;
       if (!constant && !consecutive && !runs) {
         return std::nullopt;
       }
@@ -375,6 +375,60 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
     return operand.alongRow ? arith::AddIOp::create(b, loc, offset, n0)
                             : offset;
   };
+  // A row of C split over an operand's rows (the runs of a padded
+  // buffer's interior): per run of lanes in one of its rows, `access`
+  // gets the run's lanes (null: all of them), its offset less its first
+  // lane (the vector's address), its first column and offset, and its
+  // lane count. Rows of a multiple of the column step hold whole vectors:
+  // one run.
+  auto maskType = VectorType::get({length}, b.getI1Type());
+  auto forEachRun =
+      [&](const Epilogue::Operand &operand,
+          function_ref<void(Value, Value, Value, Value, Value)> access) {
+        int64_t width = epilogue.domain.back();
+        int64_t runs = width % columnStep == 0
+                           ? 1
+                           : std::min<int64_t>(
+                                 valid, llvm::divideCeil(valid - 1, width) + 1);
+        Value rowPart =
+            offsetOf(Epilogue::Operand{operand.coefficients, false});
+        Value first = index(0);
+        Value before = vector::ConstantMaskOp::create(b, loc, maskType,
+                                                      ArrayRef<int64_t>{0});
+        for (int64_t r = 0; r < runs; ++r) {
+          Value column = arith::AddIOp::create(b, loc, n0, first);
+          Value next = index(valid);
+          Value lanes = mask;
+          if (runs > 1) {
+            next = runEnd(b, loc, first, column, width, valid);
+            Value upTo = vector::CreateMaskOp::create(b, loc, maskType, next);
+            lanes = arith::XOrIOp::create(b, loc, upTo, before);
+            if (mask) {
+              lanes = arith::AndIOp::create(b, loc, lanes, mask);
+            }
+            before = upTo;
+          }
+          // The column's offset: its index in each of C's N dims.
+          Value offset = rowPart, rest = column;
+          for (size_t d = epilogue.domain.size(); d-- > epilogue.split;) {
+            Value position = rest;
+            if (d > epilogue.split) {
+              position = arith::RemUIOp::create(b, loc, rest,
+                                                index(epilogue.domain[d]));
+              rest = arith::DivUIOp::create(b, loc, rest,
+                                            index(epilogue.domain[d]));
+            }
+            if (int64_t coefficient = operand.coefficients[d]) {
+              offset = arith::AddIOp::create(
+                  b, loc, offset,
+                  arith::MulIOp::create(b, loc, position, index(coefficient)));
+            }
+          }
+          access(lanes, arith::SubIOp::create(b, loc, offset, first), column,
+                 offset, arith::SubIOp::create(b, loc, next, first));
+          first = next;
+        }
+      };
   IRMapping mapping;
   Block *body = op.getBlock();
   for (OpOperand *input : op.getDpsInputOperands()) {
@@ -387,8 +441,20 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
     const Epilogue::Operand &operand = epilogue.operands[number];
     Value flat = flatView(b, loc, input->get());
     auto type = VectorType::get({length}, arg.getType());
-    Value offset = offsetOf(operand);
     Value value;
+    if (operand.runs) {
+      // One masked load per run, each filling its lanes.
+      value = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+      forEachRun(operand, [&](Value lanes, Value address, Value, Value, Value) {
+        value =
+            lanes ? Value(vector::MaskedLoadOp::create(b, loc, type, flat,
+                                                       address, lanes, value))
+                  : Value(vector::LoadOp::create(b, loc, type, flat, address));
+      });
+      mapping.map(arg, value);
+      continue;
+    }
+    Value offset = offsetOf(operand);
     if (!operand.alongRow) {
       value = vector::BroadcastOp::create(
           b, loc, type, memref::LoadOp::create(b, loc, flat, offset));
@@ -407,59 +473,15 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
   const Epilogue::Operand &stored =
       epilogue.operands[output->getOperandNumber()];
   if (stored.runs) {
-    // A row of C split over rows of the output: one store per run of
-    // lanes in one output row, at the run's offset less its first lane
-    // (lanes outside the run masked off). Rows of a multiple of the
-    // column step hold whole vectors: one run.
-    int64_t width = epilogue.domain.back();
-    int64_t runs =
-        width % columnStep == 0
-            ? 1
-            : std::min<int64_t>(valid, llvm::divideCeil(valid - 1, width) + 1);
-    auto maskType = VectorType::get({length}, b.getI1Type());
-    Value rowPart = offsetOf(Epilogue::Operand{stored.coefficients, false});
-    Value first = index(0);
-    Value before =
-        vector::ConstantMaskOp::create(b, loc, maskType, ArrayRef<int64_t>{0});
-    for (int64_t r = 0; r < runs; ++r) {
-      Value column = arith::AddIOp::create(b, loc, n0, first);
-      Value next = index(valid);
-      Value lanes = mask;
-      if (runs > 1) {
-        next = runEnd(b, loc, first, column, width, valid);
-        Value upTo = vector::CreateMaskOp::create(b, loc, maskType, next);
-        lanes = arith::XOrIOp::create(b, loc, upTo, before);
-        if (mask) {
-          lanes = arith::AndIOp::create(b, loc, lanes, mask);
-        }
-        before = upTo;
-      }
-      // The column's offset: its index in each of C's N dims.
-      Value offset = rowPart, rest = column;
-      for (size_t d = epilogue.domain.size(); d-- > epilogue.split;) {
-        Value position = rest;
-        if (d > epilogue.split) {
-          position =
-              arith::RemUIOp::create(b, loc, rest, index(epilogue.domain[d]));
-          rest =
-              arith::DivUIOp::create(b, loc, rest, index(epilogue.domain[d]));
-        }
-        if (int64_t coefficient = stored.coefficients[d]) {
-          offset = arith::AddIOp::create(
-              b, loc, offset,
-              arith::MulIOp::create(b, loc, position, index(coefficient)));
-        }
-      }
-      Value address = arith::SubIOp::create(b, loc, offset, first);
+    forEachRun(stored, [&](Value lanes, Value address, Value column,
+                           Value offset, Value count) {
       if (lanes) {
         vector::MaskedStoreOp::create(b, loc, flat, address, lanes, result);
       } else {
         vector::StoreOp::create(b, loc, result, flat, address);
       }
-      storeBorders(b, loc, epilogue, column, offset,
-                   arith::SubIOp::create(b, loc, next, first), length);
-      first = next;
-    }
+      storeBorders(b, loc, epilogue, column, offset, count, length);
+    });
     return;
   }
   Value offset = offsetOf(stored);

@@ -39,9 +39,10 @@ struct Epilogue {
   struct Operand {
     llvm::SmallVector<int64_t> coefficients;
     bool alongRow = false;
-    /// (The output only.) Along a row of C, consecutive within each of the
-    /// consumer's innermost rows but not across them: a padded buffer's
-    /// interior, stored as one masked store per run.
+    /// Along a row of C, consecutive within each of the consumer's
+    /// innermost rows but not across them: a padded buffer's interior,
+    /// stored (the output) or loaded (an input) as one masked access per
+    /// run.
     bool runs = false;
   };
   llvm::SmallVector<Operand> operands;

@@ -182,8 +182,10 @@ def check_conv_tiles(args):
     tiles (TransposedTiles.cpp): 96 channels over a 28x28 plane (chunks of
     8 rows, the last of 4), at stride 2 into 14x14, Relus stored into the
     next convolutions' padded inputs (over buffers that held other values:
-    the border columns must be written), a residual Add, and 80 channels
-    (a last tile of 16) over a 7x7 plane at stride 2."""
+    the border columns must be written), residual Adds (one of them
+    reading the next convolution's padded input, r2 and z: the Add reads
+    the padded buffer's interior in runs of a row, 7 columns at 7x7), and
+    80 channels (a last tile of 16) over a 7x7 plane at stride 2."""
     info = helper.make_tensor_value_info
     F = TensorProto.FLOAT
     rng = np.random.default_rng(5)
@@ -204,9 +206,12 @@ def check_conv_tiles(args):
              conv("c1", "v2", 96, 64, 1), helper.make_node("Relu", ["c1"], ["r1"]),
              conv("c2", "r1", 96, 96, 2), helper.make_node("Relu", ["c2"], ["r2"]),
              conv("c3", "r2", 96, 96, 1), helper.make_node("Relu", ["c3"], ["r3"]),
-             conv("c4", "r3", 96, 96, 1), helper.make_node("Add", ["c4", "c3"], ["y1"]),
-             conv("y2", "y1", 80, 96, 2)]
-    outputs = [info("y1", F, [1, 96, 14, 14]), info("y2", F, [1, 80, 7, 7])]
+             conv("c4", "r3", 96, 96, 1), helper.make_node("Add", ["c4", "c3"], ["a4"]),
+             helper.make_node("Add", ["a4", "r2"], ["y1"]),
+             conv("y2", "y1", 80, 96, 2), helper.make_node("Relu", ["y2"], ["z"]),
+             conv("c5", "z", 80, 80, 1), helper.make_node("Add", ["c5", "z"], ["y3"])]
+    outputs = [info("y1", F, [1, 96, 14, 14]), info("y2", F, [1, 80, 7, 7]),
+               info("y3", F, [1, 80, 7, 7])]
     model = make_model(helper.make_graph(nodes, "tiles", [info("x", F, [1, 64, 28, 28])],
                                          outputs, inits), 13)
     x = rng.uniform(-1, 1, (1, 64, 28, 28)).astype(np.float32)

@@ -369,6 +369,49 @@ func.func @epilogue_into_interior(%a: memref<2x4xf32>, %b: memref<4x24xf32>, %p:
 
 // -----
 
+// The consumer adds a residual read from the interior of a padded buffer
+// (another convolution's input): each row of C (24 columns) reads it as
+// runs, one masked load per residual row (10 elements apart), each
+// filling its lanes of the one before, at the run's offset less its first
+// lane. The sum goes to a plain buffer with one store per row.
+// CHECK-LABEL: func.func @residual_from_interior
+// CHECK: vector.fma
+// CHECK: %[[R0:.+]] = vector.maskedload %{{.+}}[%c0], %{{.+}}, %cst{{.*}} : memref<78xf32, strided<[1], offset: 11>>, vector<24xi1>, vector<24xf32> into vector<24xf32>
+// CHECK: %[[R1:.+]] = vector.maskedload %{{.+}}[%c2], %{{.+}}, %[[R0]] : memref<78xf32, strided<[1], offset: 11>>, vector<24xi1>, vector<24xf32> into vector<24xf32>
+// CHECK: %[[R2:.+]] = vector.maskedload %{{.+}}[%c4], %{{.+}}, %[[R1]] : memref<78xf32, strided<[1], offset: 11>>, vector<24xi1>, vector<24xf32> into vector<24xf32>
+// CHECK: arith.addf %{{.+}}, %[[R2]] : vector<24xf32>
+// CHECK: vector.store %{{.+}}, %{{.+}}[%c0] : memref<48xf32, strided<[1]>>, vector<24xf32>
+// CHECK: vector.maskedload %{{.+}}[%c50]
+// CHECK: vector.maskedload %{{.+}}[%c52]
+// CHECK: vector.maskedload %{{.+}}[%c54]
+// CHECK: vector.store %{{.+}}, %{{.+}}[%c24] : memref<48xf32, strided<[1]>>, vector<24xf32>
+// CHECK-NOT: linalg.generic
+func.func @residual_from_interior(%a: memref<2x4xf32>, %b: memref<4x24xf32>, %p: memref<2x5x10xf32>, %y: memref<2x3x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<2x24xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x24xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<2x4xf32>, memref<4x24xf32>) outs(%c : memref<2x24xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %q = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %q : f32
+    linalg.yield %s : f32
+  }
+  %rows = memref.expand_shape %c [[0], [1, 2]] output_shape [2, 3, 8] : memref<2x24xf32> into memref<2x3x8xf32>
+  %interior = memref.subview %p[0, 1, 1] [2, 3, 8] [1, 1, 1] : memref<2x5x10xf32> to memref<2x3x8xf32, strided<[50, 10, 1], offset: 11>>
+  linalg.generic {indexing_maps = [affine_map<(m, h, w) -> (m, h, w)>, affine_map<(m, h, w) -> (m, h, w)>, affine_map<(m, h, w) -> (m, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%rows, %interior : memref<2x3x8xf32>, memref<2x3x8xf32, strided<[50, 10, 1], offset: 11>>) outs(%y : memref<2x3x8xf32>) {
+  ^bb0(%v: f32, %r: f32, %o: f32):
+    %s = arith.addf %v, %r : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %c : memref<2x24xf32>
+  return
+}
+
+// -----
+
 // As above, with the border columns beside the interior's rows filled
 // after the consumer (as infer-cpu-pad-borders leaves them): the kernel
 // stores them with the runs that start and end output rows (here known at

@@ -102,3 +102,68 @@ func.func @producer_reads_output(%x: memref<4xf32>, %out: memref<6xf32>) {
   memref.copy %p, %out : memref<6xf32> to memref<6xf32>
   return
 }
+
+// -----
+
+// The Relu's result is also read by an elementwise op after the copy (a
+// residual Add beside the convolution the padded buffer feeds): the Relu
+// writes the interior, and the Add reads the interior in place of the
+// Relu's buffer.
+// CHECK-LABEL: func.func @residual_reader
+// CHECK: %[[PADDED:.+]] = memref.alloc() : memref<6xf32>
+// CHECK: %[[INTERIOR:.+]] = memref.subview %[[PADDED]][1] [4] [1]
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%[[INTERIOR]] : memref<4xf32, strided<[1], offset: 1>>)
+// CHECK-NOT: memref.copy %{{.+}}, %[[INTERIOR]]
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.+}}, %[[INTERIOR]] : memref<4xf32>, memref<4xf32, strided<[1], offset: 1>>)
+// CHECK-SAME: outs(%{{.+}} : memref<4xf32>)
+func.func @residual_reader(%x: memref<4xf32>, %y: memref<4xf32>, %out: memref<6xf32>, %sum: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %v = memref.alloc() : memref<4xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : memref<4xf32>) outs(%v : memref<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  %p = memref.alloc() : memref<6xf32>
+  %i = memref.subview %p[1] [4] [1] : memref<6xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %v, %i : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %p, %out : memref<6xf32> to memref<6xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%y, %v : memref<4xf32>, memref<4xf32>) outs(%sum : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Another reader between the producer and the copy: only readers after
+// the copy move to the interior, so the copy stays.
+// CHECK-LABEL: func.func @reader_before_copy
+// CHECK: memref.copy %{{.+}}, %{{.+}} : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+func.func @reader_before_copy(%x: memref<4xf32>, %y: memref<4xf32>, %out: memref<6xf32>, %sum: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %v = memref.alloc() : memref<4xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : memref<4xf32>) outs(%v : memref<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%y, %v : memref<4xf32>, memref<4xf32>) outs(%sum : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  %p = memref.alloc() : memref<6xf32>
+  %i = memref.subview %p[1] [4] [1] : memref<6xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %v, %i : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %p, %out : memref<6xf32> to memref<6xf32>
+  return
+}
