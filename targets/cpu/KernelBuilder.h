@@ -184,8 +184,8 @@ private:
   void rowChunks(mlir::Value full, int64_t tail);
 
   /// One parallel loop over groups of `group` columns of the full panels
-  /// before `full`.
-  void panelGroups(mlir::Value full, mlir::Value group);
+  /// before `full`; the last group also computes the `tail` columns after.
+  void panelGroups(mlir::Value full, mlir::Value group, int64_t tail = 0);
 
   /// The full panels from n0 to nEnd and, if `tail`, the `tail` columns
   /// after nEnd, one k-block at a time: the k-block of A (M x KC) stays in
@@ -377,6 +377,8 @@ private:
   static constexpr int64_t kTransposedBlock = 512;
   bool inParallelBatch = false;
   bool transposed = false;
+  /// The pack buffer of a panel group's task, when it runs columns() twice.
+  mlir::Value groupPack;
   llvm::SmallVector<BatchFill> batchFills;
   /// Runs of consecutive elements a vector of B's row can span.
   int64_t runsPerVector = 2;

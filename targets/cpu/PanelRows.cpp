@@ -349,6 +349,9 @@ Value KernelBuilder::gatherRow(Value kv, Value columns, VectorType type,
 }
 
 Value KernelBuilder::packBuffer(bool inParallel) {
+  if (groupPack) {
+    return groupPack;
+  }
   auto type = MemRefType::get({kBlock, panelWidth}, elem);
   if (inParallel) {
     return stackBuffer(type, true);

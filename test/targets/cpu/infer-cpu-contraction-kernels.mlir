@@ -39,7 +39,9 @@
 // CHECK: vector.fma {{.+}} : vector<8xf32>
 // CHECK: vector.maskedstore %arg2
 // With parallel=true the full panels (n0 = 0, 16) are one scf.parallel,
-// each iteration with its own pack buffer; the remainder panel follows.
+// each iteration with its own pack buffer; the iteration whose group ends
+// at the last full panel also computes the remainder panel, with the same
+// buffer (not the caller after the loop).
 // With runtime-threads the group is ceil(2 panels / clamp(threads, 1, 2))
 // panels of 16 columns, the thread count called for at run time.
 // THREADS: func.func private @__infer_num_threads() -> index
@@ -53,10 +55,16 @@
 // THREADS: scf.parallel (%{{.+}}) = (%c0) to (%c32) step (%[[G]])
 // PARALLEL-LABEL: func.func @matmul
 // PARALLEL: scf.parallel (%{{.+}}) = (%c0) to (%c32) step (%c16)
-// PARALLEL: memref.alloca() : memref<256x16xf32>
+// PARALLEL: %[[GROUPPACK:.+]] = memref.alloca() : memref<256x16xf32>
 // PARALLEL: vector.fma
+// PARALLEL: %[[LASTGROUP:.+]] = arith.cmpi eq, %{{.+}}, %c32 : index
+// PARALLEL: scf.if %[[LASTGROUP]] {
+// PARALLEL: vector.maskedload %arg1
+// PARALLEL: vector.store %{{.+}}, %[[GROUPPACK]]
+// PARALLEL: vector.maskedstore %arg2
 // PARALLEL: scf.reduce
-// PARALLEL: vector.maskedload
+// PARALLEL-NOT: vector.fma
+// PARALLEL: return
 // AVX512-LABEL: func.func @matmul
 // AVX512: vector.constant_mask [4] : vector<16xi1>
 // AVX512: vector.fma {{.+}} : vector<16xf32>
