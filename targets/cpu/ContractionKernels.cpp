@@ -199,10 +199,7 @@ Value KernelBuilder::batchBound(unsigned d) {
   llvm_unreachable("a loop dim no operand indexes");
 }
 
-void KernelBuilder::columns(Value n0, Value nEnd, int64_t tail, bool inParallel,
-                            bool onlyTail) {
-  int64_t k = c.k, m = c.m, width = panelWidth;
-  int64_t block = std::min(kBlock, k);
+bool KernelBuilder::packsB() const {
   // The panel's rows of B, one k-block at a time, are copied into a
   // contiguous buffer: the tiles then read it at unit stride (rows of
   // B lie N floats apart, which thrashes L1 sets and the TLB when N is
@@ -213,8 +210,14 @@ void KernelBuilder::columns(Value n0, Value nEnd, int64_t tail, bool inParallel,
   // saves (PP-OCRv4 det's 96 -> 24 convolutions over 160x160: 3 tiles,
   // a third of their time in the pack).
   bool wholeRows = !c.gather || (flat && wholeVectors);
-  int64_t reuse = wholeRows ? kMaxUnpackedTiles * rows : rows;
-  Value packed = m > reuse ? packBuffer(inParallel) : Value();
+  return c.m > (wholeRows ? kMaxUnpackedTiles * rows : rows);
+}
+
+void KernelBuilder::columns(Value n0, Value nEnd, int64_t tail, bool inParallel,
+                            bool onlyTail) {
+  int64_t k = c.k, width = panelWidth;
+  int64_t block = std::min(kBlock, k);
+  Value packed = packsB() ? packBuffer(inParallel) : Value();
   loop(index(0), index(k), block, {}, [&](Value k0, ValueRange) {
     Value kEnd = arith::MinSIOp::create(
         b, loc, arith::AddIOp::create(b, loc, k0, index(block)), index(k));

@@ -325,6 +325,9 @@ private:
   mlir::Value gatherRow(mlir::Value kv, mlir::Value columns,
                         mlir::VectorType type, int64_t width);
 
+  /// Whether columns() copies B's panel rows into a pack buffer.
+  bool packsB() const;
+
   /// A k-block x NR buffer for packing B: a fresh one in each parallel
   /// iteration (each thread its own; the OpenMP conversion scopes it), or
   /// the one function-wide buffer that every serial panel reuses (an

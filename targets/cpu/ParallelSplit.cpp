@@ -123,7 +123,7 @@ void KernelBuilder::panelGroups(Value full, Value group, int64_t tail) {
         Value end = arith::MinSIOp::create(
             b, loc, arith::AddIOp::create(b, loc, n0.front(), group), full);
         // (One pack buffer for both calls, made here: not in the branch.)
-        groupPack = c.m > rows ? packBuffer(true) : Value();
+        groupPack = packsB() ? packBuffer(true) : Value();
         columns(n0.front(), end, 0, true);
         if (tail) {
           // The columns after the last full panel, by the last group's

@@ -197,7 +197,7 @@ void KernelBuilder::prefetchLhs(const TransposedUnit &unit, Value kv) {
         index(rowLength));
   }
   int64_t size = cast<MemRefType>(unit.flatLhs.getType()).getNumElements();
-  for (int64_t i = 0; i < std::max<int64_t>(lines, 1); ++i) {
+  for (int64_t i = 0; i < lines; ++i) {
     Value element = arith::MinUIOp::create(
         b, loc, arith::AddIOp::create(b, loc, ahead, index(i * line)),
         index(size - 1));
