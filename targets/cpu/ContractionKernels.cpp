@@ -258,6 +258,7 @@ void KernelBuilder::panel(Value n0, int64_t width, int64_t length, Value k0,
   if (packed) {
     ivs[c.nId()] = n0;
     loop(k0, kEnd, 1, {}, [&](Value kv, ValueRange) {
+      prefetchRows(source, kv);
       Value row = rowOf(source, kv);
       Value at = arith::SubIOp::create(b, loc, kv, k0);
       vector::StoreOp::create(b, loc, row, packed, ValueRange{at, index(0)});
@@ -342,6 +343,9 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
     } else {
       row = rowOf(source, kv);
     }
+    if (!packed) {
+      prefetchRows(source, kv);
+    }
     SmallVector<Value> next;
     if (packedLhs) {
       // One stream of A per tile: the prefetchers alone keep few of its
@@ -397,8 +401,8 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
   auto applyEpilogue = [&] {
     for (int64_t i = 0; i < tileRows; ++i) {
       ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
-      emitEpilogue(b, loc, *epilogue, sums[i], rowIndex(), n0, panelWidth,
-                   mask);
+      emitEpilogue(b, loc, *epilogue, sums[i], rowIndex(), n0, panelWidth, mask,
+                   /*valid=*/0, storePrefetchElements());
     }
   };
   if (c.k <= kBlock) {
@@ -412,6 +416,56 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
   applyEpilogue();
   b.setInsertionPointToStart(branch.elseBlock());
   storeTile();
+}
+
+void KernelBuilder::prefetchRows(const Rows &source, Value kv) {
+  // B's own rows (a 1x1 convolution's input), a plane apart: the panel's
+  // rows are as many streams as K, which no hardware prefetcher follows,
+  // and when another core wrote them (a depthwise convolution split by
+  // channels before mobilenet_v2's projections) each read costs about
+  // what one from memory does.
+  // Constant rows (weights, a recurrent layer's read at every step) stay.
+  if (flat || strided || c.gather || c.k <= kBPrefetchSteps ||
+      ShapedType::isDynamic(c.n) ||
+      c.n * elem.getIntOrFloatBitWidth() / 8 < kPrefetchRowBytes ||
+      viewRoot(rhs).getDefiningOp<memref::GetGlobalOp>()) {
+    return;
+  }
+  ivs[c.kId()] = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, kv, index(kBPrefetchSteps)),
+      index(c.k - 1));
+  for (int64_t column : {int64_t(0), source.width - 1}) {
+    ivs[c.nId()] = arith::AddIOp::create(b, loc, source.n0, index(column));
+    memref::PrefetchOp::create(b, loc, rhs, indices(rhsDims),
+                               /*isWrite=*/false, /*localityHint=*/3,
+                               /*isDataCache=*/true);
+  }
+  ivs[c.kId()] = kv;
+  ivs[c.nId()] = source.n0;
+}
+
+int64_t KernelBuilder::storePrefetchElements() {
+  // A tile's epilogue stores MR rows of C a panel at a time: MR streams
+  // (planes of a convolution's output) that the hardware prefetchers do
+  // not all follow. When C outgrows L2, each store waited for its line:
+  // mobilenet_v2's 16 -> 96 expansion at 112 x 112 (4.8 MB, K = 16) spent
+  // more time on them than on its FMAs. One depthwise row (M = 1) is a
+  // single stream the prefetchers follow.
+  if (!epilogue || c.m < 2 || ShapedType::isDynamic(c.n) || c.k > kBlock) {
+    return 0;
+  }
+  int64_t elements = c.m * c.n;
+  for (unsigned d : c.batch) {
+    if (ShapedType::isDynamic(c.ranges[d])) {
+      return 0;
+    }
+    elements *= c.ranges[d];
+  }
+  // (The epilogue's elements: bytes of a quantized layer's output.)
+  Type stored =
+      getElementTypeOrSelf(epilogue->op.getDpsInitOperand(0)->get().getType());
+  int64_t bytes = elements * stored.getIntOrFloatBitWidth() / 8;
+  return bytes >= kPrefetchStoresBytes ? kStorePrefetchPanels * panelWidth : 0;
 }
 
 Value KernelBuilder::rowIndex() {

@@ -342,7 +342,7 @@ Value vectorizeBody(OpBuilder &b, Location loc, Block &body, IRMapping &mapping,
 
 void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
                   Value acc, Value row, Value n0, int64_t columnStep,
-                  Value mask, int64_t valid) {
+                  Value mask, int64_t valid, int64_t prefetchElements) {
   linalg::GenericOp op = epilogue.op;
   auto accType = cast<VectorType>(acc.getType());
   int64_t length = accType.getNumElements();
@@ -472,7 +472,28 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
   Value flat = flatView(b, loc, output->get());
   const Epilogue::Operand &stored =
       epilogue.operands[output->getOperandNumber()];
+  auto prefetchAhead = [&](Value address) {
+    if (prefetchElements <= 0) {
+      return;
+    }
+    // One prefetch per cache line of the row's vector, that far ahead
+    // (within the buffer: the addresses stay valid).
+    auto elementType = cast<MemRefType>(flat.getType()).getElementType();
+    int64_t lineElements = 64 * 8 / elementType.getIntOrFloatBitWidth();
+    Value lastElement =
+        index(cast<MemRefType>(flat.getType()).getNumElements() - 1);
+    for (int64_t at = 0; at < length; at += lineElements) {
+      Value ahead = arith::MinUIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, address, index(prefetchElements + at)),
+          lastElement);
+      memref::PrefetchOp::create(b, loc, flat, ValueRange{ahead},
+                                 /*isWrite=*/true, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+    }
+  };
   if (stored.runs) {
+    Value firstAddress;
     forEachRun(stored, [&](Value lanes, Value address, Value column,
                            Value offset, Value count) {
       if (lanes) {
@@ -481,7 +502,9 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
         vector::StoreOp::create(b, loc, result, flat, address);
       }
       storeBorders(b, loc, epilogue, column, offset, count, length);
+      firstAddress = firstAddress ? firstAddress : address;
     });
+    prefetchAhead(firstAddress);
     return;
   }
   Value offset = offsetOf(stored);
@@ -490,6 +513,7 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
   } else {
     vector::StoreOp::create(b, loc, result, flat, offset);
   }
+  prefetchAhead(offset);
 }
 
 } // namespace infer::cpu

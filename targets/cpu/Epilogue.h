@@ -86,11 +86,13 @@ mlir::Value vectorizeBody(mlir::OpBuilder &b, mlir::Location loc,
 /// linear index of its batch and M indices) at columns n0.. (a multiple of
 /// `columnStep`; `mask`: the valid lanes, or null), and stores the result
 /// to the consumer's output. Lanes from `valid` on (default: all) hold no
-/// columns of this row's panel, even before C's end.
+/// columns of this row's panel, even before C's end. With
+/// `prefetchElements`, the lines that far past the row's store are
+/// prefetched for writing (the tile's next panels).
 void emitEpilogue(mlir::OpBuilder &b, mlir::Location loc,
                   const Epilogue &epilogue, mlir::Value acc, mlir::Value row,
                   mlir::Value n0, int64_t columnStep, mlir::Value mask,
-                  int64_t valid = 0);
+                  int64_t valid = 0, int64_t prefetchElements = 0);
 
 } // namespace infer::cpu
 
