@@ -118,9 +118,12 @@ linalg::FillOp initializingFill(linalg::LinalgOp op) {
         if (!type.hasStaticShape() || !outType.hasStaticShape()) {
           return linalg::FillOp(); // sizes known at run time: keep it
         }
-        return type.getNumElements() == outType.getNumElements() &&
-                       type.getLayout().isIdentity() &&
-                       outType.getLayout().isIdentity()
+        // The same view (a padded buffer's strided interior) or the whole
+        // of a buffer in both.
+        return filled == out ||
+                       (type.getNumElements() == outType.getNumElements() &&
+                        type.getLayout().isIdentity() &&
+                        outType.getLayout().isIdentity())
                    ? fill
                    : linalg::FillOp();
       }

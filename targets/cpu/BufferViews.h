@@ -59,8 +59,8 @@ mlir::Value runEnd(mlir::OpBuilder &b, mlir::Location loc, mlir::Value first,
                    mlir::Value column, int64_t rowLength, int64_t limit);
 
 /// The linalg.fill of the whole buffer `op` accumulates onto (its init),
-/// when nothing between the two touches that buffer: a kernel can start
-/// from the fill value and the fill can go.
+/// or of the same view of it, when nothing between the two touches that
+/// buffer: a kernel can start from the fill value and the fill can go.
 mlir::linalg::FillOp initializingFill(mlir::linalg::LinalgOp op);
 
 } // namespace infer::cpu

@@ -185,7 +185,11 @@ def check_conv_tiles(args):
     the border columns must be written), residual Adds (one of them
     reading the next convolution's padded input, r2 and z: the Add reads
     the padded buffer's interior in runs of a row, 7 columns at 7x7), and
-    80 channels (a last tile of 16) over a 7x7 plane at stride 2."""
+    80 channels (a last tile of 16) over a 7x7 plane at stride 2. A max
+    pool writes the first convolution's padded input (its -inf fill and
+    its windows both into the interior), which a residual Add also reads;
+    a 1x1 stride-2 downsample reads y1 from the interior of y2's padded
+    input (through a reshape of the grouped form)."""
     info = helper.make_tensor_value_info
     F = TensorProto.FLOAT
     rng = np.random.default_rng(5)
@@ -201,17 +205,25 @@ def check_conv_tiles(args):
 
     # (A wide first pair of layers whose buffers die early: later buffers
     # reuse their memory, so nothing is zero by chance.)
-    nodes = [conv("w1", "x", 192, 64, 1), helper.make_node("Relu", ["w1"], ["v1"]),
-             conv("w2", "v1", 64, 192, 1), helper.make_node("Add", ["w2", "x"], ["v2"]),
+    def downsample(name, x, channels, inputs):
+        w = rng.standard_normal((channels, inputs, 1, 1)) / np.sqrt(inputs)
+        inits.append(helper.make_tensor(f"{name}_w", F, w.shape, w.astype(np.float32).ravel()))
+        return helper.make_node("Conv", [x, f"{name}_w"], [name], strides=[2, 2])
+
+    nodes = [helper.make_node("MaxPool", ["x"], ["m"], kernel_shape=[3, 3], pads=[1] * 4),
+             conv("w1", "m", 192, 64, 1), helper.make_node("Relu", ["w1"], ["v1"]),
+             conv("w2", "v1", 64, 192, 1), helper.make_node("Add", ["w2", "m"], ["v2"]),
              conv("c1", "v2", 96, 64, 1), helper.make_node("Relu", ["c1"], ["r1"]),
              conv("c2", "r1", 96, 96, 2), helper.make_node("Relu", ["c2"], ["r2"]),
              conv("c3", "r2", 96, 96, 1), helper.make_node("Relu", ["c3"], ["r3"]),
              conv("c4", "r3", 96, 96, 1), helper.make_node("Add", ["c4", "c3"], ["a4"]),
              helper.make_node("Add", ["a4", "r2"], ["y1"]),
-             conv("y2", "y1", 80, 96, 2), helper.make_node("Relu", ["y2"], ["z"]),
+             conv("y2c", "y1", 80, 96, 2), downsample("d", "y1", 80, 96),
+             helper.make_node("Add", ["y2c", "d"], ["y2"]),
+             helper.make_node("Relu", ["y2"], ["z"]),
              conv("c5", "z", 80, 80, 1), helper.make_node("Add", ["c5", "z"], ["y3"])]
-    outputs = [info("y1", F, [1, 96, 14, 14]), info("y2", F, [1, 80, 7, 7]),
-               info("y3", F, [1, 80, 7, 7])]
+    # (y1 is no output: a model output keeps its own buffer.)
+    outputs = [info("y2", F, [1, 80, 7, 7]), info("y3", F, [1, 80, 7, 7])]
     model = make_model(helper.make_graph(nodes, "tiles", [info("x", F, [1, 64, 28, 28])],
                                          outputs, inits), 13)
     x = rng.uniform(-1, 1, (1, 64, 28, 28)).astype(np.float32)

@@ -142,10 +142,17 @@ func.func @residual_reader(%x: memref<4xf32>, %y: memref<4xf32>, %out: memref<6x
 
 // -----
 
-// Another reader between the producer and the copy: only readers after
-// the copy move to the interior, so the copy stays.
+// Another reader between the producer and the copy: it reads the interior
+// too (the producer has written it by then), and the copy goes.
 // CHECK-LABEL: func.func @reader_before_copy
-// CHECK: memref.copy %{{.+}}, %{{.+}} : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+// CHECK: %[[P:.+]] = memref.alloc() : memref<6xf32>
+// CHECK: %[[I:.+]] = memref.subview %[[P]][1] [4] [1]
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%[[I]] :
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.+}}, %[[I]] :
+// CHECK-NOT: memref.copy %{{.+}}, %{{.+}} : memref<4xf32>
+// CHECK: return
 func.func @reader_before_copy(%x: memref<4xf32>, %y: memref<4xf32>, %out: memref<6xf32>, %sum: memref<4xf32>) {
   %zero = arith.constant 0.0 : f32
   %v = memref.alloc() : memref<4xf32>
@@ -165,5 +172,130 @@ func.func @reader_before_copy(%x: memref<4xf32>, %y: memref<4xf32>, %out: memref
   %i = memref.subview %p[1] [4] [1] : memref<6xf32> to memref<4xf32, strided<[1], offset: 1>>
   memref.copy %v, %i : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
   memref.copy %p, %out : memref<6xf32> to memref<6xf32>
+  return
+}
+
+// -----
+
+// A fill of the whole buffer, then a max over windows accumulating onto
+// it (a max pool): both write the interior, the copy goes.
+// CHECK-LABEL: func.func @seeded_accumulation
+// CHECK: %[[P:.+]] = memref.alloc() : memref<6xf32>
+// CHECK: %[[I:.+]] = memref.subview %[[P]][1] [4] [1]
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[I]] :
+// CHECK-NEXT: linalg.generic
+// CHECK-SAME: outs(%[[I]] :
+// CHECK-NOT: memref.copy %{{.+}}, %{{.+}} : memref<4xf32>
+// CHECK: return
+func.func @seeded_accumulation(%x: memref<8xf32>, %out: memref<6xf32>) {
+  %low = arith.constant 0xFF800000 : f32
+  %v = memref.alloc() : memref<4xf32>
+  %window = memref.alloc() : memref<2xf32>
+  linalg.fill ins(%low : f32) outs(%v : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (2 * i + k)>, affine_map<(i, k) -> (k)>, affine_map<(i, k) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x, %window : memref<8xf32>, memref<2xf32>) outs(%v : memref<4xf32>) {
+  ^bb0(%a: f32, %w: f32, %o: f32):
+    %r = arith.maximumf %o, %a : f32
+    linalg.yield %r : f32
+  }
+  %p = memref.alloc() : memref<6xf32>
+  %i = memref.subview %p[1] [4] [1] : memref<6xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %v, %i : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %p, %out : memref<6xf32> to memref<6xf32>
+  return
+}
+
+// -----
+
+// An accumulation onto the buffer with no fill right before it: the copy
+// stays.
+// CHECK-LABEL: func.func @seed_not_right_before
+// CHECK: memref.copy %{{.+}}, %{{.+}} : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+func.func @seed_not_right_before(%x: memref<8xf32>, %out: memref<6xf32>, %other: memref<4xf32>) {
+  %low = arith.constant 0xFF800000 : f32
+  %v = memref.alloc() : memref<4xf32>
+  %window = memref.alloc() : memref<2xf32>
+  linalg.fill ins(%low : f32) outs(%v : memref<4xf32>)
+  linalg.fill ins(%low : f32) outs(%other : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (2 * i + k)>, affine_map<(i, k) -> (k)>, affine_map<(i, k) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x, %window : memref<8xf32>, memref<2xf32>) outs(%v : memref<4xf32>) {
+  ^bb0(%a: f32, %w: f32, %o: f32):
+    %r = arith.maximumf %o, %a : f32
+    linalg.yield %r : f32
+  }
+  %p = memref.alloc() : memref<6xf32>
+  %i = memref.subview %p[1] [4] [1] : memref<6xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %v, %i : memref<4xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.copy %p, %out : memref<6xf32> to memref<6xf32>
+  return
+}
+
+// -----
+
+// The result is also read through a reshape that adds a unit dim (a 1x1
+// stride-2 convolution's input beside the 3x3 one the padded buffer
+// feeds): the reshape becomes an expand_shape of the interior.
+// CHECK-LABEL: func.func @reshaped_reader
+// CHECK: %[[P:.+]] = memref.alloc() : memref<4x6xf32>
+// CHECK: %[[I:.+]] = memref.subview %[[P]][1, 1] [2, 4] [1, 1]
+// CHECK: %[[E:.+]] = memref.expand_shape %[[I]] {{\[\[}}0, 1], [2]] output_shape [1, 2, 4] : memref<2x4xf32, strided<[6, 1], offset: 7>> into memref<1x2x4xf32, strided<[12, 6, 1], offset: 7>>
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%[[I]] :
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[E]] :
+// CHECK-NOT: memref.reshape
+// CHECK-NOT: memref.copy %{{.+}}, %{{.+}} : memref<2x4xf32>
+// CHECK: return
+func.func @reshaped_reader(%x: memref<2x4xf32>, %out: memref<4x6xf32>, %sum: memref<1x2xf32>, %shape: memref<3xi64>) {
+  %zero = arith.constant 0.0 : f32
+  %v = memref.alloc() : memref<2x4xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<2x4xf32>) outs(%v : memref<2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  %p = memref.alloc() : memref<4x6xf32>
+  %i = memref.subview %p[1, 1] [2, 4] [1, 1] : memref<4x6xf32> to memref<2x4xf32, strided<[6, 1], offset: 7>>
+  memref.copy %v, %i : memref<2x4xf32> to memref<2x4xf32, strided<[6, 1], offset: 7>>
+  %r = memref.reshape %v(%shape) : (memref<2x4xf32>, memref<3xi64>) -> memref<1x2x4xf32>
+  linalg.generic {indexing_maps = [affine_map<(g, i, j) -> (g, i, j)>, affine_map<(g, i, j) -> (g, i)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%r : memref<1x2x4xf32>) outs(%sum : memref<1x2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %p, %out : memref<4x6xf32> to memref<4x6xf32>
+  return
+}
+
+// -----
+
+// A reshape the interior's strides do not allow (rows of 4 in rows of 6
+// flattened into one dim): the copy stays.
+// CHECK-LABEL: func.func @view_not_made
+// CHECK: memref.copy %{{.+}}, %{{.+}} : memref<2x4xf32> to memref<2x4xf32, strided<[6, 1], offset: 7>>
+func.func @view_not_made(%x: memref<2x4xf32>, %out: memref<4x6xf32>, %sum: memref<1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %v = memref.alloc() : memref<2x4xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<2x4xf32>) outs(%v : memref<2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  %p = memref.alloc() : memref<4x6xf32>
+  %i = memref.subview %p[1, 1] [2, 4] [1, 1] : memref<4x6xf32> to memref<2x4xf32, strided<[6, 1], offset: 7>>
+  memref.copy %v, %i : memref<2x4xf32> to memref<2x4xf32, strided<[6, 1], offset: 7>>
+  %flat = memref.collapse_shape %v [[0, 1]] : memref<2x4xf32> into memref<8xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (0)>], iterator_types = ["reduction"]}
+      ins(%flat : memref<8xf32>) outs(%sum : memref<1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %p, %out : memref<4x6xf32> to memref<4x6xf32>
   return
 }
