@@ -88,13 +88,18 @@ def ElideInteriorCopiesPass : Pass<"infer-cpu-elide-interior-copies", "::mlir::f
   let description = [{
     Runs on buffers after infer-cpu-pad-borders and before the workspace
     is planned. For `memref.copy %v, %i` where `%v` is a static allocation
-    used only by one linalg op that writes all of it (its only output,
-    through a permutation map, not read) and by the copy, and `%i` is a
-    static unit-stride subview of a static allocation `%p` (the padded
+    written by one linalg op that writes all of it (its only output,
+    through a permutation map, not read), or by a `linalg.fill` of all of
+    it right before one that accumulates onto it (a max pool), and `%i` is
+    a static unit-stride subview of a static allocation `%p` (the padded
     buffer) that nothing between that op and the copy touches except
     through subviews disjoint from `%i` (the border fills): `%p` and `%i`
-    move before the op, which now writes `%i`; the copy and `%v` go. A
-    convolution's padded input is then written once, by its producer.
+    move before the op (and its fill), which now write `%i`; the copy and
+    `%v` go. Other users of `%v` may only be linalg ops reading it as an
+    input after the writer, directly or through a static reshape
+    (memref.reshape, expand_shape, collapse_shape); they read `%i`, the
+    reshape remade over it when its strides allow, else nothing changes.
+    A convolution's padded input is then written once, by its producer.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
