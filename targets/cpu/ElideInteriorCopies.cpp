@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/cpu/BufferViews.h"
+#include "targets/cpu/ContractionMatch.h"
 #include "targets/cpu/Passes.h"
 
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
@@ -157,10 +158,13 @@ linalg::LinalgOp soleWriter(memref::AllocOp buffer, memref::CopyOp copy,
     writer = seed;
     seed = {};
   }
-  // A seed only with a writer that reads it, right after.
+  // A seed only with a writer that reads it, right after, and that is no
+  // contraction: a convolution's kernel needs its output planes
+  // contiguous (a strided interior would send it to the generic loops).
   if (seed &&
       (!writer.payloadUsesValueFromOperand(writer.getDpsInitOperand(0)) ||
-       seed->getNextNode() != writer.getOperation())) {
+       seed->getNextNode() != writer.getOperation() ||
+       matchContraction(writer))) {
     return {};
   }
   // Readers see the values once the writer has made them.

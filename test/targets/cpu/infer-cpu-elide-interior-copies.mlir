@@ -299,3 +299,27 @@ func.func @view_not_made(%x: memref<2x4xf32>, %out: memref<4x6xf32>, %sum: memre
   memref.copy %p, %out : memref<4x6xf32> to memref<4x6xf32>
   return
 }
+
+// -----
+
+// A fill and a contraction accumulating onto it: the contraction kernels
+// need C's rows contiguous, so the copy stays.
+// CHECK-LABEL: func.func @seeded_contraction
+// CHECK: memref.copy %{{.+}}, %{{.+}} : memref<2x4xf32> to memref<2x4xf32, strided<[6, 1], offset: 7>>
+func.func @seeded_contraction(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %out: memref<4x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %v = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%zero : f32) outs(%v : memref<2x4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%v : memref<2x4xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %q = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %q : f32
+    linalg.yield %s : f32
+  }
+  %p = memref.alloc() : memref<4x6xf32>
+  %i = memref.subview %p[1, 1] [2, 4] [1, 1] : memref<4x6xf32> to memref<2x4xf32, strided<[6, 1], offset: 7>>
+  memref.copy %v, %i : memref<2x4xf32> to memref<2x4xf32, strided<[6, 1], offset: 7>>
+  memref.copy %p, %out : memref<4x6xf32> to memref<4x6xf32>
+  return
+}
