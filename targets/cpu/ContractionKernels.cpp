@@ -423,8 +423,8 @@ void KernelBuilder::prefetchRows(const Rows &source, Value kv) {
   // rows are as many streams as K, which no hardware prefetcher follows,
   // and when another core wrote them (a depthwise convolution split by
   // channels before mobilenet_v2's projections) each read costs about
-  // what one from memory does.
-  // Constant rows (weights, a recurrent layer's read at every step) stay.
+  // what one from memory does. Constant rows (weights; a recurrent
+  // layer's, read at every step, stay in L2) are left alone.
   if (flat || strided || c.gather || c.k <= kBPrefetchSteps ||
       ShapedType::isDynamic(c.n) ||
       c.n * elem.getIntOrFloatBitWidth() / 8 < kPrefetchRowBytes ||

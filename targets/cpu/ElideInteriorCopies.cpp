@@ -234,8 +234,12 @@ struct ElideInteriorCopiesPass final
       SmallVector<Operation *> readers;
       linalg::LinalgOp seed;
       linalg::LinalgOp writer = soleWriter(source, copy, readers, seed);
+      if (!writer) {
+        continue;
+      }
+      // The first op that writes the buffer (the seed when there is one).
       Operation *first = seed ? seed.getOperation() : writer.getOperation();
-      if (!writer || !interiorUntouched(first, copy, interior, *box)) {
+      if (!interiorUntouched(first, copy, interior, *box)) {
         continue;
       }
       // Other readers read the interior (strided, in place of a buffer).
