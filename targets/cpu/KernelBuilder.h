@@ -163,13 +163,22 @@ private:
   /// group's `panels`; `flatLhs` is the packed A as one dim (prefetches).
   struct TransposedUnit {
     mlir::Value tile, first, firstOffset, k0, kEnd, buffer, partial, flatLhs;
-    int64_t slot = 0, panels = 1;
+    mlir::Value slot;
+    int64_t panels = 1;
   };
   /// Prefetches A for transposed tiles at step `kv` of a unit's panel.
   void prefetchLhs(const TransposedUnit &unit, mlir::Value kv);
-  /// The unit's columns first + n0 .. + width.
-  void transposedTile(const TransposedUnit &unit, int64_t n0, int64_t width,
+  /// The unit's columns first + n0 .. + columns.size(), B's offset of
+  /// column first + n0 + j being the unit's, plus `offset`, plus
+  /// `columns[j]`.
+  void transposedTile(const TransposedUnit &unit, mlir::Value n0,
+                      mlir::Value offset, mlir::ArrayRef<int64_t> columns,
                       mlir::Value source);
+  /// Whether every full panel of a chunk of `width` columns has the same
+  /// offsets into B relative to its first column (panels that start at
+  /// whole or half output rows): a loop over them then has constant
+  /// offsets from one base.
+  bool uniformPanels(int64_t width, int64_t columns);
 
   /// matmul() for an N known only at run time (B read as rows).
   void dynamicMatmul();
