@@ -34,6 +34,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -131,11 +132,23 @@ KernelBuilder::loop(Value lb, Value ub, int64_t step, ValueRange init,
 
 SmallVector<Value> KernelBuilder::reductionLoop(
     Value lb, Value ub, ValueRange acc,
-    function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+    function_ref<SmallVector<Value>(Value, ValueRange)> body, int64_t unroll) {
   auto type = cast<VectorType>(acc.front().getType());
   int64_t length = type.getNumElements();
   if (llvm::has_single_bit<uint64_t>(length) || length % lanes) {
-    return loop(lb, ub, 1, acc, body).getResults();
+    scf::ForOp steps = loop(lb, ub, 1, acc, body);
+    if (unroll > 1) {
+      // (The remainder loop, when there is one, gives the sums: it takes
+      // the unrolled loop's results, and nothing used them yet.)
+      FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(steps, unroll);
+      if (succeeded(unrolled) && unrolled->epilogueLoopOp) {
+        return SmallVector<Value>(unrolled->epilogueLoopOp->getResults());
+      }
+      if (succeeded(unrolled) && unrolled->mainLoopOp) {
+        return SmallVector<Value>(unrolled->mainLoopOp->getResults());
+      }
+    }
+    return SmallVector<Value>(steps.getResults());
   }
   // LLVM takes a loop-carried vector whose length is not a power of two
   // (the 96 lanes of a matrix-vector panel on AVX2, a 24-lane tail) apart
@@ -218,30 +231,193 @@ void KernelBuilder::columns(Value n0, Value nEnd, int64_t tail, bool inParallel,
   int64_t k = c.k, width = panelWidth;
   int64_t block = std::min(kBlock, k);
   Value packed = packsB() ? packBuffer(inParallel) : Value();
+  // (Not for the remainder columns alone: one panel cannot pay for it.)
+  int64_t lhsRows = onlyTail ? 0 : lhsBlockRows();
+  Value lhsPack = lhsRows ? lhsBuffer(inParallel) : Value();
   loop(index(0), index(k), block, {}, [&](Value k0, ValueRange) {
     Value kEnd = arith::MinSIOp::create(
         b, loc, arith::AddIOp::create(b, loc, k0, index(block)), index(k));
-    if (!onlyTail) {
-      loop(n0, nEnd, width, {}, [&](Value p, ValueRange) {
-        panel(p, width, width, k0, kEnd, packed);
-        return SmallVector<Value>{};
-      });
+    auto allPanels = [&] {
+      if (!onlyTail) {
+        loop(n0, nEnd, width, {}, [&](Value p, ValueRange) {
+          panel(p, width, width, k0, kEnd, packed);
+          return SmallVector<Value>{};
+        });
+      }
+      if (tail) {
+        panel(nEnd, tail, llvm::alignTo(tail, lanes), k0, kEnd, packed);
+      }
+      if (tailColumns) {
+        // The last nEnd..N columns, fewer than a panel: masked at run time.
+        Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                           tailColumns, index(0));
+        auto branch = scf::IfOp::create(b, loc, some);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(branch.thenBlock());
+        tailMask = vector::CreateMaskOp::create(
+            b, loc, VectorType::get({width}, b.getI1Type()), tailColumns);
+        panel(nEnd, width, width, k0, kEnd, packed);
+        tailMask = Value();
+      }
+    };
+    if (!lhsPack) {
+      allPanels();
+      return SmallVector<Value>{};
     }
-    if (tail) {
-      panel(nEnd, tail, llvm::alignTo(tail, lanes), k0, kEnd, packed);
+    // A's rows in blocks of lhsRows: each block's k-block packed as
+    // [tile][k][MR], then every panel over the block's tiles (B's panels
+    // packed once per block).
+    Value begin = mBegin ? mBegin : index(0);
+    Value end = mEnd ? mEnd : index(c.m);
+    loop(begin, end, lhsRows, {}, [&](Value m0, ValueRange) {
+      Value blockEnd = arith::MinSIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, m0, index(lhsRows)), end);
+      packLhs(lhsPack, m0, blockEnd, k0, kEnd);
+      Value outerBegin = mBegin, outerEnd = mEnd;
+      mBegin = m0;
+      mEnd = blockEnd;
+      blockLhs = lhsPack;
+      allPanels();
+      blockLhs = Value();
+      mBegin = outerBegin;
+      mEnd = outerEnd;
+      return SmallVector<Value>{};
+    });
+    return SmallVector<Value>{};
+  });
+}
+
+int64_t KernelBuilder::lhsBlockRows() const {
+  // A read in place is MR rows a row of A apart. When that is a multiple
+  // of 4 KiB (K = 1024, 2048, ...), the MR lines a tile reads at a step
+  // share one L1 set with the packed panel of B's, and evict each other:
+  // square 1024 matmuls ran at 62% of the FMA peak (Xeon VM, AVX-512),
+  // against 73% with K = 1008. A copy of each k-block of A in the tiles'
+  // layout ([tile][k][MR], as infer-cpu-pack-weights makes for constant
+  // weights) is read as one stream. It costs a copy of A per k-block,
+  // paid back over the panels, so only with several of them.
+  // (The copy's transposes are written for 8 rows of 16 lanes: AVX-512.)
+  if (packedLhs || transposed || !elem.isF32() || !accElem.isF32() ||
+      rows != 8 || lanes != 16 || ShapedType::isDynamic(c.n) ||
+      c.m < 2 * rows || c.n < kMinLhsPackPanels * panelWidth ||
+      c.k < kMinUnrolledK || lhsDims.empty() ||
+      lhsDims.back() != int(c.kId())) {
+    return 0;
+  }
+  auto type = cast<MemRefType>(lhs.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset))) {
+    return 0;
+  }
+  int64_t mStride = 0, kStride = 0;
+  for (auto [i, d] : llvm::enumerate(lhsDims)) {
+    if (d == int(c.mId())) {
+      mStride = strides[i];
+    } else if (d == int(c.kId())) {
+      kStride = strides[i];
     }
-    if (tailColumns) {
-      // The last nEnd..N columns, fewer than a panel: masked at run time.
-      Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                         tailColumns, index(0));
-      auto branch = scf::IfOp::create(b, loc, some);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(branch.thenBlock());
-      tailMask = vector::CreateMaskOp::create(
-          b, loc, VectorType::get({width}, b.getI1Type()), tailColumns);
-      panel(nEnd, width, width, k0, kEnd, packed);
-      tailMask = Value();
+  }
+  int64_t rowBytes = mStride * elem.getIntOrFloatBitWidth() / 8;
+  if (kStride != 1 || ShapedType::isDynamic(mStride) || rowBytes <= 0 ||
+      rowBytes % kAliasingRowBytes) {
+    return 0;
+  }
+  // As many whole tiles as fit the buffer with a k-block of each.
+  int64_t most = kLhsPackFloats / (std::min(kBlock, c.k) * rows) * rows;
+  return std::min(most, int64_t(llvm::alignTo(c.m, rows)));
+}
+
+Value KernelBuilder::lhsBuffer(bool inParallel) {
+  auto type = MemRefType::get({kLhsPackFloats}, elem);
+  if (inParallel || !sharedLhs) {
+    return stackBuffer(type, inParallel);
+  }
+  if (!*sharedLhs) {
+    *sharedLhs = stackBuffer(type, false);
+  }
+  return *sharedLhs;
+}
+
+Value KernelBuilder::lhsPackedAt(Value tile, Value step, int64_t row) {
+  // [tile][k - k0][row] in the flat buffer.
+  int64_t block = std::min(kBlock, c.k);
+  Value at = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, tile, index(block)), step);
+  return arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, at, index(rows)), index(row));
+}
+
+void KernelBuilder::packLhs(Value buffer, Value begin, Value end, Value k0,
+                            Value kEnd) {
+  // Rows past M (the last tile's) repeat row M - 1: never read.
+  auto type = VectorType::get({lanes}, elem);
+  loop(begin, end, rows, {}, [&](Value m0, ValueRange) {
+    Value t = arith::DivUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, m0, begin), index(rows));
+    SmallVector<Value> rowAt;
+    for (int64_t i = 0; i < rows; ++i) {
+      rowAt.push_back(arith::MinSIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, m0, index(i)), index(c.m - 1)));
     }
+    // A vector of each row's next 16 elements, transposed in registers
+    // into 16 steps of 8 rows: three stages of two-input shuffles that
+    // interleave units of 1, 2 and 4 floats (pairs of rows, pairs of
+    // pairs, the two halves); vector j then holds steps 2j and 2j + 1.
+    Value steps = arith::SubIOp::create(b, loc, kEnd, k0);
+    Value whole = arith::AddIOp::create(
+        b, loc, k0,
+        arith::MulIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, steps, index(lanes)),
+            index(lanes)));
+    loop(k0, whole, lanes, {}, [&](Value kv, ValueRange) {
+      ivs[c.kId()] = kv;
+      SmallVector<Value> v;
+      for (int64_t i = 0; i < rows; ++i) {
+        ivs[c.mId()] = rowAt[i];
+        v.push_back(
+            vector::LoadOp::create(b, loc, type, lhs, indices(lhsDims)));
+      }
+      // Stage u interleaves units of u floats of vectors i and i + step.
+      for (int64_t unit = 1; unit <= 4; unit *= 2) {
+        SmallVector<Value> next;
+        for (int64_t i = 0; i < rows; i += 2 * unit) {
+          for (int64_t j = i; j < i + unit; ++j) {
+            for (int64_t half = 0; half < 2; ++half) {
+              SmallVector<int64_t> mask;
+              for (int64_t q = 0; q < lanes / (2 * unit); ++q) {
+                int64_t from = (half * lanes / 2) + q * unit;
+                for (int64_t e = 0; e < unit; ++e) {
+                  mask.push_back(from + e);
+                }
+                for (int64_t e = 0; e < unit; ++e) {
+                  mask.push_back(lanes + from + e);
+                }
+              }
+              next.push_back(
+                  vector::ShuffleOp::create(b, loc, v[j], v[j + unit], mask));
+            }
+          }
+        }
+        v = next;
+      }
+      Value at = arith::SubIOp::create(b, loc, kv, k0);
+      for (int64_t j = 0; j < rows; ++j) {
+        vector::StoreOp::create(b, loc, v[j], buffer,
+                                lhsPackedAt(t, at, j * 2 * rows));
+      }
+      return SmallVector<Value>{};
+    });
+    loop(whole, kEnd, 1, {}, [&](Value kv, ValueRange) {
+      ivs[c.kId()] = kv;
+      Value at = arith::SubIOp::create(b, loc, kv, k0);
+      for (int64_t i = 0; i < rows; ++i) {
+        ivs[c.mId()] = rowAt[i];
+        Value a = memref::LoadOp::create(b, loc, lhs, indices(lhsDims));
+        memref::StoreOp::create(b, loc, a, buffer, lhsPackedAt(t, at, i));
+      }
+      return SmallVector<Value>{};
+    });
     return SmallVector<Value>{};
   });
 }
@@ -330,9 +506,15 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
     }
     acc = branch.getResults();
   }
-  // A packed at compile time: this tile's rows are [tile][k][0..MR).
-  Value packedTile =
-      packedLhs ? arith::DivUIOp::create(b, loc, m0, index(rows)) : Value();
+  // A packed at compile time: this tile's rows are [tile][k][0..MR); or
+  // this k-block of A packed by columns() from row mBegin.
+  Value packedTile;
+  if (packedLhs) {
+    packedTile = arith::DivUIOp::create(b, loc, m0, index(rows));
+  } else if (blockLhs) {
+    packedTile = arith::DivUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, m0, mBegin), index(rows));
+  }
   auto step = [&](Value kv, ValueRange args) {
     ivs[c.kId()] = kv;
     Value row;
@@ -347,6 +529,16 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
       prefetchRows(source, kv);
     }
     SmallVector<Value> next;
+    if (blockLhs) {
+      Value at = arith::SubIOp::create(b, loc, kv, k0);
+      for (int64_t i = 0; i < tileRows; ++i) {
+        Value a = memref::LoadOp::create(b, loc, blockLhs,
+                                         lhsPackedAt(packedTile, at, i));
+        Value splat = vector::BroadcastOp::create(b, loc, type, a);
+        next.push_back(multiplyAdd(splat, row, args[i]));
+      }
+      return next;
+    }
     if (packedLhs) {
       // One stream of A per tile: the prefetchers alone keep few of its
       // lines in flight when the weights come from memory.
@@ -379,7 +571,10 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
       sums = step(index(kv), sums);
     }
   } else {
-    sums = reductionLoop(k0, kEnd, acc, step);
+    // A full tile's long reduction unrolled: the loop's counter, compare
+    // and branch then take fewer of the cycles its FMAs need.
+    bool unroll = tileRows == rows && !mask && c.k >= kMinUnrolledK;
+    sums = reductionLoop(k0, kEnd, acc, step, unroll ? kUnrollSteps : 1);
   }
   auto storeTile = [&] {
     for (int64_t i = 0; i < tileRows; ++i) {
@@ -544,6 +739,8 @@ struct ContractionKernelsPass final
     // The pack buffer the serial panels of every contraction share (one
     // per element type).
     llvm::DenseMap<Type, Value> shared;
+    // And the one their copies of A's k-blocks share (f32).
+    Value sharedLhs;
     for (Contraction &c : found) {
       OpBuilder b(c.op);
       // (Asked before the fill it needs is folded away.)
@@ -571,6 +768,7 @@ struct ContractionKernelsPass final
       }
       KernelBuilder builder(b, c, vectorBits, kBlock, parallel,
                             shared[c.element], init, epilogue);
+      builder.shareLhsBuffer(sharedLhs);
       if (parallel && runtimeThreads) {
         builder.setThreadCount(threadCount());
       }

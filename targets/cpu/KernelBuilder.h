@@ -74,6 +74,10 @@ public:
 
   void build();
 
+  /// The serial functions' buffer for copies of A (lhsBlockRows), made by
+  /// the first contraction that needs it.
+  void shareLhsBuffer(mlir::Value &buffer) { sharedLhs = &buffer; }
+
   /// A fill of a slab of B's buffer that spans the whole parallel batch
   /// dim (a padded input's border rows, across all channels), made per
   /// batch iteration for its own slice inside the kernel's parallel loop:
@@ -126,12 +130,14 @@ private:
            body);
 
   /// The k loop of a tile: `body` maps the accumulators `acc` (vectors of
-  /// one length) at a step to the next ones; returns the final sums.
+  /// one length) at a step to the next ones; returns the final sums. With
+  /// `unroll`, each iteration takes that many steps (the remainder after).
   llvm::SmallVector<mlir::Value> reductionLoop(
       mlir::Value lb, mlir::Value ub, mlir::ValueRange acc,
       llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::Value,
                                                         mlir::ValueRange)>
-          body);
+          body,
+      int64_t unroll = 1);
 
   /// Indices for the current loop values.
   mlir::SmallVector<mlir::Value> indices(mlir::ArrayRef<int> dims);
@@ -336,6 +342,18 @@ private:
 
   /// Whether columns() copies B's panel rows into a pack buffer.
   bool packsB() const;
+  /// The rows of A per block that columns() copies, a k-block at a time,
+  /// into [tile][KC][MR] before the block's panels (0: A read in place).
+  int64_t lhsBlockRows() const;
+  /// Copies rows begin..end (whole tiles but the last) of A's k-block
+  /// k0..kEnd into `buffer` ([tile][KC][MR], flat).
+  void packLhs(mlir::Value buffer, mlir::Value begin, mlir::Value end,
+               mlir::Value k0, mlir::Value kEnd);
+  /// The flat buffer packLhs fills: this thread's, or (serial) the one
+  /// every contraction of the function shares.
+  mlir::Value lhsBuffer(bool inParallel);
+  /// The index of [tile][step][row] in that buffer.
+  mlir::Value lhsPackedAt(mlir::Value tile, mlir::Value step, int64_t row);
 
   /// A k-block x NR buffer for packing B: a fresh one in each parallel
   /// iteration (each thread its own; the OpenMP conversion scopes it), or
@@ -377,6 +395,16 @@ private:
   mlir::Value multiplyAdd(mlir::Value a, mlir::Value row, mlir::Value acc);
   mlir::Value pairDot(mlir::Value a, mlir::Value row, mlir::Value acc);
 
+  /// Steps of k a full tile's reduction loop takes per iteration, when
+  /// K is kMinUnrolledK or more (shorter ones: less code).
+  static constexpr int64_t kUnrollSteps = 4;
+  static constexpr int64_t kMinUnrolledK = 64;
+  /// A's rows are packed (lhsBlockRows) when a multiple of this apart, in
+  /// blocks whose copy takes at most kLhsPackFloats, with B of at least
+  /// kMinLhsPackPanels panels.
+  static constexpr int64_t kAliasingRowBytes = 4096;
+  static constexpr int64_t kLhsPackFloats = 16 * 1024;
+  static constexpr int64_t kMinLhsPackPanels = 4;
   static constexpr int64_t kMaxGroups = 8;
   static constexpr int64_t kMinParallelBatch = 4;
   static constexpr int64_t kMinTilesPerChunk = 4;
@@ -413,8 +441,11 @@ private:
   bool stridedRuns = false;
   /// A unit-stride B (`flat`) whose vectors each lie in one output row.
   bool wholeVectors = false;
-  /// The rows of C this thread computes, when threads split M.
+  /// The rows of C this thread computes, when threads split M (or the
+  /// block of rows packed in blockLhs).
   mlir::Value mBegin, mEnd;
+  /// The k-block of A's rows mBegin.. that columns() packed, or null.
+  mlir::Value blockLhs;
   mlir::func::FuncOp threadCount;
   /// A run-time N's last columns (fewer than a panel), and the mask of the
   /// panel that computes them.
@@ -439,6 +470,7 @@ private:
   mlir::Value kOffsets; /// the table kOffset reads, once made
   mlir::SmallVector<int> lhsDims, rhsDims, outDims;
   mlir::Value &shared;
+  mlir::Value *sharedLhs = nullptr;
 };
 
 /// The fills right before `c`'s op of slabs of B's buffer that span the
