@@ -216,14 +216,10 @@ bool KernelBuilder::packsB() const {
   // The panel's rows of B, one k-block at a time, are copied into a
   // contiguous buffer: the tiles then read it at unit stride (rows of
   // B lie N floats apart, which thrashes L1 sets and the TLB when N is
-  // a conv's output plane). Rows are only worth copying when several
-  // tiles reuse them: rows that load as whole vectors (B's own rows, or
-  // a window's output rows of whole vectors) are read in place by up to
-  // kMaxUnpackedTiles tiles, where the copy cost more than the reads it
-  // saves (PP-OCRv4 det's 96 -> 24 convolutions over 160x160: 3 tiles,
-  // a third of their time in the pack).
-  bool wholeRows = !c.gather || (flat && wholeVectors);
-  return c.m > (wholeRows ? kMaxUnpackedTiles * rows : rows);
+  // a conv's output plane). A constant B packed at compile time
+  // (packedRhs) is read from its panels instead.
+  return !packedRhs &&
+         packsPanels(c.m, rows, !c.gather || (flat && wholeVectors));
 }
 
 void KernelBuilder::columns(Value n0, Value nEnd, int64_t tail, bool inParallel,
@@ -506,6 +502,10 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
     }
     acc = branch.getResults();
   }
+  // B packed at compile time: this panel is rhsPanel of [panel][K][NR].
+  Value rhsPanel = packedRhs
+                       ? arith::DivUIOp::create(b, loc, n0, index(panelWidth))
+                       : Value();
   // A packed at compile time: this tile's rows are [tile][k][0..MR); or
   // this k-block of A packed by columns() from row mBegin.
   Value packedTile;
@@ -518,7 +518,10 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
   auto step = [&](Value kv, ValueRange args) {
     ivs[c.kId()] = kv;
     Value row;
-    if (packed) {
+    if (packedRhs) {
+      row = vector::LoadOp::create(b, loc, type, packedRhs,
+                                   ValueRange{rhsPanel, kv, index(0)});
+    } else if (packed) {
       Value at = arith::SubIOp::create(b, loc, kv, k0);
       row = vector::LoadOp::create(b, loc, type, packed,
                                    ValueRange{at, index(0)});
@@ -677,6 +680,25 @@ Value KernelBuilder::rowIndex() {
 
 namespace {
 
+/// A get_global of the panels of `c`'s B infer-cpu-pack-weights made, when
+/// they are `width` columns wide, or null.
+Value packedRhsOf(OpBuilder &b, Contraction &c, int64_t width) {
+  auto info = c.op->getAttrOfType<DictionaryAttr>(kPackedRhsAttr);
+  if (!info) {
+    return {};
+  }
+  auto global = info.getAs<FlatSymbolRefAttr>("global");
+  auto operand = info.getAs<IntegerAttr>("operand");
+  auto packedWidth = info.getAs<IntegerAttr>("width");
+  if (!global || !operand || !packedWidth || operand.getInt() != c.rhs ||
+      packedWidth.getInt() != width || ShapedType::isDynamic(c.n)) {
+    return {};
+  }
+  int64_t panels = llvm::divideCeil(c.n, width);
+  auto type = MemRefType::get({panels, c.k, width}, c.element);
+  return memref::GetGlobalOp::create(b, c.op.getLoc(), type, global.getValue());
+}
+
 /// A get_global of the packed copy of `c`'s A infer-cpu-pack-weights made
 /// for tiles of `rows` rows, or null.
 Value packedLhsOf(OpBuilder &b, Contraction &c, int64_t rows) {
@@ -780,6 +802,11 @@ struct ContractionKernelsPass final
                                                 : tileRowsFor(vectorBits))) {
         builder.setPackedLhs(packed);
         builder.setTransposed(transposed);
+      }
+      if (!transposed) {
+        if (Value panels = packedRhsOf(b, c, builder.panelColumns())) {
+          builder.setPackedRhs(panels);
+        }
       }
       SmallVector<Operation *> batchFills;
       if (std::optional<unsigned> dim = builder.parallelBatchDim()) {

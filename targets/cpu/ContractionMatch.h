@@ -51,6 +51,24 @@ inline int64_t transposedRowsFor(unsigned vectorBits) {
 /// rows = MR}.
 inline constexpr llvm::StringLiteral kPackedLhsAttr = "infer.packed_lhs";
 
+/// Set by infer-cpu-pack-weights on a contraction whose constant B (K x N,
+/// rows of N) it packed into the usual tiles' panels: {global = @panels
+/// ([ceil(N / NR)][K][NR], columns past N zero), operand = B's index,
+/// width = NR}.
+inline constexpr llvm::StringLiteral kPackedRhsAttr = "infer.packed_rhs";
+
+/// Whether the usual tiles of `c` copy each panel of B (a k-block of NR
+/// columns) before the row tiles use it: rows of B are only worth copying
+/// when several tiles reuse them. Rows that load as whole vectors (`whole`:
+/// B's own rows, or a window's output rows of whole vectors) are read in
+/// place by up to 3 tiles, where the copy cost more than the reads it
+/// saves (PP-OCRv4 det's 96 -> 24 convolutions over 160x160: 3 tiles, a
+/// third of their time in the pack).
+inline bool packsPanels(int64_t m, int64_t rows, bool whole) {
+  constexpr int64_t kMaxUnpackedTiles = 3;
+  return m > (whole ? kMaxUnpackedTiles * rows : rows);
+}
+
 struct Contraction {
   mlir::linalg::LinalgOp op;
   /// Static loop ranges (batch dims may be dynamic, and a single N dim of

@@ -49,6 +49,13 @@ public:
   /// instead of from A's rows.
   void setPackedLhs(mlir::Value packed) { packedLhs = packed; }
 
+  /// Reads B from `panels` ([ceil(N / NR)][K][NR], infer-cpu-pack-weights)
+  /// instead of from B's rows (no panel is packed at run time).
+  void setPackedRhs(mlir::Value panels) { packedRhs = panels; }
+
+  /// NR: the usual tiles' panel width.
+  int64_t panelColumns() const { return panelWidth; }
+
   /// Computes with transposed tiles (TransposedTiles.cpp): A, packed for
   /// them as [ceil(M / R)][K][R] with R = transposedRowsFor, in vectors
   /// along M, B's elements broadcast. C must be filled right before
@@ -408,9 +415,6 @@ private:
   static constexpr int64_t kMaxGroups = 8;
   static constexpr int64_t kMinParallelBatch = 4;
   static constexpr int64_t kMinTilesPerChunk = 4;
-  /// The most row tiles that read a panel's rows of B in place when they
-  /// load as whole vectors (more: the panel is packed).
-  static constexpr int64_t kMaxUnpackedTiles = 3;
   /// Transposed tiles: units of work (a tile's group of panels) to aim
   /// for, so that threads share out a contraction of few tiles.
   static constexpr int64_t kMinParallelUnits = 8;
@@ -466,7 +470,7 @@ private:
   bool wordDot = false;
   int64_t lanes, rows, kBlock, panelWidth;
   mlir::SmallVector<mlir::Value> ivs;
-  mlir::Value lhs, rhs, out, flat, strided, packedLhs;
+  mlir::Value lhs, rhs, out, flat, strided, packedLhs, packedRhs;
   mlir::Value kOffsets; /// the table kOffset reads, once made
   mlir::SmallVector<int> lhsDims, rhsDims, outDims;
   mlir::Value &shared;

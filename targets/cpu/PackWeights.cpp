@@ -13,6 +13,12 @@
 // nothing else uses it, is dropped by symbol DCE). A contraction the kernels do
 // not take keeps reading the original.
 //
+// A constant B read as rows of N (a MatMul's or Gemm's weights) whose
+// panels the usual tiles would copy at run time, a k-block at a time, is
+// packed here into those panels, [ceil(N / NR)][K][NR] (columns past N
+// zero), and marked `infer.packed_rhs`: the tiles read each panel as one
+// stream and nothing is copied at run time.
+//
 //===----------------------------------------------------------------------===//
 
 #include "targets/cpu/BufferViews.h"
@@ -62,6 +68,28 @@ bool rowsThenReduction(const Contraction &c, AffineMap map) {
   return true;
 }
 
+/// Whether B's map is (unit batch dims or constants..., k, n): B is then a
+/// K x N row-major matrix read as rows.
+bool reductionThenColumns(const Contraction &c, AffineMap map) {
+  ArrayRef<AffineExpr> results = map.getResults();
+  if (c.kDims.size() != 1 || c.nDims.size() != 1 || results.size() < 2) {
+    return false;
+  }
+  size_t lead = results.size() - 2;
+  for (size_t i = 0; i < lead; ++i) {
+    auto dim = dyn_cast<AffineDimExpr>(results[i]);
+    auto constant = dyn_cast<AffineConstantExpr>(results[i]);
+    bool unitBatch = dim && c.ranges[dim.getPosition()] == 1;
+    if (!unitBatch && !(constant && constant.getValue() == 0)) {
+      return false;
+    }
+  }
+  auto k = dyn_cast<AffineDimExpr>(results[lead]);
+  auto n = dyn_cast<AffineDimExpr>(results[lead + 1]);
+  return k && n && k.getPosition() == c.kDims.front() &&
+         n.getPosition() == c.nDims.front();
+}
+
 /// The constant global `value` is, through reshapes of the whole buffer.
 memref::GlobalOp constantGlobal(Value value, SymbolTable &symbols) {
   auto get = viewRoot(value).getDefiningOp<memref::GetGlobalOp>();
@@ -92,9 +120,12 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
       if (!c) {
         return;
       }
-      int64_t rows = transposedTiles(*c, vectorBits)
-                         ? transposedRowsFor(vectorBits)
-                         : tileRowsFor(vectorBits);
+      bool transposed = transposedTiles(*c, vectorBits);
+      if (!transposed) {
+        packRhs(*c, symbols, packedOf);
+      }
+      int64_t rows =
+          transposed ? transposedRowsFor(vectorBits) : tileRowsFor(vectorBits);
       if (c->m < rows) {
         return;
       }
@@ -128,6 +159,87 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
     });
   }
 
+  /// Packs `c`'s B into the usual tiles' panels and marks the contraction,
+  /// when the tiles would copy them at run time from a constant.
+  void packRhs(
+      const Contraction &c, SymbolTable &symbols,
+      std::map<std::pair<std::string, int64_t>, memref::GlobalOp> &packedOf) {
+    int64_t rows = tileRowsFor(vectorBits);
+    int64_t width = 2 * lanesFor(vectorBits);
+    if (c.gather || c.byteDot || c.accElement || !c.element.isF32() ||
+        ShapedType::isDynamic(c.n) || !packsPanels(c.m, rows, true)) {
+      return;
+    }
+    linalg::LinalgOp op = c.op;
+    OpOperand *rhs = op.getDpsInputOperand(c.rhs);
+    if (!reductionThenColumns(c, op.getMatchingIndexingMap(rhs))) {
+      return;
+    }
+    memref::GlobalOp global = constantGlobal(rhs->get(), symbols);
+    if (!global || global.getType().getNumElements() != c.k * c.n) {
+      return;
+    }
+    // (Keyed apart from A's packs by a negative width.)
+    memref::GlobalOp &packed = packedOf[{global.getSymName().str(), -width}];
+    if (!packed) {
+      packed = panels(global, c.k, c.n, width, symbols);
+    }
+    if (!packed) {
+      return;
+    }
+    MLIRContext *context = op->getContext();
+    auto i64 = IntegerType::get(context, 64);
+    op->setAttr(
+        kPackedRhsAttr,
+        DictionaryAttr::get(
+            context,
+            {NamedAttribute(StringAttr::get(context, "global"),
+                            FlatSymbolRefAttr::get(packed.getSymNameAttr())),
+             NamedAttribute(StringAttr::get(context, "operand"),
+                            IntegerAttr::get(i64, c.rhs)),
+             NamedAttribute(StringAttr::get(context, "width"),
+                            IntegerAttr::get(i64, width))}));
+  }
+
+  /// `global` (K x N row-major) as [ceil(N / width)][K][width], columns
+  /// past N zero; null when its data cannot be read.
+  memref::GlobalOp panels(memref::GlobalOp global, int64_t k, int64_t n,
+                          int64_t width, SymbolTable &symbols) {
+    std::optional<std::vector<uint32_t>> data =
+        elementBits(*global.getInitialValue(), k * n);
+    if (!data) {
+      return {};
+    }
+    int64_t count = llvm::divideCeil(n, width);
+    std::vector<uint32_t> packed(count * k * width, 0);
+    for (int64_t kv = 0; kv < k; ++kv) {
+      const uint32_t *from = data->data() + kv * n;
+      for (int64_t column = 0; column < n; ++column) {
+        packed[((column / width) * k + kv) * width + column % width] =
+            from[column];
+      }
+    }
+    return addGlobal(global, {count, k, width}, packed, "_panels", symbols);
+  }
+
+  /// A new private constant global beside `global` holding `bits` (of its
+  /// element type) in `shape`, named after it with `suffix`.
+  memref::GlobalOp addGlobal(memref::GlobalOp global, ArrayRef<int64_t> shape,
+                             ArrayRef<uint32_t> bits, StringRef suffix,
+                             SymbolTable &symbols) {
+    Type element = global.getType().getElementType();
+    auto tensorType = RankedTensorType::get(shape, element);
+    Attribute value = bitsElements(tensorType, bits, suffix.drop_front());
+    OpBuilder b(global);
+    b.setInsertionPointAfter(global);
+    auto result = memref::GlobalOp::create(
+        b, global.getLoc(), (global.getSymName() + suffix).str(),
+        b.getStringAttr("private"), MemRefType::get(shape, element), value,
+        /*constant=*/true, b.getI64IntegerAttr(64));
+    symbols.insert(result);
+    return result;
+  }
+
   /// `global` (M x K row-major) as [ceil(M / rows)][K][rows], rows past M
   /// zero; null when its data cannot be read.
   memref::GlobalOp pack(memref::GlobalOp global, int64_t m, int64_t k,
@@ -147,18 +259,7 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
         to[kv * rows] = from[kv];
       }
     }
-    SmallVector<int64_t> shape{tiles, k, rows};
-    Type element = global.getType().getElementType();
-    auto tensorType = RankedTensorType::get(shape, element);
-    Attribute value = bitsElements(tensorType, packed, "packed");
-    OpBuilder b(global);
-    b.setInsertionPointAfter(global);
-    auto result = memref::GlobalOp::create(
-        b, global.getLoc(), (global.getSymName() + "_packed").str(),
-        b.getStringAttr("private"), MemRefType::get(shape, element), value,
-        /*constant=*/true, b.getI64IntegerAttr(64));
-    symbols.insert(result);
-    return result;
+    return addGlobal(global, {tiles, k, rows}, packed, "_packed", symbols);
   }
 };
 

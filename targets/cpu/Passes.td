@@ -44,7 +44,7 @@ def TransposeRhsPass : Pass<"infer-cpu-transpose-rhs", "::mlir::func::FuncOp"> {
 }
 
 def PackWeightsPass : Pass<"infer-cpu-pack-weights", "::mlir::ModuleOp"> {
-  let summary = "Packs constant A operands of contractions into the kernels' tile layout";
+  let summary = "Packs constant A and B operands of contractions into the kernels' layouts";
   let description = [{
     For each f32 contraction on buffers that `infer-cpu-contraction-kernels`
     takes, with at least one full tile of rows, whose A operand (the one
@@ -59,6 +59,14 @@ def PackWeightsPass : Pass<"infer-cpu-pack-weights", "::mlir::ModuleOp"> {
     DCE finds it unused. A contraction the kernels compute with transposed
     tiles (vectors along M) gets tiles of two vectors of rows instead of
     MR (`rows` = 32 at 512 bits, 16 at 256).
+
+    A constant B read as rows (K x N row-major: a MatMul's or Gemm's
+    weights) whose panels the usual tiles would copy at run time (more
+    than 3 tiles of rows, f32, static N) is packed into those panels,
+    `[ceil(N / NR)][K][NR]` with NR = 2 vectors (columns past N zero), and
+    the contraction marked `infer.packed_rhs = {global = @panels, operand
+    = B's index, width = NR}`: each panel is then one stream and nothing
+    is copied at run time.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", "256",
