@@ -680,41 +680,26 @@ Value KernelBuilder::rowIndex() {
 
 namespace {
 
-/// A get_global of the panels of `c`'s B infer-cpu-pack-weights made, when
-/// they are `width` columns wide, or null.
-Value packedRhsOf(OpBuilder &b, Contraction &c, int64_t width) {
-  auto info = c.op->getAttrOfType<DictionaryAttr>(kPackedRhsAttr);
-  if (!info) {
+/// A get_global of the copy of `c`'s operand `operand` that
+/// infer-cpu-pack-weights made and named in attribute `name` ({global,
+/// operand, `key` = `size`}), as [ceil(`extent` / size)][K][size]; null
+/// when there is none of that size.
+Value packedOperandOf(OpBuilder &b, Contraction &c, StringRef name,
+                      unsigned operand, StringRef key, int64_t size,
+                      int64_t extent) {
+  auto info = c.op->getAttrOfType<DictionaryAttr>(name);
+  if (!info || ShapedType::isDynamic(extent)) {
     return {};
   }
   auto global = info.getAs<FlatSymbolRefAttr>("global");
-  auto operand = info.getAs<IntegerAttr>("operand");
-  auto packedWidth = info.getAs<IntegerAttr>("width");
-  if (!global || !operand || !packedWidth || operand.getInt() != c.rhs ||
-      packedWidth.getInt() != width || ShapedType::isDynamic(c.n)) {
+  auto index = info.getAs<IntegerAttr>("operand");
+  auto packedSize = info.getAs<IntegerAttr>(key);
+  if (!global || !index || !packedSize || index.getInt() != operand ||
+      packedSize.getInt() != size) {
     return {};
   }
-  int64_t panels = llvm::divideCeil(c.n, width);
-  auto type = MemRefType::get({panels, c.k, width}, c.element);
-  return memref::GetGlobalOp::create(b, c.op.getLoc(), type, global.getValue());
-}
-
-/// A get_global of the packed copy of `c`'s A infer-cpu-pack-weights made
-/// for tiles of `rows` rows, or null.
-Value packedLhsOf(OpBuilder &b, Contraction &c, int64_t rows) {
-  auto info = c.op->getAttrOfType<DictionaryAttr>(kPackedLhsAttr);
-  if (!info) {
-    return {};
-  }
-  auto global = info.getAs<FlatSymbolRefAttr>("global");
-  auto operand = info.getAs<IntegerAttr>("operand");
-  auto packedRows = info.getAs<IntegerAttr>("rows");
-  if (!global || !operand || !packedRows || operand.getInt() != c.lhs ||
-      packedRows.getInt() != rows) {
-    return {};
-  }
-  int64_t tiles = llvm::divideCeil(c.m, rows);
-  auto type = MemRefType::get({tiles, c.k, rows}, c.element);
+  int64_t blocks = llvm::divideCeil(extent, size);
+  auto type = MemRefType::get({blocks, c.k, size}, c.element);
   return memref::GetGlobalOp::create(b, c.op.getLoc(), type, global.getValue());
 }
 
@@ -797,14 +782,16 @@ struct ContractionKernelsPass final
       builder.setByteDotBits(std::min<unsigned>(byteDotBits, vectorBits),
                              wordDot);
       builder.setBf16DotBits(std::min<unsigned>(bf16DotBits, vectorBits));
-      if (Value packed = packedLhsOf(b, c,
-                                     transposed ? transposedRowsFor(vectorBits)
-                                                : tileRowsFor(vectorBits))) {
+      int64_t lhsRows =
+          transposed ? transposedRowsFor(vectorBits) : tileRowsFor(vectorBits);
+      if (Value packed = packedOperandOf(b, c, kPackedLhsAttr, c.lhs, "rows",
+                                         lhsRows, c.m)) {
         builder.setPackedLhs(packed);
         builder.setTransposed(transposed);
       }
       if (!transposed) {
-        if (Value panels = packedRhsOf(b, c, builder.panelColumns())) {
+        if (Value panels = packedOperandOf(b, c, kPackedRhsAttr, c.rhs, "width",
+                                           builder.panelColumns(), c.n)) {
           builder.setPackedRhs(panels);
         }
       }

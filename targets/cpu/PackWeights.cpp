@@ -139,23 +139,14 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
       }
       memref::GlobalOp &packed = packedOf[{global.getSymName().str(), rows}];
       if (!packed) {
-        packed = pack(global, c->m, c->k, rows, symbols);
+        packed = blocked(global, c->m, c->k, /*alongRows=*/true, rows,
+                         "_packed", symbols);
       }
       auto type = packed ? cast<MemRefType>(packed.getType()) : MemRefType();
       if (!packed || type.getDimSize(1) != c->k) {
         return;
       }
-      auto i64 = IntegerType::get(op->getContext(), 64);
-      op->setAttr(
-          kPackedLhsAttr,
-          DictionaryAttr::get(
-              op->getContext(),
-              {NamedAttribute(StringAttr::get(op->getContext(), "global"),
-                              FlatSymbolRefAttr::get(packed.getSymNameAttr())),
-               NamedAttribute(StringAttr::get(op->getContext(), "operand"),
-                              IntegerAttr::get(i64, c->lhs)),
-               NamedAttribute(StringAttr::get(op->getContext(), "rows"),
-                              IntegerAttr::get(i64, rows))}));
+      mark(op, kPackedLhsAttr, packed, c->lhs, "rows", rows);
     });
   }
 
@@ -182,44 +173,31 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
     // (Keyed apart from A's packs by a negative width.)
     memref::GlobalOp &packed = packedOf[{global.getSymName().str(), -width}];
     if (!packed) {
-      packed = panels(global, c.k, c.n, width, symbols);
+      packed = blocked(global, c.k, c.n, /*alongRows=*/false, width, "_panels",
+                       symbols);
     }
     if (!packed) {
       return;
     }
+    mark(op, kPackedRhsAttr, packed, c.rhs, "width", width);
+  }
+
+  /// Marks `op` with attribute `name`: {global = @packed, operand, `key`
+  /// = `size`}.
+  static void mark(Operation *op, StringRef name, memref::GlobalOp packed,
+                   unsigned operand, StringRef key, int64_t size) {
     MLIRContext *context = op->getContext();
     auto i64 = IntegerType::get(context, 64);
     op->setAttr(
-        kPackedRhsAttr,
+        name,
         DictionaryAttr::get(
             context,
             {NamedAttribute(StringAttr::get(context, "global"),
                             FlatSymbolRefAttr::get(packed.getSymNameAttr())),
              NamedAttribute(StringAttr::get(context, "operand"),
-                            IntegerAttr::get(i64, c.rhs)),
-             NamedAttribute(StringAttr::get(context, "width"),
-                            IntegerAttr::get(i64, width))}));
-  }
-
-  /// `global` (K x N row-major) as [ceil(N / width)][K][width], columns
-  /// past N zero; null when its data cannot be read.
-  memref::GlobalOp panels(memref::GlobalOp global, int64_t k, int64_t n,
-                          int64_t width, SymbolTable &symbols) {
-    std::optional<std::vector<uint32_t>> data =
-        elementBits(*global.getInitialValue(), k * n);
-    if (!data) {
-      return {};
-    }
-    int64_t count = llvm::divideCeil(n, width);
-    std::vector<uint32_t> packed(count * k * width, 0);
-    for (int64_t kv = 0; kv < k; ++kv) {
-      const uint32_t *from = data->data() + kv * n;
-      for (int64_t column = 0; column < n; ++column) {
-        packed[((column / width) * k + kv) * width + column % width] =
-            from[column];
-      }
-    }
-    return addGlobal(global, {count, k, width}, packed, "_panels", symbols);
+                            IntegerAttr::get(i64, operand)),
+             NamedAttribute(StringAttr::get(context, key),
+                            IntegerAttr::get(i64, size))}));
   }
 
   /// A new private constant global beside `global` holding `bits` (of its
@@ -240,26 +218,32 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
     return result;
   }
 
-  /// `global` (M x K row-major) as [ceil(M / rows)][K][rows], rows past M
-  /// zero; null when its data cannot be read.
-  memref::GlobalOp pack(memref::GlobalOp global, int64_t m, int64_t k,
-                        int64_t rows, SymbolTable &symbols) {
+  /// `global`, a rows x columns row-major matrix, in blocks of `size`
+  /// rows (`alongRows`: [ceil(rows / size)][columns][size]) or of `size`
+  /// columns ([ceil(columns / size)][rows][size]), the last block's
+  /// elements past the matrix zero; null when its data cannot be read.
+  memref::GlobalOp blocked(memref::GlobalOp global, int64_t rows,
+                           int64_t columns, bool alongRows, int64_t size,
+                           StringRef suffix, SymbolTable &symbols) {
     // Pure data movement: the elements' bits (f32 or i32).
     std::optional<std::vector<uint32_t>> data =
-        elementBits(*global.getInitialValue(), m * k);
+        elementBits(*global.getInitialValue(), rows * columns);
     if (!data) {
       return {};
     }
-    int64_t tiles = llvm::divideCeil(m, rows);
-    std::vector<uint32_t> packed(tiles * k * rows, 0);
-    for (int64_t row = 0; row < m; ++row) {
-      uint32_t *to = packed.data() + (row / rows) * k * rows + row % rows;
-      const uint32_t *from = data->data() + row * k;
-      for (int64_t kv = 0; kv < k; ++kv) {
-        to[kv * rows] = from[kv];
+    int64_t split = alongRows ? rows : columns;
+    int64_t other = alongRows ? columns : rows;
+    int64_t blocks = llvm::divideCeil(split, size);
+    std::vector<uint32_t> packed(blocks * other * size, 0);
+    for (int64_t row = 0; row < rows; ++row) {
+      for (int64_t column = 0; column < columns; ++column) {
+        int64_t at = alongRows ? row : column;
+        int64_t across = alongRows ? column : row;
+        packed[((at / size) * other + across) * size + at % size] =
+            (*data)[row * columns + column];
       }
     }
-    return addGlobal(global, {tiles, k, rows}, packed, "_packed", symbols);
+    return addGlobal(global, {blocks, other, size}, packed, suffix, symbols);
   }
 };
 
