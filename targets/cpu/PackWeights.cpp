@@ -38,15 +38,16 @@ namespace infer::cpu {
 
 namespace {
 
-/// Whether A's map is (unit batch dims or constants..., m, K dims in
-/// order): A is then an M x K row-major matrix.
-bool rowsThenReduction(const Contraction &c, AffineMap map) {
+/// Whether `map`'s results are (unit batch dims or constants..., then
+/// exactly the loop dims `trailing` in order): the operand is then a
+/// row-major matrix over the last of them.
+bool leadingUnitsThen(const Contraction &c, AffineMap map,
+                      ArrayRef<unsigned> trailing) {
   ArrayRef<AffineExpr> results = map.getResults();
-  size_t trailing = 1 + c.kDims.size();
-  if (c.mDims.size() != 1 || results.size() < trailing) {
+  if (results.size() < trailing.size()) {
     return false;
   }
-  size_t lead = results.size() - trailing;
+  size_t lead = results.size() - trailing.size();
   for (size_t i = 0; i < lead; ++i) {
     auto dim = dyn_cast<AffineDimExpr>(results[i]);
     auto constant = dyn_cast<AffineConstantExpr>(results[i]);
@@ -55,39 +56,31 @@ bool rowsThenReduction(const Contraction &c, AffineMap map) {
       return false;
     }
   }
-  auto m = dyn_cast<AffineDimExpr>(results[lead]);
-  if (!m || m.getPosition() != c.mDims.front()) {
-    return false;
-  }
-  for (auto [i, d] : llvm::enumerate(c.kDims)) {
-    auto k = dyn_cast<AffineDimExpr>(results[lead + 1 + i]);
-    if (!k || k.getPosition() != d) {
+  for (auto [i, d] : llvm::enumerate(trailing)) {
+    auto dim = dyn_cast<AffineDimExpr>(results[lead + i]);
+    if (!dim || dim.getPosition() != d) {
       return false;
     }
   }
   return true;
 }
 
+/// Whether A's map is (unit batch dims or constants..., m, K dims in
+/// order): A is then an M x K row-major matrix.
+bool rowsThenReduction(const Contraction &c, AffineMap map) {
+  if (c.mDims.size() != 1) {
+    return false;
+  }
+  SmallVector<unsigned> dims{c.mDims.front()};
+  dims.append(c.kDims.begin(), c.kDims.end());
+  return leadingUnitsThen(c, map, dims);
+}
+
 /// Whether B's map is (unit batch dims or constants..., k, n): B is then a
 /// K x N row-major matrix read as rows.
 bool reductionThenColumns(const Contraction &c, AffineMap map) {
-  ArrayRef<AffineExpr> results = map.getResults();
-  if (c.kDims.size() != 1 || c.nDims.size() != 1 || results.size() < 2) {
-    return false;
-  }
-  size_t lead = results.size() - 2;
-  for (size_t i = 0; i < lead; ++i) {
-    auto dim = dyn_cast<AffineDimExpr>(results[i]);
-    auto constant = dyn_cast<AffineConstantExpr>(results[i]);
-    bool unitBatch = dim && c.ranges[dim.getPosition()] == 1;
-    if (!unitBatch && !(constant && constant.getValue() == 0)) {
-      return false;
-    }
-  }
-  auto k = dyn_cast<AffineDimExpr>(results[lead]);
-  auto n = dyn_cast<AffineDimExpr>(results[lead + 1]);
-  return k && n && k.getPosition() == c.kDims.front() &&
-         n.getPosition() == c.nDims.front();
+  return c.kDims.size() == 1 && c.nDims.size() == 1 &&
+         leadingUnitsThen(c, map, {c.kDims.front(), c.nDims.front()});
 }
 
 /// The constant global `value` is, through reshapes of the whole buffer.
