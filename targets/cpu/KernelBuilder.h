@@ -5,7 +5,8 @@
 // (see ContractionKernels.cpp for its shape): batch loops, k-blocks,
 // panels of B's columns, MR x NR register tiles. ContractionKernels.cpp
 // defines the loops and tiles, PanelRows.cpp how a panel reads its rows of
-// B (in place, packed, gathered or as runs of consecutive elements).
+// B (in place, packed, gathered or as runs of consecutive elements),
+// LhsBlocks.cpp the copies of A's k-blocks where its rows alias in L1.
 //
 //===----------------------------------------------------------------------===//
 
