@@ -407,6 +407,13 @@ Value buildReduction(
     OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
     bool keepDims, Value init,
     function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  return buildReductions(b, loc, input, axes, keepDims, init, {combine})
+      .front();
+}
+
+SmallVector<Value> buildReductions(OpBuilder &b, Location loc, Value input,
+                                   ArrayRef<int64_t> axes, bool keepDims,
+                                   Value init, ArrayRef<Combiner> combiners) {
   MLIRContext *ctx = b.getContext();
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t rank = inputType.getRank();
@@ -425,8 +432,8 @@ Value buildReduction(
       outExprs.push_back(getAffineConstantExpr(0, ctx));
     }
   }
-  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
-                                 AffineMap::get(rank, 0, outExprs, ctx)};
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  maps.append(combiners.size(), AffineMap::get(rank, 0, outExprs, ctx));
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < rank; ++d) {
     if (!llvm::is_contained(axes, d)) {
@@ -435,14 +442,21 @@ Value buildReduction(
       sizes.push_back(b.getIndexAttr(1));
     }
   }
-  Value acc = filledTensor(b, loc, resultType, init, sizes);
+  SmallVector<Value> accs;
+  SmallVector<Type> types(combiners.size(), resultType);
+  for (size_t i = 0; i < combiners.size(); ++i) {
+    accs.push_back(filledTensor(b, loc, resultType, init, sizes));
+  }
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{resultType}, ValueRange{input}, ValueRange{acc}, maps,
-      iterators, [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-        linalg::YieldOp::create(nested, nestedLoc,
-                                combine(nested, nestedLoc, args[1], args[0]));
+      b, loc, types, ValueRange{input}, accs, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        SmallVector<Value> folded;
+        for (auto [i, combine] : llvm::enumerate(combiners)) {
+          folded.push_back(combine(nested, nestedLoc, args[i + 1], args[0]));
+        }
+        linalg::YieldOp::create(nested, nestedLoc, folded);
       });
-  return generic.getResult(0);
+  return SmallVector<Value>(generic.getResults());
 }
 
 RankedTensorType typeOfSizes(ArrayRef<OpFoldResult> sizes, Type element) {

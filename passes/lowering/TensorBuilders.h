@@ -152,6 +152,18 @@ buildReduction(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
                                               mlir::Value, mlir::Value)>
                    combine);
 
+/// A function that folds one element into an accumulator.
+using Combiner = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::Value, mlir::Value)>;
+
+/// Several reductions of `input` over `axes` in one pass (one generic with
+/// an output per combiner, each starting from `init`): DynamicQuantizeLinear
+/// reads its input once for both its minimum and its maximum.
+llvm::SmallVector<mlir::Value>
+buildReductions(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
+                llvm::ArrayRef<int64_t> axes, bool keepDims, mlir::Value init,
+                llvm::ArrayRef<Combiner> combiners);
+
 /// softmax (or log-softmax) of float tensor `x` along `axis`, computed as
 /// exp(x - max) / sum(exp(x - max)).
 mlir::Value buildSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,

@@ -208,17 +208,16 @@ struct DynamicQuantizeLowering final
     Type f32 = rewriter.getF32Type(), u8 = rewriter.getI8Type();
     auto all = llvm::to_vector(llvm::seq<int64_t>(0, xType.getRank()));
     Value zero = scalarConstant(rewriter, loc, f32, 0);
-    // The range always includes 0.
-    Value min = buildReduction(
-        rewriter, loc, x, all, false, zero,
-        [](OpBuilder &b, Location l, Value acc, Value v) {
-          return arith::MinimumFOp::create(b, l, acc, v).getResult();
-        });
-    Value max = buildReduction(
-        rewriter, loc, x, all, false, zero,
-        [](OpBuilder &b, Location l, Value acc, Value v) {
-          return arith::MaximumFOp::create(b, l, acc, v).getResult();
-        });
+    // The range always includes 0. Both ends in one pass over x.
+    auto minimum = [](OpBuilder &b, Location l, Value acc, Value v) {
+      return arith::MinimumFOp::create(b, l, acc, v).getResult();
+    };
+    auto maximum = [](OpBuilder &b, Location l, Value acc, Value v) {
+      return arith::MaximumFOp::create(b, l, acc, v).getResult();
+    };
+    SmallVector<Value> range =
+        buildReductions(rewriter, loc, x, all, false, zero, {minimum, maximum});
+    Value min = range[0], max = range[1];
     auto scalarF = RankedTensorType::get({}, f32);
     Value scale = buildElementwise(
         rewriter, loc, scalarF, {min, max},
