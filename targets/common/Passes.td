@@ -190,14 +190,31 @@ def ReassociateRowReductionsPass : Pass<"infer-reassociate-row-reductions", "::m
       it kept the sum in memory and added one element at a time (a
       global average pool at 1.6 GFLOP/s).
 
+    - With `vector-bits` set (the CPU target passes its vector width), a
+      loop whose every result is a min or max of its accumulator
+      (`minimumf`, `maximumf`, `minnumf`, `maxnumf`, integer min/max) and a
+      value computed elementwise from inputs read along the loop
+      contiguously (ReduceMax, ReduceMin, DynamicQuantizeLinear's range:
+      one generic with both) runs in vector lanes: four vectors of partial
+      results per output, combined and reduced across lanes
+      (`vector.reduction`), then the elements after the last whole step in
+      order. Min and max give the same value in any order, so the result
+      is the scalar loop's; LLVM does not vectorize that loop itself (it
+      becomes a chain of compares and selects, one latency per element:
+      DynamicQuantizeLinear's range over 128x1536 floats took 0.68 ms).
+
     Reductions over outer loops (already vectorized across the inner,
-    parallel one) are left alone; max and min are exact in any order but
-    become compare-and-select chains before LLVM sees them, which it does
-    not vectorize as reductions.
+    parallel one) are left alone.
   }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", "0",
+           "Bits of a vector for min/max reductions in lanes (0: in order, "
+           "one element a step)">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def ApproximateMathPass : Pass<"infer-approximate-math", "::mlir::func::FuncOp"> {

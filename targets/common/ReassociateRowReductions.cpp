@@ -12,10 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/common/Passes.h"
+#include "targets/common/ReductionLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -136,33 +136,18 @@ linalg::GenericOp foldReductionLoops(linalg::GenericOp op, unsigned count,
   return folded;
 }
 
-/// The element of `operand` that the loop indices `ivs` select, when
-/// `map`'s results are loop indices and constants.
-std::optional<SmallVector<Value>> elementIndices(AffineMap map, ValueRange ivs,
-                                                 OpBuilder &b, Location loc) {
-  SmallVector<Value> indices;
-  for (AffineExpr e : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
-      indices.push_back(ivs[dim.getPosition()]);
-    } else if (auto c = dyn_cast<AffineConstantExpr>(e)) {
-      indices.push_back(arith::ConstantIndexOp::create(b, loc, c.getValue()));
-    } else {
-      return std::nullopt;
-    }
-  }
-  return indices;
-}
-
 /// Rewrites `op`, whose one reduction loop is its innermost, as loops that
 /// carry the outputs' elements in registers across the reduction loop:
 /// each is loaded before it and stored after it. linalg's own loops load
 /// and store the element at every step, and when the input and the output
 /// are views of one workspace LLVM cannot tell that the input's loads do
 /// not read it, so it neither keeps the sum in a register nor vectorizes.
-/// The elements are combined in the same order. Returns false (and leaves
-/// `op`) when an operand is indexed by more than loop indices and
-/// constants, or an output by the reduction index.
-bool carryInRegisters(linalg::GenericOp op, RewriterBase &rewriter) {
+/// The elements are combined in the same order, or, with `vectorBits` and
+/// only min/max results, in vector lanes (ReductionLoops.h). Returns false
+/// (and leaves `op`) when an operand is indexed by more than loop indices
+/// and constants, or an output by the reduction index.
+bool carryInRegisters(linalg::GenericOp op, RewriterBase &rewriter,
+                      int64_t vectorBits) {
   Location loc = op.getLoc();
   unsigned loops = op.getNumLoops();
   for (OpOperand &operand : op->getOpOperands()) {
@@ -201,34 +186,14 @@ bool carryInRegisters(linalg::GenericOp op, RewriterBase &rewriter) {
     inits.push_back(
         memref::LoadOp::create(rewriter, loc, init.get(), outIndices.back()));
   }
-  auto inner =
-      scf::ForOp::create(rewriter, loc, lower.back(), upper.back(), one, inits);
-  ivs.back() = inner.getInductionVar();
-  rewriter.setInsertionPointToStart(inner.getBody());
-  IRMapping mapping;
-  Block *body = op.getBody();
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    SmallVector<Value> at =
-        *elementIndices(op.getMatchingIndexingMap(input), ivs, rewriter, loc);
-    mapping.map(body->getArgument(input->getOperandNumber()),
-                memref::LoadOp::create(rewriter, loc, input->get(), at));
-  }
-  for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
-    mapping.map(body->getArgument(init.getOperandNumber()),
-                inner.getRegionIterArg(i));
-  }
-  for (Operation &bodyOp : body->without_terminator()) {
-    rewriter.clone(bodyOp, mapping);
-  }
-  SmallVector<Value> yielded;
-  for (Value v : body->getTerminator()->getOperands()) {
-    yielded.push_back(mapping.lookupOrDefault(v));
-  }
-  scf::YieldOp::create(rewriter, loc, yielded);
-  rewriter.setInsertionPointAfter(inner);
+  SmallVector<Value> results =
+      vectorBits && isExactVectorReduction(op)
+          ? buildVectorReduction(op, rewriter, lower.back(), upper.back(),
+                                 inits, ivs, vectorBits)
+          : buildScalarReduction(op, rewriter, lower.back(), upper.back(),
+                                 inits, ivs);
   for (auto [i, init] : llvm::enumerate(op.getDpsInits())) {
-    memref::StoreOp::create(rewriter, loc, inner.getResult(i), init,
-                            outIndices[i]);
+    memref::StoreOp::create(rewriter, loc, results[i], init, outIndices[i]);
   }
   rewriter.eraseOp(op);
   return true;
@@ -236,6 +201,8 @@ bool carryInRegisters(linalg::GenericOp op, RewriterBase &rewriter) {
 
 struct ReassociateRowReductionsPass final
     : impl::ReassociateRowReductionsPassBase<ReassociateRowReductionsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) {
@@ -262,7 +229,7 @@ struct ReassociateRowReductionsPass final
       }
       if (trailingReductions(op) == 1 && op.hasPureBufferSemantics() &&
           noIndexOps(op)) {
-        carryInRegisters(op, rewriter);
+        carryInRegisters(op, rewriter, vectorBits);
       }
     }
   }

@@ -81,7 +81,10 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
     pm.addNestedPass<func::FuncOp>(createParallelLoopsPass());
   }
   pm.addNestedPass<func::FuncOp>(targets::createContractReductionsPass());
-  pm.addNestedPass<func::FuncOp>(targets::createReassociateRowReductionsPass());
+  targets::ReassociateRowReductionsPassOptions rows;
+  rows.vectorBits = options.vectorBits;
+  pm.addNestedPass<func::FuncOp>(
+      targets::createReassociateRowReductionsPass(rows));
   if (options.approximateMath) {
     pm.addNestedPass<func::FuncOp>(targets::createApproximateMathPass());
   }

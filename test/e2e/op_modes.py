@@ -19,6 +19,14 @@ Softmax and LogSoftmax over rows with special values (a NaN, all NaN, all
 maxnum), so this checks that every such row still comes out as
 onnx.reference computes it (NaN rows NaN, the rest exact).
 
+Min/max reductions, which the CPU target runs in vector lanes (four
+vectors of partial results, then the elements after the last whole step
+in order): DynamicQuantizeLinear over 21,000 floats (the tail after the
+whole steps holds the maximum), ReduceMax along rows of 333 (maxima in
+the tail, in the first vector, a NaN row, a -inf row), ReduceMin over the
+whole tensor and an int32 ReduceMax, against onnx.reference: a tail or an
+accumulator left out of the result changes the answer.
+
 Nearest Resize at whole factors over every coordinate transformation and
 rounding mode (the ONNX suites have few): where x maps to x div factor the
 lowering is a broadcast copy, elsewhere the general form; all must match
@@ -144,6 +152,40 @@ def check_softmax_special_values(args):
     return 1
 
 
+def check_min_max_reductions(args):
+    info = helper.make_tensor_value_info
+    F, U8, I32 = TensorProto.FLOAT, TensorProto.UINT8, TensorProto.INT32
+    model = make_model(helper.make_graph(
+        [helper.make_node("DynamicQuantizeLinear", ["q"], ["y", "s", "z"], name="dql"),
+         helper.make_node("ReduceMax", ["r"], ["rmax"], axes=[1], keepdims=1,
+                          name="rowmax"),
+         helper.make_node("ReduceMin", ["r"], ["rmin"], keepdims=0, name="allmin"),
+         helper.make_node("ReduceMax", ["i"], ["imax"], axes=[1], keepdims=0,
+                          name="intmax")],
+        "minmax",
+        [info("q", F, [3, 1000, 7]), info("r", F, [5, 333]), info("i", I32, [4, 201])],
+        [info("y", U8, [3, 1000, 7]), info("s", F, []), info("z", U8, []),
+         info("rmax", F, [5, 1]), info("rmin", F, []), info("imax", I32, [4])]),
+        13)
+    rng = np.random.default_rng(11)
+    q = rng.standard_normal((3, 1000, 7)).astype(np.float32)
+    q.reshape(-1)[-1] = 9.5        # after the last whole step of 64
+    q.reshape(-1)[5] = -7.25       # in the first vector
+    r = rng.standard_normal((5, 333)).astype(np.float32)
+    r[0, 330] = 50.0               # row 0: its maximum in the tail
+    r[1, 3] = 60.0                 # row 1: in the first vector
+    r[2, 200] = np.nan             # row 2: NaN wins
+    r[3, :] = -np.inf
+    r[4, 332] = -80.0              # the minimum of all, the last element
+    i = rng.integers(-1000, 1000, (4, 201)).astype(np.int32)
+    i[0, 200] = 5000
+    i[3, 64] = 4000
+    work, library = compile_model(args, model, "min_max", symbol="m")
+    expect_match(args, work, library, model, {"q": q, "r": r, "i": i},
+                 "min_max_reductions")
+    return 1
+
+
 def check_resize_nearest(args):
     """Nearest Resize over every coordinate transformation and rounding
     mode at whole factors (2, 3, 4 and mixed; those that send x to x div
@@ -265,6 +307,7 @@ def main():
         passed += 1
     passed += check_scalar_sizes(args)
     passed += check_softmax_special_values(args)
+    passed += check_min_max_reductions(args)
     passed += check_resize_nearest(args)
     passed += check_conv_tiles(args)
     print(f"{passed} passed, 0 failed")
