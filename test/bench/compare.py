@@ -30,6 +30,8 @@ compile is reported in the table and skipped):
   resnet18_int8,           resnet18, PP-OCRv4 rec in QDQ int8 by ORT's quantize_static
   ppocr_rec_int8           (int8_models.py), made once in --models; checked
                            exactly, or by top-1 agreement where rounding differs
+  transformer_encoder_     the encoder quantized by ORT's quantize_dynamic;
+  int8_dyn                 checked by SQNR against ORT's output (>= 30 dB)
   *_int8_infer             the float model quantized by infer-compile
                            --quantize=int8 on the same calibration sets (ORT
                            and OpenVINO time quantize_static's model)
@@ -68,8 +70,8 @@ import onnx
 import onnxruntime as ort
 from onnx import numpy_helper
 
-from int8_models import (INFER_QUANTIZED, INT8_MODELS, ensure_int8, infer_quantize_args,
-                         top1_check)
+from int8_models import (DYNAMIC, INFER_QUANTIZED, INT8_MODELS, ensure_int8, infer_quantize_args,
+                         sqnr_check, top1_check)
 from ocr_models import ensure_ocr
 
 # name -> (source folder: "models" or "ocr", file, {input: (shape, kind)}).
@@ -93,6 +95,9 @@ MODELS = {
     # calibration sets); ORT and OpenVINO run quantize_static's file.
     "resnet18_int8_infer": ("int8", "resnet18_int8.onnx", {"input": ([1, 3, 224, 224], "image")}),
     "ppocr_rec_int8_infer": ("int8", "ppocr_rec_int8.onnx", {"x": ([1, 3, 48, 320], "image")}),
+    # quantize_dynamic's form (DynamicQuantizeLinear + MatMulInteger).
+    "transformer_encoder_int8_dyn": ("int8", "transformer_encoder_int8_dyn.onnx",
+                                     {"x": ([1, 128, 384], "normal")}),
 }
 
 VECTOR_FLAGS = ["avx2", "fma", "avx512f", "avx512_vnni", "avx_vnni",
@@ -456,8 +461,9 @@ def bench_model(name, path, spec, args, bindir, work, peaks, core):
                                 "--test-data", data], capture_output=True, text=True)
         matches = check.returncode == 0
         if not matches and (name in INT8_MODELS or name in INFER_QUANTIZED):
-            matches, how = top1_check(os.path.join(bindir, "infer-run"), library, name, data,
-                                      expected, os.path.join(out, "outputs"))
+            check_by = sqnr_check if name in DYNAMIC else top1_check
+            matches, how = check_by(os.path.join(bindir, "infer-run"), library, name, data,
+                                    expected, os.path.join(out, "outputs"))
             print(f"{name}: not equal to ORT's int8 outputs; {how}", file=sys.stderr)
             for r in rows:
                 r["check"] = how
@@ -557,7 +563,8 @@ def print_tables(rows, threads):
             if r["matches_ort"] is None:  # infer did not run
                 matches = r["status"]
             else:
-                matches = ("top-1" if "check" in r else "yes") if r["matches_ort"] else "**NO**"
+                how = "SQNR" if r["model"] in DYNAMIC else "top-1"
+                matches = (how if "check" in r else "yes") if r["matches_ort"] else "**NO**"
                 if r["status"] != "ok":
                     matches += f" ({r['status']})"
             print(f"| {r['model']} | {fmt(r['infer_ms'], '.2f')} | {r['ort_ms']:.2f} "

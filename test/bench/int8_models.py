@@ -6,6 +6,12 @@ drawn apart). Models older than opset 13 are converted to 13 first (per-
 channel DequantizeLinear needs it), and their input dims fixed to the
 benchmark's shape. Written into --models as NAME.onnx once, reused after.
 
+transformer_encoder_int8_dyn is the float encoder quantized by
+quantize_dynamic instead (s8 weights, DynamicQuantizeLinear + MatMulInteger
+for every MatMul with a constant side; no calibration): the form of
+quantized transformers. Its outputs are hidden states, not classes, so it
+is checked by SQNR against ORT's run of the same file (sqnr_check).
+
 Checking: quantized intermediates may round a step apart from ORT's fused
 integer kernels (ORT's own optimized and unoptimized runs of PP-OCRv4 rec
 int8 differ in 283 of 265,000 outputs), so an int8 model that does not
@@ -22,7 +28,15 @@ import numpy as np
 INT8_MODELS = {
     "resnet18_int8": ("models", "resnet18.onnx", "input", [1, 3, 224, 224]),
     "ppocr_rec_int8": ("ocr", "ch_PP-OCRv4_rec_infer.onnx", "x", [1, 3, 48, 320]),
+    "transformer_encoder_int8_dyn": ("models", "transformer_encoder.onnx", "x",
+                                     [1, 128, 384]),
 }
+
+# Rows quantized by quantize_dynamic (no calibration), checked by SQNR.
+DYNAMIC = {"transformer_encoder_int8_dyn"}
+# The least SQNR against ORT's output of the same quantized model that
+# sqnr_check accepts (each rounds its own activations' scales).
+MIN_SQNR_DB = 30.0
 
 
 # Rows whose model infer quantizes itself (--quantize=int8) from the float
@@ -60,7 +74,7 @@ def ensure_int8(name, folders):
     import onnx
     from onnx import version_converter
     from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
-                                          quantize_static)
+                                          quantize_dynamic, quantize_static)
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
     folder, source, input_name, shape = INT8_MODELS[name]
@@ -88,6 +102,10 @@ def ensure_int8(name, folders):
     if opset < 13:
         model = version_converter.convert_version(model, 13)
     onnx.save(model, prepared)
+    if name in DYNAMIC:
+        quantize_dynamic(prepared, target, weight_type=QuantType.QInt8)
+        os.remove(prepared)
+        return
     quantize_static(prepared, target, Images(), quant_format=QuantFormat.QDQ,
                     per_channel=True, activation_type=QuantType.QUInt8,
                     weight_type=QuantType.QInt8)
@@ -113,3 +131,24 @@ def top1_check(infer_run, library, name, data, expected, out_dir):
     ok = all(a == 1.0 for a in agree)
     return ok, (f"top-1 agreement {min(agree):.1%} at every position, "
                 f"max |infer - ORT| {worst:.3g}")
+
+
+def sqnr_check(infer_run, library, name, data, expected, out_dir):
+    """Runs `library` on the test_data_set `data` and compares each output
+    with ORT's `expected` by its signal-to-quantization-noise ratio. Returns
+    (every output at MIN_SQNR_DB or more, a one-line summary)."""
+    subprocess.run([infer_run, library, "--name", name, "--test-data", data,
+                    "--save-outputs", out_dir, "--force"], capture_output=True, text=True)
+    files = sorted(f for f in os.listdir(out_dir) if f.endswith(".npy"))
+    got = [np.load(os.path.join(out_dir, f)) for f in files]
+    worst, error = np.inf, 0.0
+    for value in expected:
+        value = np.asarray(value, dtype=np.float64)
+        match = next((g for g in got if g.shape == value.shape), None)
+        if match is None:
+            return False, "an output is missing"
+        noise = np.sum((match.astype(np.float64) - value) ** 2)
+        worst = min(worst, 10 * np.log10(np.sum(value ** 2) / noise) if noise else np.inf)
+        error = max(error, float(np.max(np.abs(match - value))))
+    return bool(worst >= MIN_SQNR_DB), (f"SQNR {worst:.1f} dB against ORT's int8 (at least "
+                                  f"{MIN_SQNR_DB:.0f} wanted), max |infer - ORT| {error:.3g}")
