@@ -191,6 +191,26 @@ struct DequantizeLowering final : OpConversionPattern<DequantizeLinearOp> {
   }
 };
 
+/// Where DynamicQuantizeLinear's range splits x (static) into rows: the
+/// number of leading dims whose product is the row count, the trailing
+/// ones making rows of kMinRowElements or more, when at least two rows
+/// are left; else none (one reduction over everything).
+std::optional<int64_t> rowDims(RankedTensorType type) {
+  constexpr int64_t kMinRowElements = 256;
+  if (!type.hasStaticShape()) {
+    return std::nullopt;
+  }
+  int64_t row = 1;
+  for (int64_t d = type.getRank() - 1; d > 0; --d) {
+    row *= type.getDimSize(d);
+    if (row >= kMinRowElements) {
+      return type.getNumElements() / row >= 2 ? std::optional<int64_t>(d)
+                                              : std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 struct DynamicQuantizeLowering final
     : OpConversionPattern<DynamicQuantizeLinearOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -215,8 +235,23 @@ struct DynamicQuantizeLowering final
     auto maximum = [](OpBuilder &b, Location l, Value acc, Value v) {
       return arith::MaximumFOp::create(b, l, acc, v).getResult();
     };
-    SmallVector<Value> range =
-        buildReductions(rewriter, loc, x, all, false, zero, {minimum, maximum});
+    SmallVector<Value> range;
+    if (std::optional<int64_t> lead = rowDims(xType)) {
+      // Each row's range first (rows in parallel on the CPU), then across
+      // rows: min and max are the same in any order.
+      SmallVector<ReassociationIndices> groups(2);
+      groups[0] = llvm::to_vector(llvm::seq<int64_t>(0, *lead));
+      groups[1] = llvm::to_vector(llvm::seq<int64_t>(*lead, xType.getRank()));
+      Value rows = tensor::CollapseShapeOp::create(rewriter, loc, x, groups);
+      SmallVector<Value> ends = buildReductions(rewriter, loc, rows, {1}, false,
+                                                zero, {minimum, maximum});
+      range = {
+          buildReduction(rewriter, loc, ends[0], {0}, false, zero, minimum),
+          buildReduction(rewriter, loc, ends[1], {0}, false, zero, maximum)};
+    } else {
+      range = buildReductions(rewriter, loc, x, all, false, zero,
+                              {minimum, maximum});
+    }
     Value min = range[0], max = range[1];
     auto scalarF = RankedTensorType::get({}, f32);
     Value scale = buildElementwise(
