@@ -7,8 +7,8 @@
 #b = affine_map<(m, k, n) -> (k, n)>
 #c = affine_map<(m, k, n) -> (m, n)>
 
-// M = 19: three tiles of 6 rows and one of 1 (more tiles than read B in
-// place: 3); N = 36: two 16-lane panels
+// M = 25: four tiles of 6 rows and one of 1 (more tiles than read B in
+// place: 4); N = 36: two 16-lane panels
 // and a 4-column remainder in masked 8-lane vectors; K = 3 in blocks of 2.
 // The k-block loop is outermost (a block of A serves every panel); each
 // panel's rows of the block are first copied into the function's pack
@@ -21,17 +21,17 @@
 // CHECK: scf.for %[[KP:.+]] = %[[K0]] to
 // CHECK: %[[ROW:.+]] = vector.load %arg1[%[[KP]], %[[N0]]] : memref<3x36xf32>, vector<16xf32>
 // CHECK: vector.store %[[ROW]], %[[PACK]]
-// CHECK: scf.for %{{.+}} = %c0 to %c18 step %c6
-// CHECK-COUNT-6: vector.load %arg2{{.+}} : memref<19x36xf32>, vector<16xf32>
+// CHECK: scf.for %{{.+}} = %c0 to %c24 step %c6
+// CHECK-COUNT-6: vector.load %arg2{{.+}} : memref<25x36xf32>, vector<16xf32>
 // CHECK: scf.for %{{.+}} = %[[K0]] to %{{.+}} step %c1 iter_args(
 // CHECK: vector.load %[[PACK]]
 // CHECK: memref.load %arg0
 // CHECK: vector.broadcast {{.+}} : f32 to vector<16xf32>
 // CHECK-COUNT-6: vector.fma
 // CHECK: scf.yield
-// CHECK-COUNT-6: vector.store {{.+}} : memref<19x36xf32>, vector<16xf32>
+// CHECK-COUNT-6: vector.store {{.+}} : memref<25x36xf32>, vector<16xf32>
 // The one remaining row:
-// CHECK: vector.load %arg2[%c18, %{{.+}}] : memref<19x36xf32>, vector<16xf32>
+// CHECK: vector.load %arg2[%c24, %{{.+}}] : memref<25x36xf32>, vector<16xf32>
 // The remainder columns, in the same k-block:
 // CHECK: vector.constant_mask [4] : vector<8xi1>
 // CHECK: vector.maskedload %arg1
@@ -68,9 +68,9 @@
 // AVX512-LABEL: func.func @matmul
 // AVX512: vector.constant_mask [4] : vector<16xi1>
 // AVX512: vector.fma {{.+}} : vector<16xf32>
-func.func @matmul(%a: memref<19x3xf32>, %b: memref<3x36xf32>, %c: memref<19x36xf32>) {
+func.func @matmul(%a: memref<25x3xf32>, %b: memref<3x36xf32>, %c: memref<25x36xf32>) {
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
-      ins(%a, %b : memref<19x3xf32>, memref<3x36xf32>) outs(%c : memref<19x36xf32>) {
+      ins(%a, %b : memref<25x3xf32>, memref<3x36xf32>) outs(%c : memref<25x36xf32>) {
   ^bb0(%l: f32, %r: f32, %o: f32):
     %p = arith.mulf %l, %r : f32
     %s = arith.addf %o, %p : f32
@@ -678,31 +678,31 @@ func.func @matvec(%h: memref<1x64xf32>, %r: memref<64x96xf32>, %g: memref<1x96xf
 #b = affine_map<(m, k, n) -> (k, n)>
 #c = affine_map<(m, k, n) -> (m, n)>
 
-// A packed by infer-cpu-pack-weights for 6-row tiles ([4][K = 2][6]):
+// A packed by infer-cpu-pack-weights for 6-row tiles ([5][K = 2][6]):
 // each tile reads its rows from the packed copy, tile m0 / 6 (the last,
-// one-row tile from tile 3), not from A's rows, and prefetch it ahead. For 8-row tiles (AVX-512)
+// one-row tile from tile 4), not from A's rows, and prefetch it ahead. For 8-row tiles (AVX-512)
 // the packing does not fit, and A is read in place.
 // CHECK-LABEL: func.func @packed_lhs
-// CHECK: %[[P:.+]] = memref.get_global @w_packed : memref<4x2x6xf32>
-// CHECK: scf.for %[[M0:.+]] = %c0 to %c18 step %c6
+// CHECK: %[[P:.+]] = memref.get_global @w_packed : memref<5x2x6xf32>
+// CHECK: scf.for %[[M0:.+]] = %c0 to %c24 step %c6
 // CHECK: %[[T:.+]] = arith.divui %[[M0]], %c6
 // CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %c1 iter_args(
 // The tile's stream of A is prefetched 32 steps ahead (clamped to K - 1).
 // CHECK: %[[AHEAD:.+]] = arith.minui %{{.+}}, %c1 : index
-// CHECK: memref.prefetch %[[P]][%[[T]], %[[AHEAD]], %c0], read, locality<3>, data : memref<4x2x6xf32>
-// CHECK: memref.load %[[P]][%[[T]], %[[K]], %c0] : memref<4x2x6xf32>
-// CHECK: memref.load %[[P]][%[[T]], %[[K]], %c5] : memref<4x2x6xf32>
+// CHECK: memref.prefetch %[[P]][%[[T]], %[[AHEAD]], %c0], read, locality<3>, data : memref<5x2x6xf32>
+// CHECK: memref.load %[[P]][%[[T]], %[[K]], %c0] : memref<5x2x6xf32>
+// CHECK: memref.load %[[P]][%[[T]], %[[K]], %c5] : memref<5x2x6xf32>
 // CHECK: scf.yield
-// CHECK: memref.load %[[P]][%c3, %{{.+}}, %c0] : memref<4x2x6xf32>
+// CHECK: memref.load %[[P]][%c4, %{{.+}}, %c0] : memref<5x2x6xf32>
 // AVX512-LABEL: func.func @packed_lhs
 // AVX512-NOT: @w_packed
-// AVX512: memref.load %{{.+}} : memref<19x2xf32>
-memref.global "private" constant @w : memref<19x2xf32> = dense<1.0>
-memref.global "private" constant @w_packed : memref<4x2x6xf32> = dense<1.0>
-func.func @packed_lhs(%b: memref<2x36xf32>, %c: memref<19x36xf32>) {
-  %a = memref.get_global @w : memref<19x2xf32>
+// AVX512: memref.load %{{.+}} : memref<25x2xf32>
+memref.global "private" constant @w : memref<25x2xf32> = dense<1.0>
+memref.global "private" constant @w_packed : memref<5x2x6xf32> = dense<1.0>
+func.func @packed_lhs(%b: memref<2x36xf32>, %c: memref<25x36xf32>) {
+  %a = memref.get_global @w : memref<25x2xf32>
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
-      ins(%a, %b : memref<19x2xf32>, memref<2x36xf32>) outs(%c : memref<19x36xf32>)
+      ins(%a, %b : memref<25x2xf32>, memref<2x36xf32>) outs(%c : memref<25x36xf32>)
       attrs = {infer.packed_lhs = {global = @w_packed, operand = 0 : i64, rows = 6 : i64}} {
   ^bb0(%l: f32, %r: f32, %o: f32):
     %p = arith.mulf %l, %r : f32

@@ -2,7 +2,7 @@
 // RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-pack-weights{vector-bits=512},infer-cpu-contraction-kernels{vector-bits=512},canonicalize)' | FileCheck %s --check-prefix=KERNEL
 
 // A constant B (K x N, read as rows) whose panels the usual tiles would
-// copy at run time (M = 32: 4 tiles of 8) is packed at compile time into
+// copy at run time (M = 40: 5 tiles of 8) is packed at compile time into
 // [ceil(N / 32)][K][32], columns past N zero: here K = 1, N = 33, so the
 // second panel holds column 32 and 31 zeros.
 // CHECK: memref.global "private" constant @w_panels : memref<2x1x32xf32> = dense<{{\[\[\[}}1.000000e+00, 2.000000e+00, {{.+}}, 3.200000e+01]], {{\[\[}}3.300000e+01, 0.000000e+00, {{.+}}, 0.000000e+00]]]>
@@ -15,10 +15,10 @@
 // KERNEL: %[[PANELS:.+]] = memref.get_global @w_panels : memref<2x1x32xf32>
 // KERNEL: vector.load %[[PANELS]][%{{.+}}, %{{.+}}, %c0] : memref<2x1x32xf32>, vector<32xf32>
 memref.global "private" constant @w : memref<1x33xf32> = dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0]]>
-func.func @matmul(%a: memref<32x1xf32>, %c: memref<32x33xf32>) {
+func.func @matmul(%a: memref<40x1xf32>, %c: memref<40x33xf32>) {
   %w = memref.get_global @w : memref<1x33xf32>
   linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
-      ins(%a, %w : memref<32x1xf32>, memref<1x33xf32>) outs(%c : memref<32x33xf32>) {
+      ins(%a, %w : memref<40x1xf32>, memref<1x33xf32>) outs(%c : memref<40x33xf32>) {
   ^bb0(%l: f32, %r: f32, %o: f32):
     %p = arith.mulf %l, %r : f32
     %s = arith.addf %o, %p : f32
@@ -29,14 +29,14 @@ func.func @matmul(%a: memref<32x1xf32>, %c: memref<32x33xf32>) {
 
 // -----
 
-// 3 tiles (M = 24) read B's rows in place: no panels.
+// 4 tiles (M = 32) read B's rows in place: no panels.
 // CHECK-LABEL: func.func @few_tiles
 // CHECK-NOT: infer.packed_rhs
 memref.global "private" constant @v : memref<4x64xf32> = dense<1.0>
-func.func @few_tiles(%a: memref<24x4xf32>, %c: memref<24x64xf32>) {
+func.func @few_tiles(%a: memref<32x4xf32>, %c: memref<32x64xf32>) {
   %v = memref.get_global @v : memref<4x64xf32>
   linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
-      ins(%a, %v : memref<24x4xf32>, memref<4x64xf32>) outs(%c : memref<24x64xf32>) {
+      ins(%a, %v : memref<32x4xf32>, memref<4x64xf32>) outs(%c : memref<32x64xf32>) {
   ^bb0(%l: f32, %r: f32, %o: f32):
     %p = arith.mulf %l, %r : f32
     %s = arith.addf %o, %p : f32
