@@ -51,6 +51,48 @@ bool rematerializable(Operation *op) {
               op));
 }
 
+/// Whether `v` is the address of a constant global or of an element of one
+/// at constant indices (as memref.get_global lowers).
+bool pointsIntoConstantGlobal(Value v, ModuleOp module) {
+  Operation *def = v.getDefiningOp();
+  if (auto gep = dyn_cast_or_null<LLVM::GEPOp>(def)) {
+    return gep.getDynamicIndices().empty() &&
+           pointsIntoConstantGlobal(gep.getBase(), module);
+  }
+  auto address = dyn_cast_or_null<LLVM::AddressOfOp>(def);
+  auto global =
+      address ? module.lookupSymbol<LLVM::GlobalOp>(address.getGlobalName())
+              : LLVM::GlobalOp();
+  return global && global.getConstant();
+}
+
+/// Marks the loads through `base` (and GEPs from it) in the task invariant:
+/// they read a constant global, which no store of the task changes. The
+/// task gets the global's address from its context, where LLVM cannot see
+/// that, and would load a depthwise convolution's 9 weights again for every
+/// output row (a store to the output between). Float loads only: marked,
+/// the implicit GEMMs' i32 offset tables let LLVM duplicate their loops
+/// (PP-OCRv4 rec's convolutions 3% slower). (Recomputing the address in
+/// the task instead let LLVM fold the weights into the code: every
+/// contraction 30-40% slower.)
+void markInvariantLoads(Value base) {
+  SmallVector<Value> pointers = {base};
+  while (!pointers.empty()) {
+    Value p = pointers.pop_back_val();
+    for (Operation *user : p.getUsers()) {
+      if (auto gep = dyn_cast<LLVM::GEPOp>(user)) {
+        if (gep.getBase() == p) {
+          pointers.push_back(gep.getResult());
+        }
+      } else if (auto load = dyn_cast<LLVM::LoadOp>(user)) {
+        if (isa<FloatType>(load.getType())) {
+          load.setInvariant(true);
+        }
+      }
+    }
+  }
+}
+
 class Outliner {
 public:
   Outliner(ModuleOp module) : module(module), b(module.getContext()) {
@@ -243,11 +285,15 @@ LogicalResult Outliner::outline(omp::ParallelOp parallel) {
   for (Operation *op : remat) {
     b.clone(*op, map);
   }
+  SmallVector<Value> constantData;
   for (auto [i, v] : llvm::enumerate(captures)) {
     Value field =
         LLVM::GEPOp::create(b, loc, ptr, contextType, context,
                             ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
     map.map(v, LLVM::LoadOp::create(b, loc, v.getType(), field));
+    if (pointsIntoConstantGlobal(v, module)) {
+      constantData.push_back(map.lookup(v));
+    }
   }
   for (Operation &op : region.without_terminator()) {
     if (&op == wsloop.getOperation()) {
@@ -287,6 +333,9 @@ LogicalResult Outliner::outline(omp::ParallelOp parallel) {
 
   Region &body = nest.getRegion();
   body.cloneInto(&task.getBody(), latch->getIterator(), map);
+  for (Value base : constantData) {
+    markInvariantLoads(base);
+  }
   Block *bodyEntry = map.lookup(&body.front());
   b.setInsertionPointToStart(delinearize);
   SmallVector<Value> ivs(dims);

@@ -103,3 +103,53 @@ llvm.func @g() -> i64 {
   %n = llvm.call @__infer_num_threads() : () -> i64
   llvm.return %n : i64
 }
+
+// -----
+
+// Loads through the address of a constant global (as memref.get_global
+// lowers it: a GEP of constant indices from llvm.mlir.addressof), which
+// the task receives in its context, are marked invariant: no store of the
+// task changes them, so LLVM may hoist them out of loops that store. A
+// mutable global's loads are not, nor integer loads (offset tables).
+// CHECK-LABEL: llvm.func internal @g_task0
+// CHECK: %[[W:.+]] = llvm.load %{{.+}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[S:.+]] = llvm.load %{{.+}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[WI:.+]] = llvm.getelementptr %[[W]][%{{.+}}]
+// CHECK: llvm.load %[[WI]] invariant : !llvm.ptr -> f32
+// CHECK: %[[SI:.+]] = llvm.getelementptr %[[S]][%{{.+}}]
+// CHECK: llvm.load %[[SI]] : !llvm.ptr -> f32
+// CHECK: llvm.load %{{.+}} : !llvm.ptr -> i32
+llvm.mlir.global private constant @table(dense<1> : tensor<8xi32>) : !llvm.array<8 x i32>
+llvm.mlir.global private constant @weights(dense<1.0> : tensor<8xf32>) : !llvm.array<8 x f32>
+llvm.mlir.global private @state(dense<1.0> : tensor<8xf32>) : !llvm.array<8 x f32>
+llvm.func @g(%out: !llvm.ptr) {
+  %c0 = llvm.mlir.constant(0 : i64) : i64
+  %c1 = llvm.mlir.constant(1 : i64) : i64
+  %c8 = llvm.mlir.constant(8 : i64) : i64
+  %wa = llvm.mlir.addressof @weights : !llvm.ptr
+  %w = llvm.getelementptr %wa[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<8 x f32>
+  %sa = llvm.mlir.addressof @state : !llvm.ptr
+  %s = llvm.getelementptr %sa[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<8 x f32>
+  %ta = llvm.mlir.addressof @table : !llvm.ptr
+  %t = llvm.getelementptr %ta[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<8 x i32>
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : i64 = (%c0) to (%c8) step (%c1) {
+        %wi = llvm.getelementptr %w[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %a = llvm.load %wi : !llvm.ptr -> f32
+        %si = llvm.getelementptr %s[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %b = llvm.load %si : !llvm.ptr -> f32
+        %ti = llvm.getelementptr %t[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+        %c = llvm.load %ti : !llvm.ptr -> i32
+        %cf = llvm.sitofp %c : i32 to f32
+        %ab = llvm.fadd %a, %b : f32
+        %sum = llvm.fadd %ab, %cf : f32
+        %oi = llvm.getelementptr %out[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        llvm.store %sum, %oi : f32, !llvm.ptr
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  llvm.return
+}
