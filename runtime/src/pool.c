@@ -1,15 +1,23 @@
 /*===- pool.c - the thread pool a model's runs split their loops on -------===*
  *
  * One job at a time. Its iterations are split into `units` (at most
- * kMaxUnits; unit u covers [u*n/units, (u+1)*n/units)) and handed out in
- * chunks of units by a compare-and-swap on one 64-bit word:
+ * kUnitsPerThread per thread; unit u covers [u*n/units, (u+1)*n/units)),
+ * and each thread of the job owns a range of them, as a static split
+ * would give it: [t*units/T, (t+1)*units/T) for the caller (t = 0) and
+ * the workers (t = index + 1). A range is one 64-bit word,
  *
- *   generation (24 bits) | units (20 bits) | next unclaimed unit (20 bits)
+ *   generation (24 bits) | next unit (20 bits) | end (20 bits)
  *
- * A claim that succeeds sees units still unclaimed, so the job's caller
- * is still waiting and the job's fields (task, context, n) are the ones
- * published before the word. The generation makes a stale word from an
- * earlier job with the same size unequal to the current one.
+ * its owner takes units from the front, one compare-and-swap each; a
+ * thread whose range is empty takes them from the back of the others'.
+ * So a loop split alike layer after layer keeps each thread on the same
+ * data (its own caches), and a thread that runs slower (a vCPU the host
+ * shares, a worker the OS deschedules) hands its last units to the
+ * others instead of making them wait. A claim that succeeds sees units
+ * still unclaimed, so the job's caller is still waiting and the job's
+ * fields (task, context, n, units) are the ones published before the
+ * words. The generation makes a stale word from an earlier job unequal
+ * to the current one.
  *
  * Workers spin on the generation for a while after a job (models run
  * their parallel loops back to back), then sleep on a condition variable.
@@ -54,7 +62,9 @@
 enum {
   kUnitBits = 20,
   kMaxUnits = (1 << kUnitBits) - 1,
-  kChunksPerThread = 4,
+  /* Units per thread at most: fine enough to even out threads that run
+   * at different speeds, coarse enough that claims cost nothing. */
+  kUnitsPerThread = 16,
 };
 /* How long an idle worker spins before it sleeps, and how long a caller
  * spins on unfinished chunks before it yields its core, in nanoseconds. */
@@ -82,6 +92,12 @@ struct worker {
   int index; /* joins jobs while index + 1 < active */
 };
 
+/* A thread's range of the current job's units, on a cache line of its own:
+ * its owner claims from it without contention until others steal. */
+struct range {
+  _Alignas(64) _Atomic uint64_t word; /* generation | next | end */
+};
+
 struct infer_pool {
   infer_abi_executor_t executor; /* first: the handle the code calls */
   int num_workers;
@@ -99,7 +115,9 @@ struct infer_pool {
   atomic_int stop;             /* set once, to end the workers */
   atomic_int sleeping;         /* workers waiting on `wake` */
   atomic_uint generation;      /* of the last job published */
-  _Atomic uint64_t word;       /* generation | units | next unit */
+  struct range *ranges;        /* one per thread, the caller's first */
+  _Atomic int ranges_used;     /* threads the current job was split for */
+  _Atomic int64_t units;       /* of the current job */
   _Atomic(infer_abi_task_fn) task;
   _Atomic(void *) context;
   _Atomic int64_t n;
@@ -112,40 +130,66 @@ static int64_t now_ns(void) {
   return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-static uint64_t units_of(uint64_t word) {
-  return (word >> kUnitBits) & kMaxUnits;
+static uint64_t pack_range(uint64_t generation, uint64_t next, uint64_t end) {
+  return (generation << (2 * kUnitBits)) | (next << kUnitBits) | end;
 }
 
-/* Claims and runs chunks of whatever job is in progress until none is
- * left. */
-static void run_chunks(struct infer_pool *pool) {
-  int threads = atomic_load_explicit(&pool->active, memory_order_relaxed);
+/* Claims one unit of `range` for the job of `generation`, from its front
+ * (the owner) or its back (a thief); -1 when it has none left. */
+static int64_t claim(struct range *range, uint64_t generation, int back) {
+  uint64_t word = atomic_load_explicit(&range->word, memory_order_acquire);
   for (;;) {
-    uint64_t word = atomic_load_explicit(&pool->word, memory_order_acquire);
-    uint64_t units = units_of(word);
-    uint64_t first = word & kMaxUnits;
-    if (first >= units) {
-      return;
+    uint64_t next = (word >> kUnitBits) & kMaxUnits, end = word & kMaxUnits;
+    if (word >> (2 * kUnitBits) != generation || next >= end) {
+      return -1;
     }
-    uint64_t chunk = units / ((uint64_t)threads * kChunksPerThread);
-    if (chunk == 0) {
-      chunk = 1;
+    uint64_t claimed = back ? end - 1 : next;
+    uint64_t after = back ? pack_range(generation, next, end - 1)
+                          : pack_range(generation, next + 1, end);
+    if (atomic_compare_exchange_weak_explicit(&range->word, &word, after,
+                                              memory_order_acq_rel,
+                                              memory_order_acquire)) {
+      return (int64_t)claimed;
     }
-    uint64_t last = first + chunk < units ? first + chunk : units;
-    if (!atomic_compare_exchange_weak_explicit(
-            &pool->word, &word, (word & ~(uint64_t)kMaxUnits) | last,
-            memory_order_acq_rel, memory_order_acquire)) {
-      continue;
+  }
+}
+
+/* Runs unit `unit` of the current job; its fields are read after the
+ * claim, which saw the words published after them. */
+static void run_unit(struct infer_pool *pool, int64_t unit) {
+  infer_abi_task_fn task =
+      atomic_load_explicit(&pool->task, memory_order_relaxed);
+  void *context = atomic_load_explicit(&pool->context, memory_order_relaxed);
+  int64_t n = atomic_load_explicit(&pool->n, memory_order_relaxed);
+  uint64_t units =
+      (uint64_t)atomic_load_explicit(&pool->units, memory_order_relaxed);
+  int64_t begin =
+      (int64_t)((unsigned __int128)(uint64_t)unit * (uint64_t)n / units);
+  int64_t end =
+      (int64_t)((unsigned __int128)((uint64_t)unit + 1) * (uint64_t)n / units);
+  task(context, begin, end);
+}
+
+/* Runs the units of range `self` (the thread's own, when the job has
+ * one), then those left at the back of the others', until none is left
+ * in the job `generation`. */
+static void run_units(struct infer_pool *pool, int self, unsigned generation) {
+  int used = atomic_load_explicit(&pool->ranges_used, memory_order_relaxed);
+  int64_t ran = 0;
+  if (self < used) {
+    for (int64_t unit; (unit = claim(&pool->ranges[self], generation, 0)) >= 0;
+         ++ran) {
+      run_unit(pool, unit);
     }
-    infer_abi_task_fn task =
-        atomic_load_explicit(&pool->task, memory_order_relaxed);
-    void *context = atomic_load_explicit(&pool->context, memory_order_relaxed);
-    int64_t n = atomic_load_explicit(&pool->n, memory_order_relaxed);
-    int64_t begin = (int64_t)((unsigned __int128)first * (uint64_t)n / units);
-    int64_t end = (int64_t)((unsigned __int128)last * (uint64_t)n / units);
-    task(context, begin, end);
-    atomic_fetch_add_explicit(&pool->done, (int64_t)(last - first),
-                              memory_order_release);
+  }
+  for (int i = 1; i < used; ++i) {
+    struct range *victim = &pool->ranges[(self + i) % used];
+    for (int64_t unit; (unit = claim(victim, generation, 1)) >= 0; ++ran) {
+      run_unit(pool, unit);
+    }
+  }
+  if (ran) {
+    atomic_fetch_add_explicit(&pool->done, ran, memory_order_release);
   }
 }
 
@@ -300,7 +344,7 @@ static void *worker_main(void *arg) {
     if (!joins(pool, self->index)) {
       continue; /* dropped while it spun: sleep until rejoined */
     }
-    run_chunks(pool);
+    run_units(pool, self->index + 1, seen);
     watch_delay(pool, &watch);
   }
   if (watch.fd >= 0) {
@@ -323,26 +367,32 @@ static void pool_parallel_for(infer_abi_executor_t *self,
     task(context, 0, n);
     return;
   }
-  uint64_t units = n < kMaxUnits ? (uint64_t)n : kMaxUnits;
+  int used = atomic_load_explicit(&pool->active, memory_order_relaxed);
+  uint64_t most = (uint64_t)used * kUnitsPerThread;
+  uint64_t units = (uint64_t)n < most ? (uint64_t)n : most;
   atomic_store_explicit(&pool->task, task, memory_order_relaxed);
   atomic_store_explicit(&pool->context, context, memory_order_relaxed);
   atomic_store_explicit(&pool->n, n, memory_order_relaxed);
+  atomic_store_explicit(&pool->units, (int64_t)units, memory_order_relaxed);
+  atomic_store_explicit(&pool->ranges_used, used, memory_order_relaxed);
   atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
   unsigned generation =
       (atomic_load_explicit(&pool->generation, memory_order_relaxed) + 1) &
       0xffffff;
-  atomic_store_explicit(&pool->word,
-                        ((uint64_t)generation << (2 * kUnitBits)) |
-                            (units << kUnitBits),
-                        memory_order_release);
+  for (int t = 0; t < used; ++t) {
+    atomic_store_explicit(&pool->ranges[t].word,
+                          pack_range(generation, units * (uint64_t)t / used,
+                                     units * (uint64_t)(t + 1) / used),
+                          memory_order_release);
+  }
   atomic_store(&pool->generation, generation);
   if (atomic_load(&pool->sleeping) > 0) {
     pthread_mutex_lock(&pool->mutex);
     pthread_cond_broadcast(&pool->wake);
     pthread_mutex_unlock(&pool->mutex);
   }
-  run_chunks(pool);
-  /* Every unit is claimed; wait for the chunks workers are running. */
+  run_units(pool, 0, generation);
+  /* Every unit is claimed; wait for the units workers are running. */
   int64_t start = 0;
   for (unsigned spins = 1;
        atomic_load_explicit(&pool->done, memory_order_acquire) !=
@@ -391,11 +441,20 @@ infer_pool_t *infer_pool_create(int threads, int adaptive) {
       pool ? calloc((size_t)threads - 1, sizeof(pthread_t)) : NULL;
   struct worker *args =
       workers ? calloc((size_t)threads - 1, sizeof(struct worker)) : NULL;
-  if (!args) {
+  struct range *ranges =
+      args ? aligned_alloc(_Alignof(struct range),
+                           (size_t)threads * sizeof(struct range))
+           : NULL;
+  if (!ranges) {
+    free(args);
     free(workers);
     free(pool);
     return NULL;
   }
+  for (int t = 0; t < threads; ++t) {
+    atomic_init(&ranges[t].word, 0);
+  }
+  pool->ranges = ranges;
   pool->executor.parallel_for = pool_parallel_for;
   pool->workers = workers;
   pool->worker_args = args;
@@ -433,6 +492,7 @@ void infer_pool_destroy(infer_pool_t *pool) {
   pthread_cond_destroy(&pool->rejoin);
   pthread_cond_destroy(&pool->wake);
   pthread_mutex_destroy(&pool->mutex);
+  free(pool->ranges);
   free(pool->worker_args);
   free(pool->workers);
   free(pool);

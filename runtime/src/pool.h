@@ -2,10 +2,12 @@
  * -*-===*
  *
  * An infer_abi_executor_t (infer/abi.h) over worker threads the pool owns.
- * A parallel_for hands out the iterations in small chunks from one atomic
- * counter; the calling thread takes chunks too and, once none is left,
- * waits only for the chunks workers have already taken. A worker that the
- * OS deschedules while it holds a chunk still delays the loop, so on a
+ * A parallel_for splits the iterations into units and gives each thread a
+ * contiguous range of them, the same split loop after loop; a thread
+ * done with its own takes units from the back of the others' ranges, and
+ * the calling thread, once none is left, waits only for the units workers
+ * are running. A worker that the
+ * OS deschedules while it holds a unit still delays the loop, so on a
  * busy machine the pool drops threads that wait for a CPU and tells the
  * code (num_threads), which then splits its loops in fewer, larger
  * ranges. One loop runs at a time: a
