@@ -171,18 +171,17 @@ void KernelBuilder::transposedMatmul() {
     });
   };
   if (parallel && !inParallelBatch && units > 1) {
-    // Ranges of units, one per thread: consecutive units share a tile.
-    Value per = arith::CeilDivUIOp::create(b, loc, index(units),
-                                           splitCount(index(units)));
+    // One iteration per unit: the executor gives each thread a range of
+    // consecutive units (sharing a tile's rows of A), the same split on
+    // every call, and a thread done early takes the last units of another
+    // (runtime/src/pool.c) instead of waiting for it.
     scf::ParallelOp::create(
-        b, loc, ValueRange{index(0)}, ValueRange{index(units)}, ValueRange{per},
-        [&](OpBuilder &nb, Location, ValueRange u0) {
+        b, loc, ValueRange{index(0)}, ValueRange{index(units)},
+        ValueRange{index(1)}, [&](OpBuilder &nb, Location, ValueRange u0) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          Value end = arith::MinSIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, u0.front(), per),
-              index(units));
-          run(u0.front(), end, stackBuffer(bufferType, true),
+          run(u0.front(), arith::AddIOp::create(b, loc, u0.front(), index(1)),
+              stackBuffer(bufferType, true),
               blocked ? stackBuffer(partialType, true) : Value());
         });
     return;

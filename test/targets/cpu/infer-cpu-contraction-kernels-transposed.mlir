@@ -9,8 +9,10 @@
 // M = 64 fills its vectors, so the tile is 2 vectors of C's rows (A packed
 // at compile time as [2][K][32]) by 14 columns of C, each a broadcast of
 // B's element. Two tiles of 4 panels (14, 14, 14 and 7 columns) are 8
-// units of work shared out among the threads; each unit picks its panel
-// by index_switch. The whole reduction runs at once (28 accumulators),
+// units of work, one iteration each of the parallel loop (the executor
+// gives each thread a range of them, and a thread done early takes the
+// last of another's: no thread count here); each unit picks its panel by
+// index_switch. The whole reduction runs at once (28 accumulators),
 // then the tile is transposed in registers (two 16 x 16 blocks, 4 stages
 // of shuffles each, columns past 14 zero) into a stack buffer, [32 rows]
 // [16], and each row of C is one load of it.
@@ -19,9 +21,11 @@
 // CHECK-NOT: linalg.fill
 // CHECK: %[[PACKED:.+]] = memref.get_global @w_packed : memref<2x128x32xf32>
 // CHECK: %[[B:.+]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [6272]
-// CHECK: call @__infer_num_threads()
-// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c8) step
+// CHECK-NOT: call @__infer_num_threads()
+// CHECK: scf.parallel (%[[UNIT:.+]]) = (%c0) to (%c8) step (%c1)
 // CHECK: %[[BUF:.+]] = memref.alloca() : memref<512xf32>
+// CHECK: %[[NEXT:.+]] = arith.addi %[[UNIT]], %c1 : index
+// CHECK: scf.for %{{.+}} = %[[UNIT]] to %[[NEXT]] step %c1
 // CHECK: scf.index_switch
 // CHECK: scf.for %[[K:.+]] = %c0 to %c128 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
 // B's rows 16 steps ahead are prefetched at the panel's first and last
@@ -85,7 +89,7 @@ func.func @transposed(%b: memref<128x49xf32>, %c: memref<64x49xf32>) {
 // into B made once per chunk and each column's a constant after it.
 // 2 tiles x 2 chunks x 2 groups of panels: 8 units.
 // CHECK-LABEL: func.func @chunks
-// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c8) step
+// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c8) step (%c1)
 // CHECK: %[[REST:.+]] = arith.remui %{{.+}}, %c4 : index
 // CHECK: %[[CHUNK:.+]] = arith.divui %[[REST]], %c2 : index
 // CHECK: %[[FIRST:.+]] = arith.muli %[[CHUNK]], %c224 : index
