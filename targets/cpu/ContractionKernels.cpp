@@ -380,8 +380,12 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
     packedTile = arith::DivUIOp::create(
         b, loc, arith::SubIOp::create(b, loc, m0, mBegin), index(rows));
   }
+  NextPanelPrefetch next = nextPanelPrefetch(m0, rhsPanel, k0);
   auto step = [&](Value kv, ValueRange args) {
     ivs[c.kId()] = kv;
+    if (next.flat) {
+      prefetchNextPanel(next, kv, k0);
+    }
     Value row;
     if (packedRhs) {
       row = vector::LoadOp::create(b, loc, type, packedRhs,
@@ -479,6 +483,67 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
   applyEpilogue();
   b.setInsertionPointToStart(branch.elseBlock());
   storeTile();
+}
+
+KernelBuilder::NextPanelPrefetch
+KernelBuilder::nextPanelPrefetch(Value m0, Value rhsPanel, Value k0) {
+  // Tiles from 0, or over a block of A's rows copied (blockLhs: a
+  // panel's tiles are the block's); a thread's row chunk is not split.
+  if (!packedRhs || (mBegin && !blockLhs)) {
+    return {};
+  }
+  auto type = cast<MemRefType>(packedRhs.getType());
+  int64_t bytes =
+      type.getNumElements() * type.getElementTypeBitWidth() / CHAR_BIT;
+  if (bytes < kPrefetchPanelsBytes) {
+    return {};
+  }
+  NextPanelPrefetch next;
+  next.tiles = llvm::divideCeil(blockLhs ? lhsBlockRows() : c.m, rows);
+  next.lineElements =
+      kCacheLineBytes * CHAR_BIT / type.getElementTypeBitWidth();
+  next.linesPerStep = std::max<int64_t>(1, panelWidth / next.lineElements);
+  next.flat = memref::CollapseShapeOp::create(
+      b, loc, packedRhs,
+      SmallVector<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
+  // Row k0 of the next panel, [panel + 1][k0][0].
+  next.base = arith::MulIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, rhsPanel, index(1)),
+              index(c.k)),
+          k0),
+      index(panelWidth));
+  // This tile's first line of it: tile t of T covers lines
+  // [t * KC * L / T, (t + 1) * KC * L / T) of the block's KC * L.
+  Value first = blockLhs ? arith::SubIOp::create(b, loc, m0, mBegin) : m0;
+  next.tileSteps = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, first, index(rows)),
+      index(std::min(kBlock, c.k) * next.linesPerStep));
+  return next;
+}
+
+void KernelBuilder::prefetchNextPanel(const NextPanelPrefetch &next, Value kv,
+                                      Value k0) {
+  Value s = arith::SubIOp::create(b, loc, kv, k0);
+  Value line = arith::DivUIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, next.tileSteps,
+          arith::MulIOp::create(b, loc, s, index(next.linesPerStep))),
+      index(next.tiles));
+  int64_t size = cast<MemRefType>(next.flat.getType()).getNumElements();
+  Value element = arith::MinUIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, next.base,
+          arith::MulIOp::create(b, loc, line, index(next.lineElements))),
+      index(size - 1));
+  memref::PrefetchOp::create(b, loc, next.flat, ValueRange{element},
+                             /*isWrite=*/false, /*localityHint=*/3,
+                             /*isDataCache=*/true);
 }
 
 void KernelBuilder::prefetchRows(const Rows &source, Value kv) {

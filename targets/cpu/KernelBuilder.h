@@ -389,6 +389,21 @@ private:
   /// indices in C's row-major order.
   mlir::Value rowIndex();
 
+  /// B's panels packed at compile time and too large for L2: each tile of
+  /// a panel prefetches its share of the next panel's k-block, a line
+  /// every few steps, so that block streams in over the whole panel
+  /// rather than at the pace of its first tile's loads.
+  struct NextPanelPrefetch {
+    mlir::Value flat;      // packedRhs flattened; null: no prefetching
+    mlir::Value base;      // the next panel's row k0
+    mlir::Value tileSteps; // t * KC * linesPerStep for tile t
+    int64_t tiles = 0, lineElements = 0, linesPerStep = 0;
+  };
+  NextPanelPrefetch nextPanelPrefetch(mlir::Value m0, mlir::Value rhsPanel,
+                                      mlir::Value k0);
+  void prefetchNextPanel(const NextPanelPrefetch &next, mlir::Value kv,
+                         mlir::Value k0);
+
   /// Prefetches B's rows kBPrefetchSteps past `kv` at the panel's first
   /// and last columns, when B is read as rows over kPrefetchRowBytes apart.
   void prefetchRows(const Rows &source, mlir::Value kv);
@@ -428,6 +443,8 @@ private:
   static constexpr int64_t kStorePrefetchPanels = 2;
   static constexpr int64_t kPrefetchStoresBytes = 512 * 1024;
   static constexpr int64_t kPrefetchRowBytes = 4096;
+  static constexpr int64_t kPrefetchPanelsBytes = 1024 * 1024;
+  static constexpr int64_t kCacheLineBytes = 64;
   /// Steps of k transposed tiles prefetch B's rows ahead.
   static constexpr int64_t kBPrefetchSteps = 16;
   /// Transposed tiles' k-block: a block of A's tile (KC x 2 vectors) is
