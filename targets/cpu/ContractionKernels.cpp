@@ -235,10 +235,12 @@ void KernelBuilder::columns(Value n0, Value nEnd, int64_t tail, bool inParallel,
         b, loc, arith::AddIOp::create(b, loc, k0, index(block)), index(k));
     auto allPanels = [&] {
       if (!onlyTail) {
+        groupColumns = {n0, nEnd};
         loop(n0, nEnd, width, {}, [&](Value p, ValueRange) {
           panel(p, width, width, k0, kEnd, packed);
           return SmallVector<Value>{};
         });
+        groupColumns = {};
       }
       if (tail) {
         panel(nEnd, tail, llvm::alignTo(tail, lanes), k0, kEnd, packed);
@@ -506,15 +508,27 @@ KernelBuilder::nextPanelPrefetch(Value m0, Value rhsPanel, Value k0) {
   next.flat = memref::CollapseShapeOp::create(
       b, loc, packedRhs,
       SmallVector<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
-  // Row k0 of the next panel, [panel + 1][k0][0].
+  // Row k0 of the next panel, [panel + 1][k0][0]; after the group's last
+  // panel, the next k-block of its first.
+  Value nextPanel = arith::AddIOp::create(b, loc, rhsPanel, index(1));
+  Value nextK0 = k0;
+  if (groupColumns.first) {
+    Value wraps = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge,
+        arith::MulIOp::create(b, loc, nextPanel, index(panelWidth)),
+        groupColumns.second);
+    nextPanel = arith::SelectOp::create(
+        b, loc, wraps,
+        arith::DivUIOp::create(b, loc, groupColumns.first, index(panelWidth)),
+        nextPanel);
+    nextK0 = arith::SelectOp::create(
+        b, loc, wraps,
+        arith::AddIOp::create(b, loc, k0, index(std::min(kBlock, c.k))), k0);
+  }
   next.base = arith::MulIOp::create(
       b, loc,
       arith::AddIOp::create(
-          b, loc,
-          arith::MulIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, rhsPanel, index(1)),
-              index(c.k)),
-          k0),
+          b, loc, arith::MulIOp::create(b, loc, nextPanel, index(c.k)), nextK0),
       index(panelWidth));
   // This tile's first line of it: tile t of T covers lines
   // [t * KC * L / T, (t + 1) * KC * L / T) of the block's KC * L.

@@ -390,9 +390,10 @@ private:
   mlir::Value rowIndex();
 
   /// B's panels packed at compile time and too large for L2: each tile of
-  /// a panel prefetches its share of the next panel's k-block, a line
-  /// every few steps, so that block streams in over the whole panel
-  /// rather than at the pace of its first tile's loads.
+  /// a panel prefetches its share of the next panel's k-block (after the
+  /// group's last panel, the next k-block of its first), a line every few
+  /// steps, so that block streams in over the whole panel rather than at
+  /// the pace of its first tile's loads.
   struct NextPanelPrefetch {
     mlir::Value flat;      // packedRhs flattened; null: no prefetching
     mlir::Value base;      // the next panel's row k0
@@ -489,6 +490,8 @@ private:
   int64_t lanes, rows, kBlock, panelWidth;
   mlir::SmallVector<mlir::Value> ivs;
   mlir::Value lhs, rhs, out, flat, strided, packedLhs, packedRhs;
+  /// The full panels columns() is looping over ([begin, end) columns).
+  std::pair<mlir::Value, mlir::Value> groupColumns;
   mlir::Value kOffsets; /// the table kOffset reads, once made
   mlir::SmallVector<int> lhsDims, rhsDims, outDims;
   mlir::Value &shared;

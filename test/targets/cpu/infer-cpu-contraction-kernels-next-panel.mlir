@@ -3,9 +3,10 @@
 // B's panels packed at compile time, 2 MB ([16][1000][32]: more than L2
 // holds once other data is in it). Each of the panel's 5 tiles prefetches
 // its fifth of the next panel's k-block (rows k0.. of panel p + 1, two
-// lines a row), one line per step at line (t * KC * 2 + 2 s) / 5 of it,
-// so the block streams in over all the panel's steps, not at the pace of
-// its first tile's loads; clamped to the panels' last element.
+// lines a row; after the last panel, rows k0 + 256.. of the first), one
+// line per step at line (t * KC * 2 + 2 s) / 5 of it, so the block
+// streams in over all the panel's steps, not at the pace of its first
+// tile's loads; clamped to the panels' last element.
 // CHECK-LABEL: func.func @large
 // CHECK: scf.for %[[K0:.+]] = %c0 to %c1000 step %c256
 // CHECK: scf.for %[[N0:.+]] = %c0 to %c512 step %c32
@@ -13,8 +14,13 @@
 // CHECK: %[[P:.+]] = arith.divui %[[N0]], %c32 : index
 // CHECK: %[[FLAT:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0, 1, 2]] : memref<16x1000x32xf32> into memref<512000xf32>
 // CHECK: %[[NEXT:.+]] = arith.addi %[[P]], %c1 : index
-// CHECK: %[[ROWS:.+]] = arith.muli %[[NEXT]], %c1000 : index
-// CHECK: %[[ROW:.+]] = arith.addi %[[ROWS]], %[[K0]] : index
+// CHECK: %[[NEXTCOL:.+]] = arith.muli %[[NEXT]], %c32 : index
+// CHECK: %[[WRAPS:.+]] = arith.cmpi uge, %[[NEXTCOL]], %c512 : index
+// CHECK: %[[PANEL:.+]] = arith.select %[[WRAPS]], %c0, %[[NEXT]] : index
+// CHECK: %[[LATER:.+]] = arith.addi %[[K0]], %c256 : index
+// CHECK: %[[BLOCK:.+]] = arith.select %[[WRAPS]], %[[LATER]], %[[K0]] : index
+// CHECK: %[[ROWS:.+]] = arith.muli %[[PANEL]], %c1000 : index
+// CHECK: %[[ROW:.+]] = arith.addi %[[ROWS]], %[[BLOCK]] : index
 // CHECK: %[[BASE:.+]] = arith.muli %[[ROW]], %c32 : index
 // CHECK: %[[T:.+]] = arith.divui %[[M0]], %c8 : index
 // CHECK: %[[TLINE:.+]] = arith.muli %[[T]], %c512 : index
