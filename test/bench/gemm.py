@@ -4,8 +4,12 @@ the machine's FMA peak measured by the same run (compare.py's FMA loop).
 
 Each shape is a one-node ONNX model, Y = X . W with W a constant (the
 weights of a layer; X random), compiled by infer-compile with static
-shapes and timed by infer-bench (median latency of its runs, one thread:
---parallel=none, so no OpenMP). Shapes: square matmuls, tall-skinny ones,
+shapes and --profile, and timed by infer-bench (median latency of its
+runs, one thread: --parallel=none, so no OpenMP). The table gives the
+whole call and, from the profile, the contraction kernel alone: a Conv
+whose input comes from the caller first copies it into a padded buffer
+(in a model the previous layer's epilogue writes it there), which the
+kernel's column leaves out. Shapes: square matmuls, tall-skinny ones,
 the implicit GEMMs of resnet18's 3x3 convolutions (as M x K x N of the
 convolution: filters x channels*9 x positions, run as the Conv itself),
 and the projections of a d384 transformer encoder at sequence 128.
@@ -94,22 +98,33 @@ def main():
             flops = make_model(kind, dims, path)
             out = os.path.join(tmp, "out")
             command = [os.path.join(bindir, "infer-compile"), path, "-o", out,
-                       "--name", "m", "--parallel=none"]
+                       "--name", "m", "--parallel=none", "--profile"]
             if args.target_cpu:
                 command.append("--target-cpu=" + args.target_cpu)
             subprocess.run(command, check=True, capture_output=True)
-            bench = subprocess.run([os.path.join(bindir, "infer-bench"),
-                                    os.path.join(out, "m.so"), "--json", "--warmup", "5",
-                                    "--iterations", str(args.iterations)],
-                                   check=True, capture_output=True, text=True)
-            ms = json.loads(bench.stdout)["latency_ms"]["p50"]
+            profile = os.path.join(tmp, "profile.json")
+            subprocess.run([os.path.join(bindir, "infer-bench"),
+                            os.path.join(out, "m.so"), "--warmup", "5",
+                            "--iterations", str(args.iterations), "--profile",
+                            "--profile-json", profile],
+                           check=True, capture_output=True, text=True)
+            with open(profile) as f:
+                measured = json.load(f)
+            ms = measured["latency_p50_ms"]
+            # The contraction: the kernel that does the multiply-adds.
+            kernel_ms = max(measured["kernels"], key=lambda k: k["flops"])["time_ms"]
             gflops = flops / ms / 1e6
+            kernel_gflops = flops / kernel_ms / 1e6
             row = {"shape": name, "kind": kind, "dims": list(dims), "ms": ms,
-                   "gflops": gflops, "percent_of_peak": 100 * gflops / peak if peak else None}
+                   "gflops": gflops, "percent_of_peak": 100 * gflops / peak if peak else None,
+                   "kernel_ms": kernel_ms, "kernel_gflops": kernel_gflops,
+                   "kernel_percent_of_peak": 100 * kernel_gflops / peak if peak else None}
             rows.append(row)
             share = f"{row['percent_of_peak']:.0f}%" if peak else "-"
-            print(f"| {name:<32} | {ms:8.3f} ms | {gflops:7.1f} GFLOP/s | {share:>4} |",
-                  flush=True)
+            kernel_share = f"{row['kernel_percent_of_peak']:.0f}%" if peak else "-"
+            print(f"| {name:<32} | {ms:8.3f} ms | {gflops:7.1f} GFLOP/s | {share:>4} "
+                  f"| kernel {kernel_ms:8.3f} ms | {kernel_gflops:7.1f} GFLOP/s "
+                  f"| {kernel_share:>4} |", flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"machine": info, "peak_gflops": peak,
