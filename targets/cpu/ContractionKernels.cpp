@@ -624,6 +624,34 @@ Value KernelBuilder::rowIndex() {
 
 namespace {
 
+/// Row ranges make every thread read (and pack) all of B: only for a B of
+/// at most this many bytes (mobilenet_v2's expanding 1x1 convolutions,
+/// 100-300 KB; PP-OCRv4 det's, which gained nothing, are larger).
+constexpr int64_t kMaxRowRangesRhsBytes = 512 * 1024;
+
+/// Whether `next` runs a batch loop over C's rows in parallel (the first
+/// batch dim that is not 1 has kMinParallelBatch iterations or more, as
+/// KernelBuilder::parallelBatchLevel asks: a depthwise convolution's
+/// channels) and reads the buffer `written`.
+bool readsPerBatch(Contraction &next, Value written) {
+  bool batch = false;
+  for (unsigned d : next.batch) {
+    if (ShapedType::isDynamic(next.ranges[d]) ||
+        (next.ranges[d] != 1 &&
+         next.ranges[d] < KernelBuilder::kMinParallelBatch)) {
+      return false;
+    }
+    if (next.ranges[d] != 1) {
+      batch = true;
+      break;
+    }
+  }
+  Storage storage = storageOf(written);
+  return batch && llvm::any_of(next.op.getDpsInputs(), [&](Value input) {
+           return storageOf(input).overlaps(storage);
+         });
+}
+
 /// A get_global of the copy of `c`'s operand `operand` that
 /// infer-cpu-pack-weights made and named in attribute `name` ({global,
 /// operand, `key` = `size`}), as [ceil(`extent` / size)][K][size]; null
@@ -692,8 +720,20 @@ struct ContractionKernelsPass final
     llvm::DenseMap<Type, Value> shared;
     // And the one their copies of A's k-blocks share (f32).
     Value sharedLhs;
-    for (Contraction &c : found) {
+    for (auto [i, c] : llvm::enumerate(found)) {
       OpBuilder b(c.op);
+      // Whether the next kernel splits C's rows across threads (its batch
+      // loop over them) and reads what this one writes.
+      std::optional<Epilogue> epilogueFound =
+          ShapedType::isDynamic(c.n) ? std::nullopt : matchEpilogue(c.op, c.n);
+      bool rowsReadPerThread =
+          i + 1 < found.size() && !ShapedType::isDynamic(c.n) &&
+          !ShapedType::isDynamic(c.k) &&
+          c.k * c.n * int64_t(sizeof(float)) <= kMaxRowRangesRhsBytes &&
+          readsPerBatch(found[i + 1],
+                        epilogueFound
+                            ? epilogueFound->op.getDpsInitOperand(0)->get()
+                            : c.op.getDpsInitOperand(0)->get());
       // (Asked before the fill it needs is folded away.)
       bool transposed = transposedTiles(c, vectorBits);
       Value init;
@@ -702,8 +742,7 @@ struct ContractionKernelsPass final
         fill->erase();
       }
       // (No epilogue over a run-time N: the consumer runs on its own.)
-      std::optional<Epilogue> epilogue =
-          ShapedType::isDynamic(c.n) ? std::nullopt : matchEpilogue(c.op, c.n);
+      std::optional<Epilogue> epilogue = epilogueFound;
       SmallVector<Operation *> borderFills;
       if (epilogue) {
         // The views between the two (of the consumer's operands) move
@@ -719,6 +758,9 @@ struct ContractionKernelsPass final
       }
       KernelBuilder builder(b, c, vectorBits, kBlock, parallel,
                             shared[c.element], init, epilogue);
+      if (rowsReadPerThread) {
+        builder.setRowsReadPerThread();
+      }
       builder.shareLhsBuffer(sharedLhs);
       if (parallel && runtimeThreads) {
         builder.setThreadCount(threadCount());

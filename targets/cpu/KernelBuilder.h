@@ -109,6 +109,14 @@ public:
     return level ? std::optional<unsigned>(c.batch[*level]) : std::nullopt;
   }
 
+  /// The next kernel reads C's rows split across the threads as this one
+  /// would with row ranges (a depthwise convolution's channels): matmul()
+  /// then takes row ranges over panel groups.
+  void setRowsReadPerThread() { rowsReadPerThread = true; }
+
+  /// A batch loop of this many iterations or more runs in parallel.
+  static constexpr int64_t kMinParallelBatch = 4;
+
   /// The longest reduction unrolled (its offsets into B constants).
   static constexpr int64_t kUnrolledK = 16;
 
@@ -430,7 +438,6 @@ private:
   static constexpr int64_t kLhsPackFloats = 16 * 1024;
   static constexpr int64_t kMinLhsPackPanels = 4;
   static constexpr int64_t kMaxGroups = 8;
-  static constexpr int64_t kMinParallelBatch = 4;
   static constexpr int64_t kMinTilesPerChunk = 4;
   /// Transposed tiles: units of work (a tile's group of panels) to aim
   /// for, so that threads share out a contraction of few tiles.
@@ -492,6 +499,7 @@ private:
   mlir::Value lhs, rhs, out, flat, strided, packedLhs, packedRhs;
   /// The full panels columns() is looping over ([begin, end) columns).
   std::pair<mlir::Value, mlir::Value> groupColumns;
+  bool rowsReadPerThread = false;
   mlir::Value kOffsets; /// the table kOffset reads, once made
   mlir::SmallVector<int> lhsDims, rhsDims, outDims;
   mlir::Value &shared;

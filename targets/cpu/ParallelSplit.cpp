@@ -184,11 +184,14 @@ void KernelBuilder::matmul() {
   int64_t n = c.n, width = panelWidth;
   int64_t panels = n / width, full = panels * width, tail = n - full;
   int64_t tiles = c.m / rows;
-  if (parallel && !inParallelBatch && panels < kMaxGroups &&
+  if (parallel && !inParallelBatch &&
+      (panels < kMaxGroups || rowsReadPerThread) &&
       tiles >= 2 * kMinTilesPerChunk) {
     // Too few panels to share out (a late conv layer: 7x7 outputs, 512
-    // channels): the threads take row ranges of C instead, each packing
-    // the panels it needs.
+    // channels), or a consumer that splits C's rows across the threads
+    // (a depthwise convolution after an expanding 1x1 one): the threads
+    // take row ranges of C instead, each packing the panels it needs, and
+    // each then reads the rows it wrote from its own caches.
     rowChunks(index(full), tail);
   } else if (parallel && !inParallelBatch && panels > 1) {
     // Groups of panels are independent: one parallel loop over them
