@@ -68,8 +68,12 @@ void KernelBuilder::transposedMatmul() {
   int64_t groups = std::min<int64_t>(
       panels, llvm::divideCeil(kMinParallelUnits, tiles * chunks));
   int64_t units = tiles * chunks * groups;
-  // With k-blocks, each panel's partial sums between them.
-  bool blocked = c.k > kTransposedBlock;
+  // With k-blocks, each panel's partial sums between them. Not for a K
+  // that would leave a second block of under a quarter of KC (resnet18's
+  // 3x3 convolutions over 64 channels, K = 576: a tile's A is 72 KB, in
+  // L2 anyway): storing and reloading the sums for it cost 2-4% of the
+  // layer.
+  bool blocked = c.k > kTransposedBlock + kTransposedBlock / 4;
   auto partialType = MemRefType::get(
       {int64_t(llvm::divideCeil(panels, groups)), 2 * columns, lanes}, elem);
   Value flatLhs = memref::CollapseShapeOp::create(

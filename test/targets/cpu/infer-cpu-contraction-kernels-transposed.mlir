@@ -261,3 +261,32 @@ func.func @spread(%b: memref<1024x49xf32>, %c: memref<256x49xf32>) {
   }
   return
 }
+
+// -----
+
+#a = affine_map<(m, k, n) -> (m, k)>
+#b = affine_map<(m, k, n) -> (k, n)>
+#c = affine_map<(m, k, n) -> (m, n)>
+
+// K = 576 would leave a second k-block of 64 steps (under a quarter of
+// 512): one block, no sums kept between blocks.
+// CHECK-LABEL: func.func @one_block
+// CHECK-NOT: memref<1x28x16xf32>
+// CHECK-NOT: step %c512
+// CHECK: scf.for %{{.+}} = %c0 to %c576 step %c1
+// CHECK-NOT: memref<1x28x16xf32>
+// CHECK: return
+memref.global "private" constant @just_over : memref<64x576xf32> = dense<1.0>
+func.func @one_block(%b: memref<576x49xf32>, %c: memref<64x49xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %g = memref.get_global @just_over : memref<64x576xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x49xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%g, %b : memref<64x576xf32>, memref<576x49xf32>) outs(%c : memref<64x49xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
