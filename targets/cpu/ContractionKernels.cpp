@@ -413,6 +413,9 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
       }
       return next;
     }
+    if (prefetchesNextTile(tileRows)) {
+      prefetchNextTile(m0, kv, k0);
+    }
     if (packedLhs) {
       // One stream of A per tile: the prefetchers alone keep few of its
       // lines in flight when the weights come from memory.
@@ -558,6 +561,48 @@ void KernelBuilder::prefetchNextPanel(const NextPanelPrefetch &next, Value kv,
   memref::PrefetchOp::create(b, loc, next.flat, ValueRange{element},
                              /*isWrite=*/false, /*localityHint=*/3,
                              /*isDataCache=*/true);
+}
+
+bool KernelBuilder::prefetchesNextTile(int64_t tileRows) const {
+  return !packedLhs && !blockLhs && !mBegin && tileRows == rows &&
+         c.m / rows >= 2 &&
+         c.m * c.k * int64_t(sizeof(float)) >= kPrefetchPanelsBytes;
+}
+
+void KernelBuilder::prefetchNextTile(Value m0, Value kv, Value k0) {
+  // The next tile's rows of this k-block, R rows of KC / L lines (L floats
+  // a line), a line every 16 / R steps: line l = s * R / L of them.
+  int64_t block = std::min(kBlock, c.k);
+  int64_t lineElements = kCacheLineBytes / int64_t(sizeof(float));
+  int64_t linesPerRow = llvm::divideCeil(block, lineElements);
+  Value line = arith::DivUIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, kv, k0),
+                            index(rows)),
+      index(lineElements));
+  Value row = arith::MinUIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, m0,
+          arith::AddIOp::create(
+              b, loc, index(rows),
+              arith::DivUIOp::create(b, loc, line, index(linesPerRow)))),
+      index(c.m - 1));
+  Value column = arith::MinUIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, k0,
+          arith::MulIOp::create(
+              b, loc, arith::RemUIOp::create(b, loc, line, index(linesPerRow)),
+              index(lineElements))),
+      index(c.k - 1));
+  Value savedM = ivs[c.mId()], savedK = ivs[c.kId()];
+  ivs[c.mId()] = row;
+  ivs[c.kId()] = column;
+  memref::PrefetchOp::create(b, loc, lhs, indices(lhsDims), /*isWrite=*/false,
+                             /*localityHint=*/3, /*isDataCache=*/true);
+  ivs[c.mId()] = savedM;
+  ivs[c.kId()] = savedK;
 }
 
 void KernelBuilder::prefetchRows(const Rows &source, Value kv) {

@@ -413,6 +413,13 @@ private:
   void prefetchNextPanel(const NextPanelPrefetch &next, mlir::Value kv,
                          mlir::Value k0);
 
+  /// A read in place and over 1 MB (from L3 or memory: tall-skinny
+  /// products): each full tile prefetches the next tile's rows of the
+  /// k-block over its steps, which the hardware prefetchers do not follow
+  /// (short streams, one per row).
+  bool prefetchesNextTile(int64_t tileRows) const;
+  void prefetchNextTile(mlir::Value m0, mlir::Value kv, mlir::Value k0);
+
   /// Prefetches B's rows kBPrefetchSteps past `kv` at the panel's first
   /// and last columns, when B is read as rows over kPrefetchRowBytes apart.
   void prefetchRows(const Rows &source, mlir::Value kv);

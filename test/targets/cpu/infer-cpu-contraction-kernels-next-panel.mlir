@@ -1,5 +1,7 @@
 // RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-pack-weights{vector-bits=512},infer-cpu-contraction-kernels{vector-bits=512},canonicalize)' | FileCheck %s
 
+// Prefetches of the next panel of B and the next tile of A.
+
 // B's panels packed at compile time, 2 MB ([16][1000][32]: more than L2
 // holds once other data is in it). Each of the panel's 5 tiles prefetches
 // its fifth of the next panel's k-block (rows k0.. of panel p + 1, two
@@ -62,5 +64,41 @@ func.func @small(%a: memref<40x250xf32>, %c: memref<40x512xf32>) {
     %s = arith.addf %o, %p : f32
     linalg.yield %s : f32
   }
+  return
+}
+
+// -----
+
+// A read in place, 2 MB (2048 x 256: from L3 or memory, one short stream
+// per row that the hardware prefetchers do not follow): each tile of 8
+// rows prefetches the next tile's rows of the k-block, one line per step
+// at line s * 8 / 16 of them (16 lines a row), clamped to A's last row
+// and column.
+// CHECK-LABEL: func.func @tall
+// CHECK: scf.for %[[M0:.+]] = %c0 to %c2048 step %c8
+// CHECK: scf.for %[[K:.+]] = %c0 to %c256 step %c4
+// CHECK: %[[S8:.+]] = arith.muli %[[K]], %c8 : index
+// CHECK: %[[LINE:.+]] = arith.divui %[[S8]], %c16 : index
+// CHECK: %[[ROWOFF:.+]] = arith.divui %[[LINE]], %c16 : index
+// CHECK: %[[NEXTROW:.+]] = arith.addi %[[ROWOFF]], %c8 : index
+// CHECK: %[[ROW:.+]] = arith.addi %[[M0]], %[[NEXTROW]] : index
+// CHECK: %[[ROWC:.+]] = arith.minui %[[ROW]], %c2047 : index
+// CHECK: %[[COLLINE:.+]] = arith.remui %[[LINE]], %c16 : index
+// CHECK: %[[COL:.+]] = arith.muli %[[COLLINE]], %c16 : index
+// CHECK: %[[COLC:.+]] = arith.minui %[[COL]], %c255 : index
+// CHECK: memref.prefetch %arg0[%[[ROWC]], %[[COLC]]], read, locality<3>, data : memref<2048x256xf32>
+func.func @tall(%a: memref<2048x256xf32>, %b: memref<256x64xf32>, %c: memref<2048x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<2048x256xf32>, memref<256x64xf32>) outs(%c : memref<2048x64xf32>)
+  return
+}
+
+// -----
+
+// A of 512 KB stays in L2: no prefetches of it.
+// CHECK-LABEL: func.func @short
+// CHECK-NOT: memref.prefetch %arg0
+// CHECK: return
+func.func @short(%a: memref<512x256xf32>, %b: memref<256x64xf32>, %c: memref<512x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<512x256xf32>, memref<256x64xf32>) outs(%c : memref<512x64xf32>)
   return
 }
