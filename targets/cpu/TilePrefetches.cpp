@@ -1,0 +1,195 @@
+//===- TilePrefetches.cpp - software prefetches of the usual tiles --------===//
+//
+// The usual tiles' k loops (ContractionKernels.cpp) read streams that the
+// hardware prefetchers do not follow or follow too late; each step of a
+// tile issues a prefetch for one of them:
+//
+//   - B's next panel, when B's panels are packed at compile time and too
+//     large for L2: each of a panel's T tiles prefetches 1/T of the next
+//     panel's k-block (after the group's last panel, the next k-block of
+//     its first), so it streams in over the whole panel;
+//   - A's next tile, when A is read in place and over 1 MB: one short
+//     stream per row of A, the next tile's rows of the k-block;
+//   - B's rows a plane apart (a 1x1 convolution's input read in place),
+//     kBPrefetchSteps ahead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/cpu/BufferViews.h"
+#include "targets/cpu/KernelBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include <climits>
+
+using namespace mlir;
+
+namespace infer::cpu {
+
+KernelBuilder::NextPanelPrefetch
+KernelBuilder::nextPanelPrefetch(Value m0, Value rhsPanel, Value k0) {
+  // Tiles from 0, or over a block of A's rows copied (blockLhs: a
+  // panel's tiles are the block's); a thread's row chunk is not split.
+  if (!packedRhs || (mBegin && !blockLhs)) {
+    return {};
+  }
+  auto type = cast<MemRefType>(packedRhs.getType());
+  int64_t bytes =
+      type.getNumElements() * type.getElementTypeBitWidth() / CHAR_BIT;
+  if (bytes < kPrefetchPanelsBytes) {
+    return {};
+  }
+  NextPanelPrefetch next;
+  next.tiles = llvm::divideCeil(blockLhs ? lhsBlockRows() : c.m, rows);
+  next.lineElements =
+      kCacheLineBytes * CHAR_BIT / type.getElementTypeBitWidth();
+  next.linesPerStep = std::max<int64_t>(1, panelWidth / next.lineElements);
+  next.flat = memref::CollapseShapeOp::create(
+      b, loc, packedRhs,
+      SmallVector<ReassociationIndices>{ReassociationIndices{0, 1, 2}});
+  // Row k0 of the next panel, [panel + 1][k0][0]; after the group's last
+  // panel, the next k-block of its first.
+  Value nextPanel = arith::AddIOp::create(b, loc, rhsPanel, index(1));
+  Value nextK0 = k0;
+  if (groupColumns.first) {
+    Value wraps = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge,
+        arith::MulIOp::create(b, loc, nextPanel, index(panelWidth)),
+        groupColumns.second);
+    nextPanel = arith::SelectOp::create(
+        b, loc, wraps,
+        arith::DivUIOp::create(b, loc, groupColumns.first, index(panelWidth)),
+        nextPanel);
+    nextK0 = arith::SelectOp::create(
+        b, loc, wraps,
+        arith::AddIOp::create(b, loc, k0, index(std::min(kBlock, c.k))), k0);
+  }
+  next.base = arith::MulIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, nextPanel, index(c.k)), nextK0),
+      index(panelWidth));
+  // This tile's first line of it: tile t of T covers lines
+  // [t * KC * L / T, (t + 1) * KC * L / T) of the block's KC * L.
+  Value first = blockLhs ? arith::SubIOp::create(b, loc, m0, mBegin) : m0;
+  next.tileSteps = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, first, index(rows)),
+      index(std::min(kBlock, c.k) * next.linesPerStep));
+  return next;
+}
+
+void KernelBuilder::prefetchNextPanel(const NextPanelPrefetch &next, Value kv,
+                                      Value k0) {
+  Value s = arith::SubIOp::create(b, loc, kv, k0);
+  Value line = arith::DivUIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, next.tileSteps,
+          arith::MulIOp::create(b, loc, s, index(next.linesPerStep))),
+      index(next.tiles));
+  int64_t size = cast<MemRefType>(next.flat.getType()).getNumElements();
+  Value element = arith::MinUIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, next.base,
+          arith::MulIOp::create(b, loc, line, index(next.lineElements))),
+      index(size - 1));
+  memref::PrefetchOp::create(b, loc, next.flat, ValueRange{element},
+                             /*isWrite=*/false, /*localityHint=*/3,
+                             /*isDataCache=*/true);
+}
+
+bool KernelBuilder::prefetchesNextTile(int64_t tileRows) const {
+  return !packedLhs && !blockLhs && !mBegin && tileRows == rows &&
+         c.m / rows >= 2 &&
+         c.m * c.k * int64_t(sizeof(float)) >= kPrefetchPanelsBytes;
+}
+
+void KernelBuilder::prefetchNextTile(Value m0, Value kv, Value k0) {
+  // The next tile's rows of this k-block, R rows of KC / L lines (L floats
+  // a line), a line every 16 / R steps: line l = s * R / L of them.
+  int64_t block = std::min(kBlock, c.k);
+  int64_t lineElements = kCacheLineBytes / int64_t(sizeof(float));
+  int64_t linesPerRow = llvm::divideCeil(block, lineElements);
+  Value line = arith::DivUIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, kv, k0),
+                            index(rows)),
+      index(lineElements));
+  Value row = arith::MinUIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, m0,
+          arith::AddIOp::create(
+              b, loc, index(rows),
+              arith::DivUIOp::create(b, loc, line, index(linesPerRow)))),
+      index(c.m - 1));
+  Value column = arith::MinUIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, k0,
+          arith::MulIOp::create(
+              b, loc, arith::RemUIOp::create(b, loc, line, index(linesPerRow)),
+              index(lineElements))),
+      index(c.k - 1));
+  Value savedM = ivs[c.mId()], savedK = ivs[c.kId()];
+  ivs[c.mId()] = row;
+  ivs[c.kId()] = column;
+  memref::PrefetchOp::create(b, loc, lhs, indices(lhsDims), /*isWrite=*/false,
+                             /*localityHint=*/3, /*isDataCache=*/true);
+  ivs[c.mId()] = savedM;
+  ivs[c.kId()] = savedK;
+}
+
+void KernelBuilder::prefetchRows(const Rows &source, Value kv) {
+  // B's own rows (a 1x1 convolution's input), a plane apart: the panel's
+  // rows are as many streams as K, which no hardware prefetcher follows,
+  // and when another core wrote them (a depthwise convolution split by
+  // channels before mobilenet_v2's projections) each read costs about
+  // what one from memory does. Constant rows (weights; a recurrent
+  // layer's, read at every step, stay in L2) are left alone.
+  if (flat || strided || c.gather || c.k <= kBPrefetchSteps ||
+      ShapedType::isDynamic(c.n) ||
+      c.n * elem.getIntOrFloatBitWidth() / 8 < kPrefetchRowBytes ||
+      viewRoot(rhs).getDefiningOp<memref::GetGlobalOp>()) {
+    return;
+  }
+  ivs[c.kId()] = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, kv, index(kBPrefetchSteps)),
+      index(c.k - 1));
+  for (int64_t column : {int64_t(0), source.width - 1}) {
+    ivs[c.nId()] = arith::AddIOp::create(b, loc, source.n0, index(column));
+    memref::PrefetchOp::create(b, loc, rhs, indices(rhsDims),
+                               /*isWrite=*/false, /*localityHint=*/3,
+                               /*isDataCache=*/true);
+  }
+  ivs[c.kId()] = kv;
+  ivs[c.nId()] = source.n0;
+}
+
+int64_t KernelBuilder::storePrefetchElements() {
+  // A tile's epilogue stores MR rows of C a panel at a time: MR streams
+  // (planes of a convolution's output) that the hardware prefetchers do
+  // not all follow. When C outgrows L2, each store waited for its line:
+  // mobilenet_v2's 16 -> 96 expansion at 112 x 112 (4.8 MB, K = 16) spent
+  // more time on them than on its FMAs. One depthwise row (M = 1) is a
+  // single stream the prefetchers follow.
+  if (!epilogue || c.m < 2 || ShapedType::isDynamic(c.n) || c.k > kBlock) {
+    return 0;
+  }
+  int64_t elements = c.m * c.n;
+  for (unsigned d : c.batch) {
+    if (ShapedType::isDynamic(c.ranges[d])) {
+      return 0;
+    }
+    elements *= c.ranges[d];
+  }
+  // (The epilogue's elements: bytes of a quantized layer's output.)
+  Type stored =
+      getElementTypeOrSelf(epilogue->op.getDpsInitOperand(0)->get().getType());
+  int64_t bytes = elements * stored.getIntOrFloatBitWidth() / 8;
+  return bytes >= kPrefetchStoresBytes ? kStorePrefetchPanels * panelWidth : 0;
+}
+
+} // namespace infer::cpu
