@@ -22,7 +22,7 @@
  * Workers spin on the generation for a while after a job (models run
  * their parallel loops back to back), then sleep on a condition variable.
  *
- * Busy machines: a worker the OS deschedules while it holds a chunk makes
+ * Busy machines: a worker the OS deschedules while it holds a unit makes
  * the caller wait for it, loop after loop. So each worker watches its own
  * run delay (time runnable but not running, from the scheduler's
  * statistics) after its jobs, at most once a millisecond, and keeps a
@@ -67,7 +67,7 @@ enum {
   kUnitsPerThread = 16,
 };
 /* How long an idle worker spins before it sleeps, and how long a caller
- * spins on unfinished chunks before it yields its core, in nanoseconds. */
+ * spins on unfinished units before it yields its core, in nanoseconds. */
 static const int64_t kWorkerSpinNs = 200 * 1000;
 static const int64_t kCallerSpinNs = 20 * 1000;
 /* A worker reads its run delay over windows of kWindowNs to
