@@ -38,6 +38,13 @@ rows, a stride-2 window, a last tile of fewer channels, a fused Relu
 stored into the next convolution's padded input (its border columns with
 it) and a residual Add, against onnx.reference.
 
+ConvTranspose with overlapping windows as stride-phase convolutions
+(ConvTransposeLowering.cpp): 4x4 stride 2 after a convolution and into a
+Relu, grouped and depthwise, 3x3 stride 2 with output_padding, 5x5
+stride 3 with uneven pads and output_shape (a phase whose windows reach
+past x on one side only), against ONNX Runtime (onnx.reference's
+ConvTranspose fails on groups).
+
 Usage: op_modes.py --infer-compile BIN --infer-run BIN --work DIR
 """
 import os
@@ -45,10 +52,11 @@ import subprocess
 import sys
 
 import numpy as np
+import onnxruntime as ort
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
-from test_data import compile_model, expect_match, make_model, parse_args, write_set
+from test_data import compile_model, expect_match, make_model, parse_args, run, write_set
 
 
 def tfidf_model(mode, dtype, shape, weights):
@@ -274,6 +282,56 @@ def check_conv_tiles(args):
     return 1
 
 
+def check_conv_transpose_phases(args):
+    """ConvTranspose layers whose windows overlap, each as one convolution
+    per stride phase writing every stride-th output: sizes that take the
+    CPU's register-tiled kernels, with a producer convolution (whose
+    epilogue writes the phases' shared padded input) and a fused Relu."""
+    info = helper.make_tensor_value_info
+    F = TensorProto.FLOAT
+    rng = np.random.default_rng(11)
+    # (label, channels, filters, group, kernel, stride, pads, extra attrs, size)
+    cases = [("k4s2", 64, 32, 1, 4, 2, [1, 1, 1, 1], {}, 16),
+             ("k4s2_group4", 64, 32, 4, 4, 2, [1, 1, 1, 1], {}, 12),
+             ("k4s2_depthwise", 32, 32, 32, 4, 2, [1, 1, 1, 1], {}, 14),
+             ("k3s2_output_padding", 48, 24, 1, 3, 2, [1, 1, 1, 1],
+              {"output_padding": [1, 1]}, 14),
+             ("k5s3_output_shape", 40, 16, 1, 5, 3, None,
+              {"output_shape": [20, 22]}, 7)]
+    for label, c, f, group, k, stride, pads, extra, size in cases:
+        w = rng.standard_normal((c, f // group, k, k)) / np.sqrt(c * k * k / stride / stride)
+        w0 = rng.standard_normal((c, c, 3, 3)) / np.sqrt(c * 9)
+        inits = [helper.make_tensor("w0", F, w0.shape, w0.astype(np.float32).ravel()),
+                 helper.make_tensor("w", F, w.shape, w.astype(np.float32).ravel()),
+                 helper.make_tensor("b", F, [f], rng.standard_normal(f).astype(np.float32))]
+        attrs = dict(kernel_shape=[k, k], strides=[stride, stride], group=group, **extra)
+        if pads:
+            attrs["pads"] = pads
+        nodes = [helper.make_node("Conv", ["x", "w0"], ["c"], pads=[1] * 4),
+                 helper.make_node("Relu", ["c"], ["r"]),
+                 helper.make_node("ConvTranspose", ["r", "w", "b"], ["t"], **attrs),
+                 helper.make_node("Relu", ["t"], ["y"])]
+        if "output_shape" in extra:
+            out = list(extra["output_shape"])
+        else:
+            grown = stride * (size - 1) + k + extra.get("output_padding", [0])[0]
+            out = [grown - pads[0] - pads[2], grown - pads[1] - pads[3]]
+        graph = helper.make_graph(nodes, label, [info("x", F, [1, c, size, size])],
+                                  [info("y", F, [1, f] + out)], inits)
+        model = make_model(graph, 17)
+        x = rng.uniform(-1, 1, (1, c, size, size)).astype(np.float32)
+        work, library = compile_model(args, model, f"conv_transpose_{label}", symbol="m")
+        session = ort.InferenceSession(model.SerializeToString(),
+                                       providers=["CPUExecutionProvider"])
+        data = os.path.join(work, "data")
+        write_set(data, model, {"x": x}, session.run(None, {"x": x}))
+        proc = run([args.infer_run, library, "--test-data", data])
+        if proc.returncode != 0:
+            sys.exit(f"FAIL: conv_transpose_{label}:\n{proc.stdout}{proc.stderr}")
+        print(f"ok conv_transpose_{label}: 1x{f}x{out[0]}x{out[1]} matches ONNX Runtime")
+    return len(cases)
+
+
 def main():
     args = parse_args(__doc__)
     rng = np.random.default_rng(3)
@@ -310,6 +368,7 @@ def main():
     passed += check_min_max_reductions(args)
     passed += check_resize_nearest(args)
     passed += check_conv_tiles(args)
+    passed += check_conv_transpose_phases(args)
     print(f"{passed} passed, 0 failed")
 
 

@@ -2,10 +2,13 @@
 //
 // ConvTranspose over static channel counts and any batch and spatial
 // sizes: as one matmul per kernel tap when its windows tile the output
-// exactly, else as a gather of the input positions each output reads.
+// exactly; with static sizes and no dilation as one ordinary convolution
+// per stride phase; else as a gather of the input positions each output
+// reads.
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/graph/IR/Folding.h"
 #include "dialects/graph/IR/GraphOps.h"
 #include "dialects/graph/Interfaces/ShapeHelpers.h"
 #include "passes/lowering/LoweringUtils.h"
@@ -117,6 +120,210 @@ Value tiledConvTranspose(OpBuilder &b, Location loc, Value x, Value w,
                 })
                 .getResult(0);
   return reshapeToSizes(b, loc, y, ySizes);
+}
+
+/// One stride phase of a ConvTranspose along a spatial dim: the outputs
+/// o = q * stride + r (q < outputs) get the kernel taps k = rho + j *
+/// stride (j < taps) only, tap j at input position q + shift - j, where
+/// r + pad_begin = shift * stride + rho. With the taps in reverse order
+/// that is an ordinary stride-1 correlation: output q reads x from
+/// q + first on, first = shift - (taps - 1).
+struct Phase {
+  int64_t outputs = 0, rho = 0, taps = 0, first = 0;
+};
+
+Phase phaseOf(int64_t r, int64_t stride, int64_t kernel, int64_t padBegin,
+              int64_t out) {
+  Phase p;
+  p.outputs = r < out ? llvm::divideCeil(out - r, stride) : 0;
+  int64_t shifted = r + padBegin;
+  int64_t shift = llvm::divideFloorSigned(shifted, stride);
+  p.rho = shifted - shift * stride;
+  p.taps = p.rho < kernel ? llvm::divideCeil(kernel - p.rho, stride) : 0;
+  p.first = shift - (p.taps - 1);
+  return p;
+}
+
+/// The phase's filters, F x C/group x taps...: filter m (m' of group g),
+/// channel c of the group, reversed tap j at w[g * C/group + c, m',
+/// rho + (taps - 1 - j) * stride]. Computed here from constant f32
+/// weights (so the targets see constant filters to pack), else gathered
+/// by a generic.
+Value phaseFilters(OpBuilder &b, Location loc, Value w, int64_t group,
+                   ArrayRef<Phase> phase, ArrayRef<int64_t> strides,
+                   std::optional<SmallVector<float>> &weights) {
+  MLIRContext *ctx = b.getContext();
+  auto wType = cast<RankedTensorType>(w.getType());
+  int64_t s = wType.getRank() - 2;
+  int64_t cPerGroup = wType.getDimSize(0) / group;
+  int64_t mPerGroup = wType.getDimSize(1);
+  // Dims g, m', c, j...: the filters as [group][m'][c][taps...].
+  SmallVector<int64_t> shape = {group, mPerGroup, cPerGroup};
+  SmallVector<int64_t> flat = {group * mPerGroup, cPerGroup};
+  for (const Phase &p : phase) {
+    shape.push_back(p.taps);
+    flat.push_back(p.taps);
+  }
+  auto flatType = RankedTensorType::get(flat, wType.getElementType());
+  if (weights) {
+    ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
+    int64_t taps = 1;
+    for (const Phase &p : phase) {
+      taps *= p.taps;
+    }
+    SmallVector<float> values;
+    values.reserve(group * mPerGroup * cPerGroup * taps);
+    SmallVector<int64_t> j(s, 0);
+    for (int64_t g = 0; g < group; ++g) {
+      for (int64_t mo = 0; mo < mPerGroup; ++mo) {
+        for (int64_t c = 0; c < cPerGroup; ++c) {
+          for (int64_t t = 0; t < taps; ++t) {
+            // Tap t's reversed position per dim, then w's flat index.
+            int64_t rest = t, at = (g * cPerGroup + c) * mPerGroup + mo;
+            for (int64_t d = s - 1; d >= 0; --d) {
+              j[d] = rest % phase[d].taps;
+              rest /= phase[d].taps;
+            }
+            for (int64_t d = 0; d < s; ++d) {
+              at = at * kernel[d] + phase[d].rho +
+                   (phase[d].taps - 1 - j[d]) * strides[d];
+            }
+            values.push_back((*weights)[at]);
+          }
+        }
+      }
+    }
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(flatType, ArrayRef<float>(values)));
+  }
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  int64_t dims = 3 + s;
+  SmallVector<AffineExpr> wExprs = {d(0) * cPerGroup + d(2), d(1)};
+  for (int64_t i = 0; i < s; ++i) {
+    wExprs.push_back((phase[i].taps - 1 - d(3 + i)) * strides[i] +
+                     phase[i].rho);
+  }
+  auto type = RankedTensorType::get(shape, wType.getElementType());
+  Value gathered =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type}, ValueRange{w},
+          ValueRange{emptyTensor(b, loc, type)},
+          SmallVector<AffineMap>{AffineMap::get(dims, 0, wExprs, ctx),
+                                 AffineMap::getMultiDimIdentityMap(dims, ctx)},
+          SmallVector<IteratorType>(dims, IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(nb, l, args[0]);
+          })
+          .getResult(0);
+  return reshapeTo(b, loc, gathered, flatType);
+}
+
+/// ConvTranspose with static sizes and no dilation as one ordinary
+/// convolution per stride phase (see Phase): stride^s convolutions of x,
+/// each with its share of the taps, whose outputs interleave into y. The
+/// targets run those as their convolution kernels, every product a useful
+/// one (the per-element gather below tests each tap at each output). x is
+/// padded once, as far as the phase reaching furthest needs, and each
+/// phase reads its window of that.
+Value phasedConvTranspose(OpBuilder &b, Location loc, Value x, Value w,
+                          Value bias, RankedTensorType yType, int64_t group,
+                          ArrayRef<int64_t> strides,
+                          ArrayRef<int64_t> padBegin) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  Type element = yType.getElementType();
+  int64_t s = xType.getRank() - 2;
+  int64_t filters = yType.getDimSize(1);
+  ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
+  // Each dim's phases, and the padding before and after x they need.
+  SmallVector<SmallVector<Phase>> phases(s);
+  SmallVector<OpFoldResult> before, after, ones(s, b.getIndexAttr(1));
+  for (int64_t i = 0; i < s; ++i) {
+    int64_t in = xType.getDimSize(i + 2), low = 0, high = 0;
+    for (int64_t r = 0; r < strides[i]; ++r) {
+      Phase p = phaseOf(r, strides[i], kernel[i], padBegin[i],
+                        yType.getDimSize(i + 2));
+      phases[i].push_back(p);
+      if (p.outputs > 0 && p.taps > 0) {
+        low = std::max(low, -p.first);
+        high = std::max(high, p.first + p.outputs + p.taps - 1 - in);
+      }
+    }
+    before.push_back(b.getIndexAttr(low));
+    after.push_back(b.getIndexAttr(high));
+  }
+  SmallVector<int64_t> unit(s, 1);
+  Value padded = padSpatial(b, loc, x, before, after, ones, unit, unit, unit,
+                            scalarConstant(b, loc, element, 0));
+  std::optional<SmallVector<float>> weights = graph::constantFloats(w);
+  Value y = emptyTensor(b, loc, yType);
+  int64_t count = 1;
+  for (int64_t i = 0; i < s; ++i) {
+    count *= strides[i];
+  }
+  for (int64_t index = 0; index < count; ++index) {
+    SmallVector<Phase> phase(s);
+    SmallVector<int64_t> r(s), pShape = {yType.getDimSize(0), filters};
+    SmallVector<OpFoldResult> offsets(s + 2, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = sizesOf(b, loc, padded);
+    bool none = false, zero = false;
+    for (int64_t i = s - 1, rest = index; i >= 0; --i) {
+      r[i] = rest % strides[i];
+      rest /= strides[i];
+      phase[i] = phases[i][r[i]];
+      const Phase &p = phase[i];
+      int64_t in = xType.getDimSize(i + 2);
+      none |= p.outputs == 0;
+      // No taps, or every position it reads outside x: the phase is zero.
+      zero |=
+          p.taps == 0 || p.first >= in || p.first + p.outputs + p.taps - 2 < 0;
+      offsets[i + 2] =
+          b.getIndexAttr(*getConstantIntValue(before[i]) + p.first);
+      sizes[i + 2] = b.getIndexAttr(p.outputs + p.taps - 1);
+    }
+    if (none) {
+      continue;
+    }
+    for (const Phase &p : phase) {
+      pShape.push_back(p.outputs);
+    }
+    auto pType = RankedTensorType::get(pShape, element);
+    Value out;
+    if (zero) {
+      out = filledTensor(b, loc, pType, scalarConstant(b, loc, element, 0));
+    } else {
+      SmallVector<OpFoldResult> steps(s + 2, b.getIndexAttr(1));
+      Value window =
+          tensor::ExtractSliceOp::create(b, loc, padded, offsets, sizes, steps);
+      Value f = phaseFilters(b, loc, w, group, phase, strides, weights);
+      SmallVector<int64_t> noPads(2 * s, 0);
+      ConvGeometry geometry{SmallVector<int64_t>(s, 1),
+                            SmallVector<int64_t>(s, 1), ArrayRef(noPads),
+                            "NOTSET", group};
+      out = convolve(b, loc, window, f, pType, geometry,
+                     scalarConstant(b, loc, element, 0));
+      out = castTo(b, loc, out, pType);
+    }
+    if (bias) {
+      SmallVector<int64_t> bShape = {filters};
+      bShape.append(s, 1);
+      Value column =
+          reshapeTo(b, loc, bias, RankedTensorType::get(bShape, element));
+      out = buildElementwise(b, loc, pType, {out, column},
+                             [](OpBuilder &nb, Location l, ValueRange args) {
+                               return add(nb, l, args[0], args[1]);
+                             });
+    }
+    SmallVector<int64_t> at = {0, 0}, steps = {1, 1};
+    for (int64_t i = 0; i < s; ++i) {
+      at.push_back(r[i]);
+      steps.push_back(strides[i]);
+    }
+    y = tensor::InsertSliceOp::create(b, loc, out, y, ValueRange{},
+                                      ValueRange{}, ValueRange{}, at, pShape,
+                                      steps);
+  }
+  return y;
 }
 
 /// y[n, m, o...] = B[m] + sum over the channels c of m's group and the
@@ -291,10 +498,21 @@ struct ConvTransposeLowering final : OpConversionPattern<ConvTransposeOp> {
       tiles &= kernel[i] == strides[i] && dilations[i] == 1 &&
                padBegin[i] == 0 && excess[i] == 0;
     }
-    Value y = tiles
-                  ? tiledConvTranspose(rewriter, loc, x, w, bias)
-                  : gatheredConvTranspose(rewriter, loc, x, w, bias, ySizes,
-                                          group, strides, dilations, padBegin);
+    // Static sizes and no dilation: stride-phase convolutions.
+    bool phased = !tiles && xType.hasStaticShape() && yType.hasStaticShape();
+    for (int64_t i = 0; i < s; ++i) {
+      phased &= dilations[i] == 1;
+    }
+    Value y;
+    if (tiles) {
+      y = tiledConvTranspose(rewriter, loc, x, w, bias);
+    } else if (phased) {
+      y = phasedConvTranspose(rewriter, loc, x, w, bias, yType, group, strides,
+                              padBegin);
+    } else {
+      y = gatheredConvTranspose(rewriter, loc, x, w, bias, ySizes, group,
+                                strides, dilations, padBegin);
+    }
     rewriter.replaceOp(op, castTo(rewriter, loc, y, yType));
     return success();
   }

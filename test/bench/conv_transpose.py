@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""ConvTranspose (transposed convolution, "deconvolution") layers of real
+decoders, infer against ONNX Runtime on the same inputs and threads.
+
+Each shape is a one-node ONNX model with constant weights and a bias,
+compiled by infer-compile with static shapes. infer's output is checked
+against ORT's on one random input (infer-run --test-data: the suites'
+tolerances), then both are timed in interleaved rounds: per round one
+`infer-bench --json` run (median latency of its iterations) and the same
+number of ORT runs (their median). The table gives the medians over the
+rounds, GFLOP/s (2 x input positions x channels x filters per group x
+kernel taps), and infer/ORT.
+
+  .venv/bin/python test/bench/conv_transpose.py [--threads N] [--rounds R]
+      [--iterations I] [--json FILE] [--build DIR]
+
+Shapes: the 4x4 stride-2 upsampling of DCGAN-style generators and U-Net
+decoders, the 3x3 stride-2 one with output_padding (FPN/U-Net heads), a
+depthwise 4x4 stride-2 upsampling (group = channels, bilinear-initialised
+in segmentation nets), FCN's 16x16 stride-8 per-class upsampling, a
+stride-1 3x3 (a convolution with flipped taps), and the 2x2 stride-2 one
+of detection heads (PP-OCR det), whose windows tile the output.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import cpu_info  # noqa: E402
+
+# (name, channels, filters, group, kernel, stride, pad, output_padding, size)
+SHAPES = [
+    ("4x4 s2 p1 256->128 at 32x32", 256, 128, 1, 4, 2, 1, 0, 32),
+    ("4x4 s2 p1 64->32 at 64x64", 64, 32, 1, 4, 2, 1, 0, 64),
+    ("3x3 s2 p1 op1 128->64 at 56x56", 128, 64, 1, 3, 2, 1, 1, 56),
+    ("depthwise 4x4 s2 p1 64ch at 56x56", 64, 64, 64, 4, 2, 1, 0, 56),
+    ("16x16 s8 p4 group 21 at 28x28", 21, 21, 21, 16, 8, 4, 0, 28),
+    ("3x3 s1 p1 64->64 at 56x56", 64, 64, 1, 3, 1, 1, 0, 56),
+    ("2x2 s2 96->96 at 80x80", 96, 96, 1, 2, 2, 0, 0, 80),
+]
+
+
+def make_model(shape, path):
+    _, c, f, group, k, s, p, op, size = shape
+    rng = np.random.default_rng(0)
+    w = (rng.standard_normal((c, f // group, k, k)) / np.sqrt(c * k * k)).astype(np.float32)
+    b = rng.standard_normal(f).astype(np.float32)
+    out = (size - 1) * s - 2 * p + k + op
+    attrs = dict(kernel_shape=[k, k], strides=[s, s], pads=[p] * 4, group=group)
+    if op:
+        attrs["output_padding"] = [op, op]
+    node = helper.make_node("ConvTranspose", ["X", "W", "B"], ["Y"], **attrs)
+    graph = helper.make_graph(
+        [node], "g", [helper.make_tensor_value_info("X", TensorProto.FLOAT, [1, c, size, size])],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [1, f, out, out])],
+        [numpy_helper.from_array(w, "W"), numpy_helper.from_array(b, "B")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, path)
+    return 2 * c * (f // group) * k * k * size * size, (1, c, size, size)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--iterations", type=int, default=30)
+    parser.add_argument("--json", help="write the results here")
+    args = parser.parse_args()
+    bindir = os.path.join(args.build, "bin")
+    info = cpu_info()
+    print(f"CPU: {info['cpu']}; vector extensions: {' '.join(info['vector_extensions'])}; "
+          f"{args.threads} thread(s); ONNX Runtime {ort.__version__}; "
+          f"medians of {args.rounds} interleaved rounds")
+    print("| shape | infer ms | ORT ms | infer GFLOP/s | ORT GFLOP/s | infer/ORT |")
+    print("|---|---:|---:|---:|---:|---:|")
+    rows, failed = [], False
+    with tempfile.TemporaryDirectory() as tmp:
+        for shape in SHAPES:
+            path = os.path.join(tmp, "m.onnx")
+            flops, xshape = make_model(shape, path)
+            out = os.path.join(tmp, "out")
+            subprocess.run([os.path.join(bindir, "infer-compile"), path, "-o", out, "--name", "m"],
+                           check=True, capture_output=True)
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = args.threads
+            session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+            x = np.random.default_rng(1).standard_normal(xshape).astype(np.float32)
+            expected = session.run(None, {"X": x})[0]
+            data = os.path.join(tmp, "test_data_set_0")
+            os.makedirs(data, exist_ok=True)
+            with open(os.path.join(data, "input_0.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(x, "X").SerializeToString())
+            with open(os.path.join(data, "output_0.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(expected, "Y").SerializeToString())
+            check = subprocess.run([os.path.join(bindir, "infer-run"), os.path.join(out, "m.so"),
+                                    "--name", "m", "--test-data", data],
+                                   capture_output=True, text=True)
+            matches = check.returncode == 0
+            if not matches:
+                failed = True
+                print(f"{shape[0]}: infer's output differs from ORT's:\n{check.stdout}{check.stderr}",
+                      file=sys.stderr)
+            npy = os.path.join(tmp, "x.npy")
+            np.save(npy, x)
+            ours, theirs = [], []
+            for _ in range(args.rounds):
+                bench = subprocess.run(
+                    [os.path.join(bindir, "infer-bench"), os.path.join(out, "m.so"),
+                     "--intra-threads", str(args.threads), "--warmup", "3",
+                     "--iterations", str(args.iterations), "--input", f"X={npy}", "--json"],
+                    check=True, capture_output=True, text=True)
+                ours.append(json.loads(bench.stdout)["latency_ms"]["p50"])
+                times = []
+                for _ in range(args.iterations + 3):
+                    t0 = time.perf_counter()
+                    session.run(None, {"X": x})
+                    times.append((time.perf_counter() - t0) * 1e3)
+                theirs.append(statistics.median(times[3:]))
+            ms, ort_ms = statistics.median(ours), statistics.median(theirs)
+            row = {"shape": shape[0], "infer_ms": ms, "ort_ms": ort_ms,
+                   "infer_gflops": flops / ms / 1e6, "ort_gflops": flops / ort_ms / 1e6,
+                   "ratio": ms / ort_ms, "matches_ort": matches}
+            rows.append(row)
+            print(f"| {shape[0]} | {ms:.3f} | {ort_ms:.3f} | {row['infer_gflops']:.1f} "
+                  f"| {row['ort_gflops']:.1f} | {row['ratio']:.2f} |", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"machine": info, "threads": args.threads, "rows": rows}, f, indent=2)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
