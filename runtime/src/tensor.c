@@ -1,9 +1,17 @@
-/*===- tensor.c - dense host tensors ----------------------------------===*/
+/*===- tensor.c - dense host tensors ----------------------------------===*
+ *
+ * The buffers of large tensors the runtime allocates are kept, when
+ * released, for the next tensor of the same size (below).
+ *
+ *===------------------------------------------------------------------===*/
+
+#define _POSIX_C_SOURCE 200809L
 
 #include "infer/tensor.h"
 
 #include "tensor_alloc.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +21,89 @@ struct infer_tensor {
   int32_t rank;
   bool owns_data;
   void *data;
+  size_t capacity; /* bytes of an owned buffer (rounded up) */
   size_t num_elements;
   size_t byte_size;
   int64_t shape[]; /* `rank` dimensions */
 };
+
+/* Released buffers of TENSOR_CACHE_MIN bytes or more wait here for the
+ * next tensor of the same rounded size. infer_model_run returns new output
+ * tensors on every call, and a fresh buffer that large comes from mmap with
+ * every page faulted in again on its first write: a 786 KB softmax output
+ * cost 0.35 ms a call that way, against 0.19 ms for the softmax itself.
+ * At most TENSOR_CACHE_SLOTS buffers and TENSOR_CACHE_BYTES in all are
+ * kept (the oldest go first); smaller buffers come from malloc's own free
+ * lists. Under AddressSanitizer nothing is kept, so that a use after
+ * release is still reported. */
+enum { TENSOR_CACHE_SLOTS = 8 };
+#define TENSOR_CACHE_MIN ((size_t)64 << 10)
+#define TENSOR_CACHE_BYTES ((size_t)64 << 20)
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TENSOR_CACHE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TENSOR_CACHE 0
+#endif
+#endif
+#ifndef TENSOR_CACHE
+#define TENSOR_CACHE 1
+#endif
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+  void *block;
+  size_t bytes;
+} cache[TENSOR_CACHE_SLOTS];
+static size_t cache_count, cache_bytes; /* oldest first */
+
+/* A cached buffer of exactly `bytes`, or NULL. */
+static void *cache_take(size_t bytes) {
+  if (!TENSOR_CACHE || bytes < TENSOR_CACHE_MIN) {
+    return NULL;
+  }
+  void *block = NULL;
+  pthread_mutex_lock(&cache_lock);
+  for (size_t i = cache_count; i-- > 0;) {
+    if (cache[i].bytes == bytes) {
+      block = cache[i].block;
+      cache_bytes -= bytes;
+      memmove(&cache[i], &cache[i + 1], (cache_count - i - 1) * sizeof(*cache));
+      --cache_count;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&cache_lock);
+  return block;
+}
+
+/* Keeps `block` (of `bytes`) for a later tensor, or frees it; frees the
+ * oldest cached buffers as far as the limits need. */
+static void cache_give(void *block, size_t bytes) {
+  if (!TENSOR_CACHE || bytes < TENSOR_CACHE_MIN || bytes > TENSOR_CACHE_BYTES) {
+    free(block);
+    return;
+  }
+  void *evicted[TENSOR_CACHE_SLOTS];
+  size_t count = 0;
+  pthread_mutex_lock(&cache_lock);
+  while (cache_count == TENSOR_CACHE_SLOTS ||
+         cache_bytes + bytes > TENSOR_CACHE_BYTES) {
+    evicted[count++] = cache[0].block;
+    cache_bytes -= cache[0].bytes;
+    memmove(&cache[0], &cache[1], (cache_count - 1) * sizeof(*cache));
+    --cache_count;
+  }
+  cache[cache_count].block = block;
+  cache[cache_count].bytes = bytes;
+  ++cache_count;
+  cache_bytes += bytes;
+  pthread_mutex_unlock(&cache_lock);
+  for (size_t i = 0; i < count; ++i) {
+    free(evicted[i]);
+  }
+}
 
 size_t infer_dtype_size(infer_dtype_t dtype) {
   switch (dtype) {
@@ -125,6 +212,7 @@ static infer_status_t make_header(infer_dtype_t dtype, int32_t rank,
   tensor->rank = rank;
   tensor->owns_data = false;
   tensor->data = NULL;
+  tensor->capacity = 0;
   tensor->num_elements = num_elements;
   tensor->byte_size = num_elements * element_size;
   if (rank > 0) {
@@ -159,7 +247,10 @@ infer_status_t infer_tensor_create_uninitialized(infer_dtype_t dtype,
   if (size == 0) {
     size = INFER_TENSOR_ALIGNMENT;
   }
-  void *data = aligned_alloc(INFER_TENSOR_ALIGNMENT, size);
+  void *data = cache_take(size);
+  if (!data) {
+    data = aligned_alloc(INFER_TENSOR_ALIGNMENT, size);
+  }
   if (!data) {
     infer_status_t status = infer_status_make(
         INFER_OUT_OF_MEMORY, "cannot allocate %zu bytes for a tensor",
@@ -169,6 +260,7 @@ infer_status_t infer_tensor_create_uninitialized(infer_dtype_t dtype,
   }
   tensor->data = data;
   tensor->owns_data = true;
+  tensor->capacity = size;
   *out_tensor = tensor;
   return NULL;
 }
@@ -213,7 +305,7 @@ void infer_tensor_release(infer_tensor_t tensor) {
     return;
   }
   if (tensor->owns_data) {
-    free(tensor->data);
+    cache_give(tensor->data, tensor->capacity);
   }
   free(tensor);
 }
