@@ -591,7 +591,7 @@ struct ContractionKernelsPass final
     int64_t minRow = std::max<unsigned>(vectorBits / 32, 4) / 4;
     fn.walk([&](linalg::LinalgOp op) {
       if (std::optional<Contraction> c = matchContraction(op)) {
-        rowsAsBatch(*c, KernelBuilder::kUnrolledK, minRow);
+        rowsAsBatch(*c, KernelBuilder::kMaxRowTaps, minRow);
         found.push_back(*c);
       }
     });

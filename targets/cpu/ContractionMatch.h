@@ -137,7 +137,7 @@ inline constexpr int64_t kMaxTransposedPanels = 16;
 int64_t transposedChunkColumns(const Contraction &c, unsigned vectorBits);
 
 /// For a one-row contraction over a short window read through a window
-/// map (a depthwise convolution per channel: M = 1, K = 9, N = the output
+/// map (a depthwise convolution per channel: M = 1, K = 9 to 49, N = the output
 /// plane), makes every N dim but the innermost a batch loop, so the
 /// kernel computes one output row at a time: each vector of B's rows then
 /// lies in one input row (one load, no runs to plan per vector) and the

@@ -38,6 +38,10 @@ rows, a stride-2 window, a last tile of fewer channels, a fused Relu
 stored into the next convolution's padded input (its border columns with
 it) and a residual Add, against onnx.reference.
 
+Depthwise convolutions with 5x5 and 7x7 windows (25 and 49 taps, one
+output row per panel with the taps in a loop): stride 1 and 2, rows of
+56, 28, 19 and 9 columns, a Relu fused, against onnx.reference.
+
 ConvTranspose with overlapping windows as stride-phase convolutions
 (ConvTransposeLowering.cpp): 4x4 stride 2 after a convolution and into a
 Relu, grouped and depthwise, 3x3 stride 2 with output_padding, 5x5
@@ -282,6 +286,33 @@ def check_conv_tiles(args):
     return 1
 
 
+def check_depthwise_windows(args):
+    """Depthwise convolutions whose windows have more taps than the kernels
+    unroll: each output row a panel, the taps a loop over the offset table."""
+    info = helper.make_tensor_value_info
+    F = TensorProto.FLOAT
+    rng = np.random.default_rng(13)
+    # (channels, kernel, stride, size): output rows of 56, 28, 19 and 9.
+    cases = [(48, 7, 1, 56), (40, 5, 2, 56), (24, 7, 2, 37), (32, 5, 1, 9)]
+    for c, k, stride, size in cases:
+        label = f"depthwise_{k}x{k}_s{stride}_{size}"
+        w = rng.standard_normal((c, 1, k, k)) / k
+        b = rng.standard_normal(c) * 0.1
+        inits = [helper.make_tensor("w", F, w.shape, w.astype(np.float32).ravel()),
+                 helper.make_tensor("b", F, [c], b.astype(np.float32))]
+        out = (size + 2 * (k // 2) - k) // stride + 1
+        nodes = [helper.make_node("Conv", ["x", "w", "b"], ["d"], group=c, kernel_shape=[k, k],
+                                  strides=[stride] * 2, pads=[k // 2] * 4),
+                 helper.make_node("Relu", ["d"], ["y"])]
+        graph = helper.make_graph(nodes, label, [info("x", F, [1, c, size, size])],
+                                  [info("y", F, [1, c, out, out])], inits)
+        model = make_model(graph, 17)
+        x = rng.uniform(-1, 1, (1, c, size, size)).astype(np.float32)
+        work, library = compile_model(args, model, label, symbol="m")
+        expect_match(args, work, library, model, {"x": x}, label)
+    return len(cases)
+
+
 def check_conv_transpose_phases(args):
     """ConvTranspose layers whose windows overlap, each as one convolution
     per stride phase writing every stride-th output: sizes that take the
@@ -368,6 +399,7 @@ def main():
     passed += check_min_max_reductions(args)
     passed += check_resize_nearest(args)
     passed += check_conv_tiles(args)
+    passed += check_depthwise_windows(args)
     passed += check_conv_transpose_phases(args)
     print(f"{passed} passed, 0 failed")
 
