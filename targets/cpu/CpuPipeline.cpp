@@ -91,6 +91,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   if (options.profile) {
     pm.addPass(createProfileStampsPass());
   }
+  VectorCopiesPassOptions copies;
+  copies.vectorBits = options.vectorBits;
+  pm.addNestedPass<func::FuncOp>(createVectorCopiesPass(copies));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (parallel) {
     // Both ways to threads start from OpenMP's form of the loops.

@@ -231,6 +231,27 @@ def WindowKernelsPass : Pass<"infer-cpu-window-kernels", "::mlir::func::FuncOp">
                            "::mlir::arith::ArithDialect"];
 }
 
+def VectorCopiesPass : Pass<"infer-cpu-vector-copies", "::mlir::func::FuncOp"> {
+  let summary = "Writes copies along unit-stride rows as vector loads and stores";
+  let description = [{
+    A linalg.copy on buffers whose innermost dim has unit stride in both
+    the source and the target (a model input copied into a padded buffer's
+    interior, a result copied into the caller's output) becomes loops over
+    its outer dims and, along each row, whole vectors loaded and stored,
+    the row's last lanes masked. (Left to LLVM, such a copy over views
+    with offsets known only at run time came out as 8-lane gathers and
+    scatters.)
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", "256",
+           "Vector register width in bits (128, 256 or 512)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def WindowsInnermostPass : Pass<"infer-cpu-windows-innermost", "::mlir::func::FuncOp"> {
   let summary = "Moves a pooling window's dims inside the output dims";
   let description = [{
