@@ -355,26 +355,51 @@ Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
       [](OpBuilder &nb, Location l, Value acc, Value v) {
         return arith::MaxNumFOp::create(nb, l, acc, v).getResult();
       });
-  Value shifted = buildElementwise(
-      b, loc, type, {x, max}, [](OpBuilder &nb, Location l, ValueRange a) {
-        return arith::SubFOp::create(nb, l, a[0], a[1]).getResult();
-      });
-  Value sum = buildReduction(
-      b, loc, shifted, {axis}, true, scalarConstant(b, loc, t, 0),
-      [](OpBuilder &nb, Location l, Value acc, Value v) {
-        return arith::AddFOp::create(nb, l, acc, math::ExpOp::create(nb, l, v))
-            .getResult();
-      });
+  // The sum of exp(x - max) reads x and the max (x - max is not kept: a
+  // pass over memory), and so does the result.
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = type.getRank();
+  SmallVector<AffineExpr> rowExprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    rowExprs.push_back(d == axis ? getAffineConstantExpr(0, ctx)
+                                 : getAffineDimExpr(d, ctx));
+  }
+  AffineMap all = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap row = AffineMap::get(rank, 0, rowExprs, ctx);
+  auto rowType = cast<RankedTensorType>(max.getType());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators[axis] = utils::IteratorType::reduction;
+  Value zeros = filledTensor(b, loc, rowType, scalarConstant(b, loc, t, 0),
+                             ValueRange{max});
+  Value sum =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{rowType}, ValueRange{x, max}, ValueRange{zeros},
+          SmallVector<AffineMap>{all, row, row}, iterators,
+          [](OpBuilder &nb, Location l, ValueRange a) {
+            Value shifted = arith::SubFOp::create(nb, l, a[0], a[1]);
+            linalg::YieldOp::create(
+                nb, l,
+                ValueRange{arith::AddFOp::create(
+                    nb, l, a[2], math::ExpOp::create(nb, l, shifted))});
+          })
+          .getResult(0);
   return buildElementwise(
-      b, loc, type, {shifted, sum},
+      b, loc, type, {x, max, sum},
       [log](OpBuilder &nb, Location l, ValueRange a) {
+        Value shifted = arith::SubFOp::create(nb, l, a[0], a[1]);
         if (log) {
-          return arith::SubFOp::create(nb, l, a[0],
-                                       math::LogOp::create(nb, l, a[1]))
+          return arith::SubFOp::create(nb, l, shifted,
+                                       math::LogOp::create(nb, l, a[2]))
               .getResult();
         }
-        return arith::DivFOp::create(nb, l, math::ExpOp::create(nb, l, a[0]),
-                                     a[1])
+        // Times the row's reciprocal (made once per row where the axis is
+        // innermost: it is invariant there) rather than divided by the
+        // sum: a vector division per element cost more than the exp.
+        Value reciprocal = arith::DivFOp::create(
+            nb, l, scalarConstant(nb, l, a[2].getType(), 1), a[2]);
+        return arith::MulFOp::create(nb, l, math::ExpOp::create(nb, l, shifted),
+                                     reciprocal)
             .getResult();
       });
 }
