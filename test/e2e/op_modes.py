@@ -38,6 +38,12 @@ rows, a stride-2 window, a last tile of fewer channels, a fused Relu
 stored into the next convolution's padded input (its border columns with
 it) and a residual Add, against onnx.reference.
 
+MaxPool 5x5 (YOLO's SPPF) and 3x3 stride 2 whose taps run as four max
+chains joined at the end, over inputs holding NaNs, infinities and
+signed zeros: every window with a NaN gives NaN (infer's MaxPool
+propagates NaN, as numpy's max; onnx.reference's skips it), so the
+expected values are numpy's max over each padded window.
+
 Depthwise convolutions with 5x5 and 7x7 windows (25 and 49 taps, one
 output row per panel with the taps in a loop): stride 1 and 2, rows of
 56, 28, 19 and 9 columns, a Relu fused, against onnx.reference.
@@ -286,6 +292,43 @@ def check_conv_tiles(args):
     return 1
 
 
+def check_max_pool_chains(args):
+    """Max pools whose windows the CPU kernel splits into several chains
+    of taps (any order gives the same max, NaN included)."""
+    info = helper.make_tensor_value_info
+    F = TensorProto.FLOAT
+    rng = np.random.default_rng(17)
+    cases = [("max_pool_5x5_sppf", 16, 20, 5, 1), ("max_pool_3x3_s2", 8, 23, 3, 2)]
+    for label, c, size, k, stride in cases:
+        out = (size + 2 * (k // 2) - k) // stride + 1
+        node = helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[k, k],
+                                strides=[stride] * 2, pads=[k // 2] * 4)
+        graph = helper.make_graph([node], label, [info("x", F, [1, c, size, size])],
+                                  [info("y", F, [1, c, out, out])])
+        model = make_model(graph, 17)
+        x = rng.uniform(-1, 1, (1, c, size, size)).astype(np.float32)
+        flat = x.reshape(-1)
+        picks = rng.choice(flat.size, 40, replace=False)
+        flat[picks[:10]] = np.nan
+        flat[picks[10:20]] = np.inf
+        flat[picks[20:30]] = -np.inf
+        flat[picks[30:]] = -0.0
+        padded = np.pad(x, [(0, 0), (0, 0)] + [(k // 2, k // 2)] * 2, constant_values=-np.inf)
+        windows = np.lib.stride_tricks.sliding_window_view(padded, (k, k), axis=(2, 3))
+        expected = windows[:, :, ::stride, ::stride].max(axis=(4, 5))
+        if not np.isnan(expected).any() or np.isnan(expected).all():
+            sys.exit(f"FAIL: {label}: the windows hold no NaN, or only NaNs (change the seed)")
+        work, library = compile_model(args, model, label, symbol="m")
+        data = os.path.join(work, "data")
+        write_set(data, model, {"x": x}, [expected])
+        proc = run([args.infer_run, library, "--test-data", data])
+        if proc.returncode != 0:
+            sys.exit(f"FAIL: {label}:\n{proc.stdout}{proc.stderr}")
+        print(f"ok {label}: {int(np.isnan(expected).sum())} NaN windows of {expected.size}, "
+              "the rest match numpy's max")
+    return len(cases)
+
+
 def check_depthwise_windows(args):
     """Depthwise convolutions whose windows have more taps than the kernels
     unroll: each output row a panel, the taps a loop over the offset table."""
@@ -399,6 +442,7 @@ def main():
     passed += check_min_max_reductions(args)
     passed += check_resize_nearest(args)
     passed += check_conv_tiles(args)
+    passed += check_max_pool_chains(args)
     passed += check_depthwise_windows(args)
     passed += check_conv_transpose_phases(args)
     print(f"{passed} passed, 0 failed")

@@ -6,7 +6,8 @@
 // the channels run in parallel, the rows in order; per vector, each of
 // the 9 taps is one wide load of 15 elements (3 for the 2-lane tail, so
 // nothing past the image is read) with its even lanes taken, combined in
-// registers in the window's order, and one store.
+// registers in four chains (taps 0, 4, 8; 1, 5; 2, 6; 3, 7: a max takes
+// them in any order) joined at the end, and one store.
 // CHECK-LABEL: func.func @max_pool_stride2
 // CHECK-NOT: linalg.fill
 // CHECK-NOT: linalg.generic
@@ -17,10 +18,18 @@
 // CHECK: %[[M15:.+]] = vector.constant_mask [15] : vector<16xi1>
 // CHECK: %[[P:.+]] = vector.maskedload %[[X]][%{{.+}}], %[[M15]]
 // CHECK: %[[E:.+]] = vector.shuffle %[[P]], %[[P]] [0, 2, 4, 6, 8, 10, 12, 14] : vector<16xf32>, vector<16xf32>
-// (The fill's -inf folds away in the first of the 9 taps' maxima.)
-// CHECK: arith.maximumf %[[E]], %{{.+}} : vector<8xf32>
-// CHECK-COUNT-7: arith.maximumf %{{.+}} : vector<8xf32>
-// CHECK: vector.store %{{.+}}, %[[Y]][%{{.+}}] : memref<400xf32, strided<[1]>>, vector<8xf32>
+// (The fill's -inf folds away in each chain's first tap: 5 maxima of
+// taps, then 3 joining the chains.)
+// CHECK: %[[C0:.+]] = arith.maximumf %[[E]], %{{.+}} : vector<8xf32>
+// CHECK: %[[C1:.+]] = arith.maximumf %{{.+}} : vector<8xf32>
+// CHECK: %[[C2:.+]] = arith.maximumf %{{.+}} : vector<8xf32>
+// CHECK: %[[C3:.+]] = arith.maximumf %{{.+}} : vector<8xf32>
+// CHECK: %[[C0B:.+]] = arith.maximumf %[[C0]], %{{.+}} : vector<8xf32>
+// CHECK: %[[J01:.+]] = arith.maximumf %[[C0B]], %[[C1]] : vector<8xf32>
+// CHECK: %[[J23:.+]] = arith.maximumf %[[C2]], %[[C3]] : vector<8xf32>
+// CHECK: %[[ALL:.+]] = arith.maximumf %[[J01]], %[[J23]] : vector<8xf32>
+// CHECK-NEXT: vector.store %[[ALL]]
+// CHECK-SAME: , %[[Y]][%{{.+}}] : memref<400xf32, strided<[1]>>, vector<8xf32>
 // CHECK: %[[TAIL:.+]] = vector.constant_mask [2] : vector<8xi1>
 // CHECK: vector.constant_mask [3] : vector<16xi1>
 // CHECK-COUNT-8: arith.maximumf %{{.+}} : vector<8xf32>
