@@ -38,6 +38,12 @@ rows, a stride-2 window, a last tile of fewer channels, a fused Relu
 stored into the next convolution's padded input (its border columns with
 it) and a residual Add, against onnx.reference.
 
+TopK as K selections per row: k = 50 of 2000 along the last axis and
+k = 7 of 300 along the first (largest and smallest), values rounded so
+that ties are many (equal values in index order), against
+onnx.reference; and a row with NaNs, which come after every number (in
+index order among themselves), against numpy's stable sort.
+
 MaxPool 5x5 (YOLO's SPPF) and 3x3 stride 2 whose taps run as four max
 chains joined at the end, over inputs holding NaNs, infinities and
 signed zeros: every window with a NaN gives NaN (infer's MaxPool
@@ -292,6 +298,46 @@ def check_conv_tiles(args):
     return 1
 
 
+def check_top_k(args):
+    """TopK over long rows with ties, both directions, two axes; NaNs last."""
+    info = helper.make_tensor_value_info
+    F, I64 = TensorProto.FLOAT, TensorProto.INT64
+    rng = np.random.default_rng(19)
+    cases = [("top_k_50_of_2000", [3, 2000], 50, -1, 1),
+             ("top_k_7_of_300_smallest_axis0", [300, 4], 7, 0, 0)]
+    for label, shape, k, axis, largest in cases:
+        out = list(shape)
+        out[axis] = k
+        node = helper.make_node("TopK", ["x", "k"], ["v", "i"], axis=axis, largest=largest)
+        graph = helper.make_graph([node], label, [info("x", F, shape)],
+                                  [info("v", F, out), info("i", I64, out)],
+                                  [helper.make_tensor("k", I64, [1], [k])])
+        model = make_model(graph, 17)
+        x = np.round(rng.standard_normal(shape) * 4).astype(np.float32) / 4
+        work, library = compile_model(args, model, label, symbol="m")
+        expect_match(args, work, library, model, {"x": x}, label)
+    # NaNs after every number, in index order.
+    label = "top_k_nan_last"
+    node = helper.make_node("TopK", ["x", "k"], ["v", "i"], axis=-1, largest=1)
+    graph = helper.make_graph([node], label, [info("x", F, [1, 40])],
+                              [info("v", F, [1, 38]), info("i", I64, [1, 38])],
+                              [helper.make_tensor("k", I64, [1], [38])])
+    model = make_model(graph, 17)
+    x = rng.standard_normal((1, 40)).astype(np.float32)
+    x[0, [3, 17, 25, 31, 38]] = np.nan
+    key = np.where(np.isnan(x), np.inf, -x)
+    order = np.argsort(key, axis=-1, kind="stable")[:, :38]
+    expected = [np.take_along_axis(x, order, -1), order.astype(np.int64)]
+    work, library = compile_model(args, model, label, symbol="m")
+    data = os.path.join(work, "data")
+    write_set(data, model, {"x": x}, expected)
+    proc = run([args.infer_run, library, "--test-data", data])
+    if proc.returncode != 0:
+        sys.exit(f"FAIL: {label}:\n{proc.stdout}{proc.stderr}")
+    print(f"ok {label}: 35 numbers in order, then 3 of the 5 NaNs by index")
+    return len(cases) + 1
+
+
 def check_max_pool_chains(args):
     """Max pools whose windows the CPU kernel splits into several chains
     of taps (any order gives the same max, NaN included)."""
@@ -442,6 +488,7 @@ def main():
     passed += check_min_max_reductions(args)
     passed += check_resize_nearest(args)
     passed += check_conv_tiles(args)
+    passed += check_top_k(args)
     passed += check_max_pool_chains(args)
     passed += check_depthwise_windows(args)
     passed += check_conv_transpose_phases(args)
