@@ -6,8 +6,8 @@ Each shape is a one-node ONNX model with constant weights and a bias,
 compiled by infer-compile with static shapes. infer's output is checked
 against ORT's on one random input (infer-run --test-data: the suites'
 tolerances), then both are timed in interleaved rounds: per round one
-`infer-bench --json` run (median latency of its iterations) and the same
-number of ORT runs (their median). The table gives the medians over the
+`infer-bench --into --json` run (median latency of its iterations) and
+the same number of ORT runs (their median): test/bench/one_layer.py. The table gives the medians over the
 rounds, GFLOP/s (2 x input positions x channels x filters per group x
 kernel taps), and infer/ORT.
 
@@ -24,11 +24,8 @@ of detection heads (PP-OCR det), whose windows tile the output.
 import argparse
 import json
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 import onnx
@@ -37,6 +34,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare import cpu_info  # noqa: E402
+from one_layer import compare  # noqa: E402
 
 # (name, channels, filters, group, kernel, stride, pad, output_padding, size)
 SHAPES = [
@@ -89,47 +87,14 @@ def main():
     rows, failed = [], False
     with tempfile.TemporaryDirectory() as tmp:
         for shape in SHAPES:
-            path = os.path.join(tmp, "m.onnx")
+            path = os.path.join(tmp, f"m{len(rows)}.onnx")
             flops, xshape = make_model(shape, path)
-            out = os.path.join(tmp, "out")
-            subprocess.run([os.path.join(bindir, "infer-compile"), path, "-o", out, "--name", "m"],
-                           check=True, capture_output=True)
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = args.threads
-            session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
             x = np.random.default_rng(1).standard_normal(xshape).astype(np.float32)
-            expected = session.run(None, {"X": x})[0]
-            data = os.path.join(tmp, "test_data_set_0")
-            os.makedirs(data, exist_ok=True)
-            with open(os.path.join(data, "input_0.pb"), "wb") as f:
-                f.write(numpy_helper.from_array(x, "X").SerializeToString())
-            with open(os.path.join(data, "output_0.pb"), "wb") as f:
-                f.write(numpy_helper.from_array(expected, "Y").SerializeToString())
-            check = subprocess.run([os.path.join(bindir, "infer-run"), os.path.join(out, "m.so"),
-                                    "--name", "m", "--test-data", data],
-                                   capture_output=True, text=True)
-            matches = check.returncode == 0
-            if not matches:
-                failed = True
-                print(f"{shape[0]}: infer's output differs from ORT's:\n{check.stdout}{check.stderr}",
-                      file=sys.stderr)
-            npy = os.path.join(tmp, "x.npy")
-            np.save(npy, x)
-            ours, theirs = [], []
-            for _ in range(args.rounds):
-                bench = subprocess.run(
-                    [os.path.join(bindir, "infer-bench"), os.path.join(out, "m.so"),
-                     "--intra-threads", str(args.threads), "--warmup", "3",
-                     "--iterations", str(args.iterations), "--input", f"X={npy}", "--json"],
-                    check=True, capture_output=True, text=True)
-                ours.append(json.loads(bench.stdout)["latency_ms"]["p50"])
-                times = []
-                for _ in range(args.iterations + 3):
-                    t0 = time.perf_counter()
-                    session.run(None, {"X": x})
-                    times.append((time.perf_counter() - t0) * 1e3)
-                theirs.append(statistics.median(times[3:]))
-            ms, ort_ms = statistics.median(ours), statistics.median(theirs)
+            work = os.path.join(tmp, str(len(rows)))
+            os.makedirs(work)
+            ms, ort_ms, matches = compare(bindir, path, work, x, args.threads, args.rounds,
+                                          args.iterations, shape[0])
+            failed |= not matches
             row = {"shape": shape[0], "infer_ms": ms, "ort_ms": ort_ms,
                    "infer_gflops": flops / ms / 1e6, "ort_gflops": flops / ort_ms / 1e6,
                    "ratio": ms / ort_ms, "matches_ort": matches}

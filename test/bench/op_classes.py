@@ -17,11 +17,8 @@ the medians over the rounds and infer/ORT.
 import argparse
 import json
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 import onnx
@@ -30,6 +27,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare import cpu_info  # noqa: E402
+from one_layer import compare  # noqa: E402
 
 RNG = np.random.default_rng(0)
 
@@ -149,45 +147,10 @@ def main():
             os.makedirs(work)
             path = os.path.join(work, "m.onnx")
             onnx.save(model, path)
-            out = os.path.join(work, "out")
-            subprocess.run([os.path.join(bindir, "infer-compile"), path, "-o", out, "--name", "m"],
-                           check=True, capture_output=True)
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = args.threads
-            session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
             x = RNG.standard_normal(shape).astype(np.float32)
-            data = os.path.join(work, "test_data_set_0")
-            os.makedirs(data)
-            with open(os.path.join(data, "input_0.pb"), "wb") as f:
-                f.write(numpy_helper.from_array(x, "X").SerializeToString())
-            with open(os.path.join(data, "output_0.pb"), "wb") as f:
-                f.write(numpy_helper.from_array(session.run(None, {"X": x})[0], "Y")
-                        .SerializeToString())
-            check = subprocess.run([os.path.join(bindir, "infer-run"), os.path.join(out, "m.so"),
-                                    "--name", "m", "--test-data", data],
-                                   capture_output=True, text=True)
-            matches = check.returncode == 0
-            if not matches:
-                failed = True
-                print(f"{name}: infer's output differs from ORT's:\n{check.stdout}{check.stderr}",
-                      file=sys.stderr)
-            npy = os.path.join(work, "x.npy")
-            np.save(npy, x)
-            ours, theirs = [], []
-            for _ in range(args.rounds):
-                bench = subprocess.run(
-                    [os.path.join(bindir, "infer-bench"), os.path.join(out, "m.so"),
-                     "--intra-threads", str(args.threads), "--warmup", "3", "--into",
-                     "--iterations", str(args.iterations), "--input", f"X={npy}", "--json"],
-                    check=True, capture_output=True, text=True)
-                ours.append(json.loads(bench.stdout)["latency_ms"]["p50"])
-                times = []
-                for _ in range(args.iterations + 3):
-                    t0 = time.perf_counter()
-                    session.run(None, {"X": x})
-                    times.append((time.perf_counter() - t0) * 1e3)
-                theirs.append(statistics.median(times[3:]))
-            ms, ort_ms = statistics.median(ours), statistics.median(theirs)
+            ms, ort_ms, matches = compare(bindir, path, work, x, args.threads, args.rounds,
+                                          args.iterations, name)
+            failed |= not matches
             rows.append({"case": name, "infer_ms": ms, "ort_ms": ort_ms, "ratio": ms / ort_ms,
                          "matches_ort": matches})
             print(f"| {name} | {ms:.3f} | {ort_ms:.3f} | {ms / ort_ms:.2f} |", flush=True)
