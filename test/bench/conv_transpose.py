@@ -21,7 +21,6 @@ in segmentation nets), FCN's 16x16 stride-8 per-class upsampling, a
 stride-1 3x3 (a convolution with flipped taps), and the 2x2 stride-2 one
 of detection heads (PP-OCR det), whose windows tile the output.
 """
-import argparse
 import json
 import os
 import sys
@@ -29,12 +28,10 @@ import tempfile
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import cpu_info  # noqa: E402
-from one_layer import compare  # noqa: E402
+from one_layer import compare, heading, options  # noqa: E402
 
 # (name, channels, filters, group, kernel, stride, pad, output_padding, size)
 SHAPES = [
@@ -69,19 +66,9 @@ def make_model(shape, path):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "..", "build"))
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--iterations", type=int, default=30)
-    parser.add_argument("--json", help="write the results here")
-    args = parser.parse_args()
+    args = options(__doc__, rounds=5)
     bindir = os.path.join(args.build, "bin")
-    info = cpu_info()
-    print(f"CPU: {info['cpu']}; vector extensions: {' '.join(info['vector_extensions'])}; "
-          f"{args.threads} thread(s); ONNX Runtime {ort.__version__}; "
-          f"medians of {args.rounds} interleaved rounds")
+    info = heading(args)
     print("| shape | infer ms | ORT ms | infer GFLOP/s | ORT GFLOP/s | infer/ORT |")
     print("|---|---:|---:|---:|---:|---:|")
     rows, failed = [], False

@@ -2,6 +2,7 @@
 (an ONNX model with input X and output Y) compiled by infer-compile,
 checked against ONNX Runtime's output on one input, then timed against
 ORT in interleaved rounds at the same thread count."""
+import argparse
 import json
 import os
 import statistics
@@ -12,6 +13,34 @@ import time
 import numpy as np
 import onnxruntime as ort
 from onnx import numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import cpu_info  # noqa: E402
+
+
+def options(doc, rounds, extra=None):
+    """The scripts' options: --build, --threads, --rounds (default
+    `rounds`), --iterations, --json, and whatever `extra(parser)` adds."""
+    parser = argparse.ArgumentParser(description=doc,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--iterations", type=int, default=30)
+    parser.add_argument("--json", help="write the results here")
+    if extra:
+        extra(parser)
+    return parser.parse_args()
+
+
+def heading(args):
+    """Prints the machine, the threads and the runtimes' versions; returns
+    the machine's description for the JSON."""
+    info = cpu_info()
+    print(f"CPU: {info['cpu']}; vector extensions: {' '.join(info['vector_extensions'])}; "
+          f"{args.threads} thread(s); ONNX Runtime {ort.__version__}; "
+          f"medians of {args.rounds} interleaved rounds")
+    return info
 
 
 def compare(bindir, path, work, x, threads, rounds, iterations, label):

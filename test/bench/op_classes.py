@@ -14,7 +14,6 @@ the medians over the rounds and infer/ORT.
   .venv/bin/python test/bench/op_classes.py [--threads N] [--rounds R]
       [--iterations I] [--filter TEXT] [--json FILE] [--build DIR]
 """
-import argparse
 import json
 import os
 import sys
@@ -22,12 +21,10 @@ import tempfile
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import cpu_info  # noqa: E402
-from one_layer import compare  # noqa: E402
+from one_layer import compare, heading, options  # noqa: E402
 
 RNG = np.random.default_rng(0)
 
@@ -115,20 +112,10 @@ CASES = [
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "..", "build"))
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--iterations", type=int, default=30)
-    parser.add_argument("--filter", default="", help="only cases whose name contains this")
-    parser.add_argument("--json", help="write the results here")
-    args = parser.parse_args()
+    args = options(__doc__, rounds=3, extra=lambda parser: parser.add_argument(
+        "--filter", default="", help="only cases whose name contains this"))
     bindir = os.path.join(args.build, "bin")
-    info = cpu_info()
-    print(f"CPU: {info['cpu']}; vector extensions: {' '.join(info['vector_extensions'])}; "
-          f"{args.threads} thread(s); ONNX Runtime {ort.__version__}; "
-          f"medians of {args.rounds} interleaved rounds")
+    info = heading(args)
     print("| op class | infer ms | ORT ms | infer/ORT |")
     print("|---|---:|---:|---:|")
     rows, failed = [], False
