@@ -21,7 +21,6 @@ in segmentation nets), FCN's 16x16 stride-8 per-class upsampling, a
 stride-1 3x3 (a convolution with flipped taps), and the 2x2 stride-2 one
 of detection heads (PP-OCR det), whose windows tile the output.
 """
-import json
 import os
 import sys
 import tempfile
@@ -31,7 +30,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from one_layer import compare, heading, options  # noqa: E402
+from one_layer import compare, finish, heading, options  # noqa: E402
 
 # (name, channels, filters, group, kernel, stride, pad, output_padding, size)
 SHAPES = [
@@ -88,10 +87,7 @@ def main():
             rows.append(row)
             print(f"| {shape[0]} | {ms:.3f} | {ort_ms:.3f} | {row['infer_gflops']:.1f} "
                   f"| {row['ort_gflops']:.1f} | {row['ratio']:.2f} |", flush=True)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"machine": info, "threads": args.threads, "rows": rows}, f, indent=2)
-    return 1 if failed else 0
+    return finish(args, info, rows, failed)
 
 
 if __name__ == "__main__":

@@ -83,3 +83,12 @@ def compare(bindir, path, work, x, threads, rounds, iterations, label):
             times.append((time.perf_counter() - t0) * 1e3)
         theirs.append(statistics.median(times[3:]))
     return statistics.median(ours), statistics.median(theirs), matches
+
+
+def finish(args, info, rows, failed):
+    """Writes the rows to --json, if given; the exit status: 1 when an
+    output differed from ORT's."""
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"machine": info, "threads": args.threads, "rows": rows}, f, indent=2)
+    return 1 if failed else 0

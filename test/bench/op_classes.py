@@ -14,7 +14,6 @@ the medians over the rounds and infer/ORT.
   .venv/bin/python test/bench/op_classes.py [--threads N] [--rounds R]
       [--iterations I] [--filter TEXT] [--json FILE] [--build DIR]
 """
-import json
 import os
 import sys
 import tempfile
@@ -24,7 +23,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from one_layer import compare, heading, options  # noqa: E402
+from one_layer import compare, finish, heading, options  # noqa: E402
 
 RNG = np.random.default_rng(0)
 
@@ -141,10 +140,7 @@ def main():
             rows.append({"case": name, "infer_ms": ms, "ort_ms": ort_ms, "ratio": ms / ort_ms,
                          "matches_ort": matches})
             print(f"| {name} | {ms:.3f} | {ort_ms:.3f} | {ms / ort_ms:.2f} |", flush=True)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"machine": info, "threads": args.threads, "rows": rows}, f, indent=2)
-    return 1 if failed else 0
+    return finish(args, info, rows, failed)
 
 
 if __name__ == "__main__":
