@@ -287,10 +287,18 @@ struct PoolLowering final : OpConversionPattern<Op> {
         return success();
       } else {
         // Divisors: window elements inside the input (and inside the pads
-        // when count_include_pad), computed by pooling a tensor of ones.
-        Value ones = filledTensor(rewriter, loc, xType,
-                                  scalarConstant(rewriter, loc, element, 1),
-                                  ValueRange{adaptor.getX()});
+        // when count_include_pad), computed by pooling a plane of ones
+        // (1 x 1 x spatial: the same for every image and channel).
+        SmallVector<int64_t> planeShape = {1, 1};
+        SmallVector<OpFoldResult> planeSizes = {rewriter.getIndexAttr(1),
+                                                rewriter.getIndexAttr(1)};
+        for (int64_t i = 0; i < s; ++i) {
+          planeShape.push_back(xType.getDimSize(i + 2));
+          planeSizes.push_back(dimSize(rewriter, loc, adaptor.getX(), i + 2));
+        }
+        Value ones = filledTensor(
+            rewriter, loc, RankedTensorType::get(planeShape, element),
+            scalarConstant(rewriter, loc, element, 1), planeSizes);
         Value padOnes = padSpatial(
             rewriter, loc, ones, ws.begin, ws.end, ws.in, kernel,
             SmallVector<int64_t>(s, 1), SmallVector<int64_t>(s, 1),
@@ -303,12 +311,15 @@ struct PoolLowering final : OpConversionPattern<Op> {
                                 dilations, zero,
                                 [](OpBuilder &b, Location l, Value acc,
                                    Value v) { return add(b, l, acc, v); });
+        SmallVector<int64_t> countShape = {1, 1};
+        llvm::append_range(countShape, yType.getShape().drop_front(2));
+        auto countType = RankedTensorType::get(countShape, element);
         rewriter.replaceOp(
             op,
             buildElementwise(
                 rewriter, loc, yType,
                 {castTo(rewriter, loc, sum, yType),
-                 castTo(rewriter, loc, count, yType)},
+                 castTo(rewriter, loc, count, countType)},
                 [](OpBuilder &b, Location l, ValueRange a) {
                   return arith::DivFOp::create(b, l, a[0], a[1]).getResult();
                 }));
