@@ -4,7 +4,9 @@
 // op's coordinate transformation; nearest mode rounds it, linear and cubic
 // modes blend the 2^k or 4^k neighbours along the k resized axes. Scales given
 // as an operand are read at run time, so the coordinates match ONNX even when
-// the scale is not out/in exactly.
+// the scale is not out/in exactly. Constant whole factors take simpler forms:
+// nearest a broadcast copy (NearestUpsample.h), linear and cubic one
+// depthwise convolution per phase (PhasedResize.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 #include "passes/lowering/Passes.h"
 #include "passes/lowering/tensor/Interpolation.h"
 #include "passes/lowering/tensor/NearestUpsample.h"
+#include "passes/lowering/tensor/PhasedResize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -91,27 +94,33 @@ struct ResizeLowering final : OpConversionPattern<ResizeOp> {
     if (constantScales && !isa<FloatType>(constantScales.getElementType())) {
       constantScales = nullptr;
     }
-    if (mode == "nearest" && !crop) {
-      // Whole factors that map x to x div factor: a broadcast copy.
-      SmallVector<float> axisScales;
-      for (auto [slot, d] : llvm::enumerate(axes)) {
-        if (constantScales && constantScales.getNumElements() ==
-                                  static_cast<int64_t>(axes.size())) {
-          axisScales.push_back(static_cast<float>(
-              constantScales.getValues<APFloat>()[slot].convertToDouble()));
-        } else if (!scales && !inType.isDynamicDim(d) &&
-                   !outType.isDynamicDim(d)) {
-          axisScales.push_back(static_cast<float>(outType.getDimSize(d)) /
-                               static_cast<float>(inType.getDimSize(d)));
-        }
+    // Constant scales (or static sizes and no scales) per resized axis:
+    // whole factors take the broadcast-copy or phased forms.
+    SmallVector<float> axisScales;
+    for (auto [slot, d] : llvm::enumerate(axes)) {
+      if (constantScales && constantScales.getNumElements() ==
+                                static_cast<int64_t>(axes.size())) {
+        axisScales.push_back(static_cast<float>(
+            constantScales.getValues<APFloat>()[slot].convertToDouble()));
+      } else if (!scales && !inType.isDynamicDim(d) &&
+                 !outType.isDynamicDim(d)) {
+        axisScales.push_back(static_cast<float>(outType.getDimSize(d)) /
+                             static_cast<float>(inType.getDimSize(d)));
       }
-      if (axisScales.size() == axes.size()) {
-        if (Value copy =
-                lowerWholeFactorNearest(rewriter, loc, x, outType, axes,
-                                        axisScales, ctm, nearestMode)) {
-          rewriter.replaceOp(op, castTo(rewriter, loc, copy, outType));
-          return success();
-        }
+    }
+    if (!crop && axisScales.size() == axes.size()) {
+      Value whole;
+      if (mode == "nearest") {
+        whole = lowerWholeFactorNearest(rewriter, loc, x, outType, axes,
+                                        axisScales, ctm, nearestMode);
+      } else {
+        whole = lowerWholeFactorInterpolation(
+            rewriter, loc, x, outType, axes, axisScales,
+            ResizeMode{mode, ctm, cubicA, excludeOutside});
+      }
+      if (whole) {
+        rewriter.replaceOp(op, castTo(rewriter, loc, whole, outType));
+        return success();
       }
     }
     auto toF32 = [&](Value index) -> Value {
