@@ -80,6 +80,7 @@ CASES = [
     ("conv1d k3, 256ch T1000", lambda: conv(256, 256, 3, 1000, one_d=True)),
     ("conv1d k5 dilation 4, 128ch T2000", lambda: conv(128, 128, 5, 2000, dilation=4, one_d=True)),
     ("conv 5x5, 64ch 56x56", lambda: conv(64, 64, 5, 56)),
+    ("conv 3x3 few filters 96->24ch 160x160 (detection head)", lambda: conv(96, 24, 3, 160)),
     ("max pool 5x5 (SPPF), 128ch 20x20",
      lambda: single("MaxPool", [1, 128, 20, 20], kernel_shape=[5, 5], pads=[2] * 4)),
     ("SPPF block (conv, 3 max pools, concat, conv)", sppf),
