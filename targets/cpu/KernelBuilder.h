@@ -426,7 +426,8 @@ private:
   void prefetchNextTile(mlir::Value m0, mlir::Value kv, mlir::Value k0);
 
   /// Prefetches B's rows kBPrefetchSteps past `kv` at the panel's first
-  /// and last columns, when B is read as rows over kPrefetchRowBytes apart.
+  /// and last columns, when B is read as rows (or through a stride-1
+  /// window: the flat view) over kPrefetchRowBytes apart.
   void prefetchRows(const Rows &source, mlir::Value kv);
 
   /// How many elements past each row's store the epilogue prefetches C

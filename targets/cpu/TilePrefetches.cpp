@@ -10,7 +10,8 @@
 //     its first), so it streams in over the whole panel;
 //   - A's next tile, when A is read in place and over 1 MB: one short
 //     stream per row of A, the next tile's rows of the k-block;
-//   - B's rows a plane apart (a 1x1 convolution's input read in place),
+//   - B's rows a plane apart (a 1x1 convolution's input read in place, or
+//     a stride-1 window's, its rows' offsets from the k table),
 //     kBPrefetchSteps ahead.
 //
 //===----------------------------------------------------------------------===//
@@ -149,15 +150,33 @@ void KernelBuilder::prefetchRows(const Rows &source, Value kv) {
   // channels before mobilenet_v2's projections) each read costs about
   // what one from memory does. Constant rows (weights; a recurrent
   // layer's, read at every step, stay in L2) are left alone.
-  if (flat || strided || c.gather || c.k <= kBPrefetchSteps ||
+  if (strided || (c.gather && !flat) || c.k <= kBPrefetchSteps ||
       ShapedType::isDynamic(c.n) ||
       c.n * elem.getIntOrFloatBitWidth() / 8 < kPrefetchRowBytes ||
       viewRoot(rhs).getDefiningOp<memref::GetGlobalOp>()) {
     return;
   }
-  ivs[c.kId()] = arith::MinUIOp::create(
+  Value ahead = arith::MinUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, kv, index(kBPrefetchSteps)),
       index(c.k - 1));
+  if (flat) {
+    // A stride-1 window's rows (a 3x3 convolution's input read in place,
+    // few filters: PP-OCRv4 det's heads) are a channel's plane apart too:
+    // the panel's first and last elements of row `ahead`, as
+    // assembleVectors addresses them.
+    auto constant = [&](int64_t v) -> Value { return index(v); };
+    Value row = arith::AddIOp::create(b, loc, batchOffset(), kOffset(ahead));
+    for (int64_t column : {int64_t(0), source.width - 1}) {
+      Value at = arith::AddIOp::create(b, loc, source.n0, index(column));
+      Value address = arith::AddIOp::create(
+          b, loc, row, linearOffset<Value>(at, c.nDims, constant));
+      memref::PrefetchOp::create(b, loc, flat, ValueRange{address},
+                                 /*isWrite=*/false, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+    }
+    return;
+  }
+  ivs[c.kId()] = ahead;
   for (int64_t column : {int64_t(0), source.width - 1}) {
     ivs[c.nId()] = arith::AddIOp::create(b, loc, source.n0, index(column));
     memref::PrefetchOp::create(b, loc, rhs, indices(rhsDims),

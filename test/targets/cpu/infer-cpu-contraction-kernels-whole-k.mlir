@@ -1,0 +1,80 @@
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-contraction-kernels{vector-bits=512},canonicalize)' | FileCheck %s
+
+// A 3x3 convolution with few filters over a large plane (PP-OCRv4 det's
+// 96 -> 24 heads at 160 x 160): A (24 x 864 floats, 81 KiB) fits in L2,
+// C (24 x 25600, 2.4 MiB) does not. The reduction runs over all of
+// K = 864 in one block (k-blocks of 256 sent C's partial sums out to L3
+// and back three times). Its input is read in place (three row tiles),
+// each row a channel's plane apart: every step prefetches the row 16
+// steps ahead (its offset from the k table, clamped to the last row) at
+// the panel's first and last columns.
+// CHECK-LABEL: func.func @few_filters
+// CHECK: %[[TABLE:.+]] = memref.get_global @__infer_k_offsets : memref<864xi32>
+// CHECK: %[[X:.+]] = memref.reinterpret_cast %arg1
+// CHECK: scf.for %[[N0:.+]] = %c0 to %c25600 step %c32
+// CHECK: scf.for %{{.+}} = %c0 to %c24 step %c8
+// CHECK-NOT: scf.for
+// CHECK: scf.for %[[K:.+]] = %c0 to %c864 step %c4
+// CHECK: %[[AHEAD:.+]] = arith.addi %[[K]], %c16
+// CHECK: %[[CLAMPED:.+]] = arith.minui %[[AHEAD]], %c863
+// CHECK: memref.load %[[TABLE]][%[[CLAMPED]]] : memref<864xi32>
+// CHECK: memref.prefetch %[[X]][%{{.+}}], read, locality<3>, data
+// CHECK: arith.addi %[[N0]], %c31
+// CHECK: memref.prefetch %[[X]][%{{.+}}], read, locality<3>, data
+// CHECK: vector.fma
+func.func @few_filters(%w: memref<24x96x3x3xf32>, %x: memref<96x162x162xf32>, %y: memref<24x160x160xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(f, c, kh, kw, oh, ow) -> (f, c, kh, kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (c, oh + kh, ow + kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (f, oh, ow)>],
+                  iterator_types = ["parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
+      ins(%w, %x : memref<24x96x3x3xf32>, memref<96x162x162xf32>) outs(%y : memref<24x160x160xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// 96 filters: A is 324 KiB, over the 256 KiB that stays in L2 beside the
+// rest; k-blocks of 256 rows again.
+// CHECK-LABEL: func.func @many_filters
+// CHECK: scf.for %{{.+}} = %c0 to %c864 step %c256
+func.func @many_filters(%w: memref<96x96x3x3xf32>, %x: memref<96x162x162xf32>, %y: memref<96x160x160xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(f, c, kh, kw, oh, ow) -> (f, c, kh, kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (c, oh + kh, ow + kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (f, oh, ow)>],
+                  iterator_types = ["parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
+      ins(%w, %x : memref<96x96x3x3xf32>, memref<96x162x162xf32>) outs(%y : memref<96x160x160xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A small plane (C of 24 x 784 floats, 74 KiB) stays in L2 between
+// blocks: k-blocks of 256; and rows under 4 KiB apart are left to the
+// hardware prefetchers.
+// CHECK-LABEL: func.func @small_plane
+// CHECK: scf.for %{{.+}} = %c0 to %c864 step %c256
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+func.func @small_plane(%w: memref<24x96x3x3xf32>, %x: memref<96x30x30xf32>, %y: memref<24x28x28xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(f, c, kh, kw, oh, ow) -> (f, c, kh, kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (c, oh + kh, ow + kw)>,
+                                   affine_map<(f, c, kh, kw, oh, ow) -> (f, oh, ow)>],
+                  iterator_types = ["parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
+      ins(%w, %x : memref<24x96x3x3xf32>, memref<96x30x30xf32>) outs(%y : memref<24x28x28xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
