@@ -44,9 +44,10 @@ that ties are many (equal values in index order), against
 onnx.reference; and a row with NaNs, which come after every number (in
 index order among themselves), against numpy's stable sort.
 
-MaxPool 5x5 (YOLO's SPPF) and 3x3 stride 2 whose taps run as four max
-chains joined at the end, over inputs holding NaNs, infinities and
-signed zeros: every window with a NaN gives NaN (infer's MaxPool
+MaxPool 5x5 (YOLO's SPPF; a max along rows of 5, then along columns of
+5 of that) and 3x3 stride 2 (one window, its taps in four max chains
+joined at the end), over inputs holding NaNs, infinities and signed
+zeros: every window with a NaN gives NaN (infer's MaxPool
 propagates NaN, as numpy's max; onnx.reference's skips it), so the
 expected values are numpy's max over each padded window.
 
