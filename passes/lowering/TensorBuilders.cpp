@@ -355,8 +355,31 @@ Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
       [](OpBuilder &nb, Location l, Value acc, Value v) {
         return arith::MaxNumFOp::create(nb, l, acc, v).getResult();
       });
-  // The sum of exp(x - max) reads x and the max (x - max is not kept: a
-  // pass over memory), and so does the result.
+  if (!log) {
+    // exp(x - max) once per element (the polynomial costs far more than a
+    // pass over the rows), then its row sum, then times the row's
+    // reciprocal (made once per row where the axis is innermost: a vector
+    // division per element cost more than the exp).
+    Value e = buildElementwise(
+        b, loc, type, {x, max}, [](OpBuilder &nb, Location l, ValueRange a) {
+          return math::ExpOp::create(nb, l,
+                                     arith::SubFOp::create(nb, l, a[0], a[1]))
+              .getResult();
+        });
+    Value sum = buildReduction(
+        b, loc, e, {axis}, true, scalarConstant(b, loc, t, 0),
+        [](OpBuilder &nb, Location l, Value acc, Value v) {
+          return arith::AddFOp::create(nb, l, acc, v).getResult();
+        });
+    return buildElementwise(
+        b, loc, type, {e, sum}, [](OpBuilder &nb, Location l, ValueRange a) {
+          Value reciprocal = arith::DivFOp::create(
+              nb, l, scalarConstant(nb, l, a[1].getType(), 1), a[1]);
+          return arith::MulFOp::create(nb, l, a[0], reciprocal).getResult();
+        });
+  }
+  // LogSoftmax: the sum of exp(x - max) reads x and the max (x - max is
+  // not kept: a pass over memory), and so does the result.
   MLIRContext *ctx = b.getContext();
   int64_t rank = type.getRank();
   SmallVector<AffineExpr> rowExprs;
@@ -385,21 +408,10 @@ Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
           })
           .getResult(0);
   return buildElementwise(
-      b, loc, type, {x, max, sum},
-      [log](OpBuilder &nb, Location l, ValueRange a) {
+      b, loc, type, {x, max, sum}, [](OpBuilder &nb, Location l, ValueRange a) {
         Value shifted = arith::SubFOp::create(nb, l, a[0], a[1]);
-        if (log) {
-          return arith::SubFOp::create(nb, l, shifted,
-                                       math::LogOp::create(nb, l, a[2]))
-              .getResult();
-        }
-        // Times the row's reciprocal (made once per row where the axis is
-        // innermost: it is invariant there) rather than divided by the
-        // sum: a vector division per element cost more than the exp.
-        Value reciprocal = arith::DivFOp::create(
-            nb, l, scalarConstant(nb, l, a[2].getType(), 1), a[2]);
-        return arith::MulFOp::create(nb, l, math::ExpOp::create(nb, l, shifted),
-                                     reciprocal)
+        return arith::SubFOp::create(nb, l, shifted,
+                                     math::LogOp::create(nb, l, a[2]))
             .getResult();
       });
 }
