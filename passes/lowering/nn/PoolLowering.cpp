@@ -75,11 +75,12 @@ Value buildPool(
       .getResult(0);
 }
 
-/// A max (or min) over a window is the max over its rows of each row's
-/// max: pooling one spatial dim at a time, the last first, reads
-/// k_1 + ... + k_s inputs per output where the window reads k_1 * ... *
-/// k_s (a 5x5 max pool, YOLO's SPPF: 10 instead of 25), with the same
-/// result (a max does not depend on grouping, NaN included). Each pass but
+/// A max over a window is the max over its rows of each row's max (and a
+/// sum the sum of its rows' sums): pooling one spatial dim at a time, the
+/// last first, reads k_1 + ... + k_s inputs per output where the window
+/// reads k_1 * ... * k_s (a 5x5 max pool, YOLO's SPPF: 10 instead of 25),
+/// with the same result for a max (it does not depend on grouping, NaN
+/// included) and a sum rounded in another order. Each pass but
 /// the last runs over the padded extent of the dims still to pool, so a
 /// stride s_j before dim i multiplies pass i's work by s_j; kept only
 /// where the estimated inputs read per output are under 3/4 of the
@@ -309,16 +310,27 @@ struct PoolLowering final : OpConversionPattern<Op> {
       if constexpr (kind == PoolKind::Lp) {
         p = op.getP();
       }
-      Value sum = buildPool(
-          rewriter, loc, pad(adaptor.getX(), zero), ws.out, kernel, strides,
-          dilations, zero, [p](OpBuilder &b, Location l, Value acc, Value v) {
-            if (p != 1) {
-              Value a = math::AbsFOp::create(b, l, v);
-              v = math::PowFOp::create(b, l, a,
-                                       scalarConstant(b, l, a.getType(), p));
-            }
-            return add(b, l, acc, v);
-          });
+      auto sumOf = [p](OpBuilder &b, Location l, Value acc, Value v) {
+        if (p != 1) {
+          Value a = math::AbsFOp::create(b, l, v);
+          v = math::PowFOp::create(b, l, a,
+                                   scalarConstant(b, l, a.getType(), p));
+        }
+        return add(b, l, acc, v);
+      };
+      Value padded = pad(adaptor.getX(), zero);
+      // An average's window sum is the sum of its rows' sums too (the
+      // order of the additions changes, within an ulp or two of the sum);
+      // an Lp pool's powers apply once, to the inputs.
+      Value sum;
+      if constexpr (kind == PoolKind::Average) {
+        sum = separablePool(rewriter, loc, padded, ws.out, kernel, strides,
+                            dilations, zero, sumOf);
+      }
+      if (!sum) {
+        sum = buildPool(rewriter, loc, padded, ws.out, kernel, strides,
+                        dilations, zero, sumOf);
+      }
       if constexpr (kind == PoolKind::Lp) {
         rewriter.replaceOp(
             op, buildElementwise(
