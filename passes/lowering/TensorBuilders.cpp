@@ -355,11 +355,13 @@ Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
       [](OpBuilder &nb, Location l, Value acc, Value v) {
         return arith::MaxNumFOp::create(nb, l, acc, v).getResult();
       });
-  if (!log) {
+  if (!log && t.getIntOrFloatBitWidth() >= 32) {
     // exp(x - max) once per element (the polynomial costs far more than a
     // pass over the rows), then its row sum, then times the row's
     // reciprocal (made once per row where the axis is innermost: a vector
-    // division per element cost more than the exp).
+    // division per element cost more than the exp). Not for 16-bit floats:
+    // exp(x - max) kept in them is rounded once more before the scaling
+    // (the bf16 attention node tests lose elements to it).
     Value e = buildElementwise(
         b, loc, type, {x, max}, [](OpBuilder &nb, Location l, ValueRange a) {
           return math::ExpOp::create(nb, l,
@@ -378,8 +380,9 @@ Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
           return arith::MulFOp::create(nb, l, a[0], reciprocal).getResult();
         });
   }
-  // LogSoftmax: the sum of exp(x - max) reads x and the max (x - max is
-  // not kept: a pass over memory), and so does the result.
+  // LogSoftmax, and 16-bit softmax: the sum of exp(x - max) reads x and
+  // the max (x - max is not kept: a pass over memory), and so does the
+  // result.
   MLIRContext *ctx = b.getContext();
   int64_t rank = type.getRank();
   SmallVector<AffineExpr> rowExprs;
@@ -408,10 +411,18 @@ Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
           })
           .getResult(0);
   return buildElementwise(
-      b, loc, type, {x, max, sum}, [](OpBuilder &nb, Location l, ValueRange a) {
+      b, loc, type, {x, max, sum},
+      [log](OpBuilder &nb, Location l, ValueRange a) {
         Value shifted = arith::SubFOp::create(nb, l, a[0], a[1]);
-        return arith::SubFOp::create(nb, l, shifted,
-                                     math::LogOp::create(nb, l, a[2]))
+        if (log) {
+          return arith::SubFOp::create(nb, l, shifted,
+                                       math::LogOp::create(nb, l, a[2]))
+              .getResult();
+        }
+        Value reciprocal = arith::DivFOp::create(
+            nb, l, scalarConstant(nb, l, a[2].getType(), 1), a[2]);
+        return arith::MulFOp::create(nb, l, math::ExpOp::create(nb, l, shifted),
+                                     reciprocal)
             .getResult();
       });
 }

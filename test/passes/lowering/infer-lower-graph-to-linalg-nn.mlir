@@ -98,6 +98,21 @@ func.func @softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
 
 // -----
 
+// In bfloat16, exp(x - max) is not kept (it would be rounded to bf16 once
+// more before the scaling): the sum and the result each compute it from x.
+// CHECK-LABEL: func.func @softmax_bf16
+// CHECK: %[[MAX:.+]] = linalg.generic {{.+}} ins(%arg0 : tensor<2x5xbf16>) outs(%{{.+}} : tensor<2x1xbf16>)
+// CHECK: %[[SUM:.+]] = linalg.generic {{.+}} ins(%arg0, %[[MAX]] : tensor<2x5xbf16>, tensor<2x1xbf16>) outs(%{{.+}} : tensor<2x1xbf16>)
+// CHECK: math.exp
+// CHECK: linalg.generic {{.+}} ins(%arg0, %[[MAX]], %[[SUM]] : tensor<2x5xbf16>, tensor<2x1xbf16>, tensor<2x1xbf16>) outs(%{{.+}} : tensor<2x5xbf16>)
+// CHECK: math.exp
+func.func @softmax_bf16(%x: tensor<2x5xbf16>) -> tensor<2x5xbf16> {
+  %0 = graph.softmax %x : (tensor<2x5xbf16>) -> tensor<2x5xbf16>
+  return %0 : tensor<2x5xbf16>
+}
+
+// -----
+
 // Hardmax: one reduction finds the first maximum's index along the axis
 // (the same whatever its size: 2^20 here), then a one-hot of it.
 // CHECK-LABEL: func.func @hardmax
