@@ -509,28 +509,6 @@ namespace {
 /// 100-300 KB; PP-OCRv4 det's, which gained nothing, are larger).
 constexpr int64_t kMaxRowRangesRhsBytes = 512 * 1024;
 
-/// K blocks keep a block of A (M x KC) in L2 for every panel, and C's
-/// partial sums go out and come back between blocks. When all of A fits
-/// in L2 anyway and C does not (a convolution with few filters over a
-/// large plane: PP-OCRv4 det's 96 -> 24 3x3 heads at 160 x 160, K = 864,
-/// C 2.4 MB), every block after the first re-read C from L3 and the fused
-/// epilogue waited for the last: one block of all of K then. At most
-/// kWholeKRows rows (a packed B panel of K x NR floats is on the stack).
-constexpr int64_t kWholeKLhsBytes = 256 * 1024;
-constexpr int64_t kWholeKOutBytes = 1024 * 1024;
-constexpr int64_t kWholeKRows = 1024;
-
-int64_t reductionBlock(const Contraction &c, int64_t kBlock) {
-  if (!c.element.isF32() || c.byteDot || c.accElement ||
-      ShapedType::isDynamic(c.k) || ShapedType::isDynamic(c.n) ||
-      ShapedType::isDynamic(c.m) || c.k <= kBlock || c.k > kWholeKRows) {
-    return kBlock;
-  }
-  bool lhsFits = c.m * c.k * 4 <= kWholeKLhsBytes;
-  bool outOutgrows = c.m * c.n * 4 > kWholeKOutBytes;
-  return lhsFits && outOutgrows ? c.k : kBlock;
-}
-
 /// Whether `next` runs a batch loop over C's rows in parallel (the first
 /// batch dim that is not 1 has kMinParallelBatch iterations or more, as
 /// KernelBuilder::parallelBatchLevel asks: a depthwise convolution's

@@ -146,6 +146,10 @@ int64_t transposedChunkColumns(const Contraction &c, unsigned vectorBits);
 /// idle). Returns whether it did.
 bool rowsAsBatch(Contraction &c, int64_t maxK, int64_t minRow);
 
+/// The k-block of `c`'s kernel: `kBlock` rows, or all of K when A fits in
+/// L2 and C does not (see ContractionMatch.cpp).
+int64_t reductionBlock(const Contraction &c, int64_t kBlock);
+
 } // namespace infer::cpu
 
 #endif // INFER_TARGETS_CPU_CONTRACTIONMATCH_H
