@@ -11,9 +11,8 @@ using namespace mlir;
 
 namespace infer::lowering {
 
-std::optional<int64_t> nearestSourceIndex(StringRef ctm, StringRef nearestMode,
-                                          int64_t x, int64_t in, int64_t out,
-                                          float scale) {
+std::optional<float> sourceCoordinate(StringRef ctm, int64_t x, int64_t out,
+                                      float scale) {
   // As ResizeLowering builds it: the output index as f32, one f32
   // operation at a time (volatile: no contraction, no extra precision).
   volatile float xr = static_cast<float>(static_cast<uint64_t>(x));
@@ -33,6 +32,17 @@ std::optional<int64_t> nearestSourceIndex(StringRef ctm, StringRef nearestMode,
   } else {
     return std::nullopt;
   }
+  return c;
+}
+
+std::optional<int64_t> nearestSourceIndex(StringRef ctm, StringRef nearestMode,
+                                          int64_t x, int64_t in, int64_t out,
+                                          float scale) {
+  std::optional<float> coordinate = sourceCoordinate(ctm, x, out, scale);
+  if (!coordinate) {
+    return std::nullopt;
+  }
+  float c = *coordinate;
   float r;
   if (nearestMode == "floor") {
     r = std::floor(c);

@@ -23,6 +23,13 @@
 
 namespace infer::lowering {
 
+/// The source coordinate ResizeLowering computes for output index `x` of
+/// an axis resized to `out` elements with f32 `scale`, with the same f32
+/// operations, or nullopt for a transformation it does not evaluate here
+/// (align_corners, half_pixel_symmetric, tf_crop_and_resize).
+std::optional<float> sourceCoordinate(llvm::StringRef ctm, int64_t x,
+                                      int64_t out, float scale);
+
 /// The input index that ResizeLowering's nearest mode reads for output
 /// index `x` of an axis of `in` elements resized to `out` with f32 `scale`,
 /// computed with the same f32 operations, or nullopt for a transformation

@@ -3,6 +3,7 @@
 #include "passes/lowering/tensor/PhasedResize.h"
 #include "passes/lowering/LoweringUtils.h"
 #include "passes/lowering/nn/Windows.h"
+#include "passes/lowering/tensor/NearestUpsample.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -24,27 +25,6 @@ struct AxisPhase {
   int64_t first = 0;
   SmallVector<float> weights;
 };
-
-/// The source coordinate of output index `r` of an axis grown by `factor`,
-/// with the f32 operations ResizeLowering uses (volatile: one at a time).
-/// Output s * q + r is q + this, up to rounding.
-std::optional<float> sourceCoordinate(StringRef ctm, int64_t r, float factor) {
-  volatile float xr = static_cast<float>(r);
-  if (ctm == "asymmetric") {
-    volatile float c = xr / factor;
-    return c;
-  }
-  // pytorch_half_pixel differs for an output of length 1 only, and
-  // half_pixel_symmetric by an offset that is 0 at out = factor * in.
-  if (ctm == "half_pixel" || ctm == "pytorch_half_pixel" ||
-      ctm == "half_pixel_symmetric") {
-    volatile float shifted = xr + 0.5f;
-    volatile float scaled = shifted / factor;
-    volatile float c = scaled - 0.5f;
-    return c;
-  }
-  return std::nullopt;
-}
 
 /// The taps of a sample at coordinate `c`, as linearTaps and cubicTaps
 /// (Interpolation.cpp) place and weigh them, without the zero-weight taps
@@ -192,8 +172,16 @@ Value lowerWholeFactorInterpolation(OpBuilder &b, Location loc, Value x,
       continue;
     }
     for (int64_t r = 0; r < f; ++r) {
+      // Output f * q + r reads q + this, up to rounding. half_pixel_symmetric
+      // differs from half_pixel by an offset that is 0 at out = f * in;
+      // tf_half_pixel_for_nn is nearest's.
+      StringRef ctm =
+          mode.ctm == "half_pixel_symmetric" ? "half_pixel" : mode.ctm;
       std::optional<float> c =
-          sourceCoordinate(mode.ctm, r, static_cast<float>(f));
+          ctm == "tf_half_pixel_for_nn"
+              ? std::nullopt
+              : sourceCoordinate(ctm, r, f * inType.getDimSize(i + 2),
+                                 static_cast<float>(f));
       if (!c) {
         return Value();
       }
