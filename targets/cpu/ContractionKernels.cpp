@@ -34,7 +34,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -130,25 +129,34 @@ KernelBuilder::loop(Value lb, Value ub, int64_t step, ValueRange init,
       });
 }
 
-SmallVector<Value> KernelBuilder::reductionLoop(
-    Value lb, Value ub, ValueRange acc,
-    function_ref<SmallVector<Value>(Value, ValueRange)> body, int64_t unroll) {
+SmallVector<Value> KernelBuilder::reductionLoop(Value lb, Value ub,
+                                                ValueRange acc, StepBody body,
+                                                int64_t unroll) {
   auto type = cast<VectorType>(acc.front().getType());
   int64_t length = type.getNumElements();
+  auto single = [&](Value kv, ValueRange args) { return body(kv, args, 1); };
   if (llvm::has_single_bit<uint64_t>(length) || length % lanes) {
-    scf::ForOp steps = loop(lb, ub, 1, acc, body);
-    if (unroll > 1) {
-      // (The remainder loop, when there is one, gives the sums: it takes
-      // the unrolled loop's results, and nothing used them yet.)
-      FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(steps, unroll);
-      if (succeeded(unrolled) && unrolled->epilogueLoopOp) {
-        return SmallVector<Value>(unrolled->epilogueLoopOp->getResults());
-      }
-      if (succeeded(unrolled) && unrolled->mainLoopOp) {
-        return SmallVector<Value>(unrolled->mainLoopOp->getResults());
-      }
+    if (unroll <= 1) {
+      return SmallVector<Value>(loop(lb, ub, 1, acc, single).getResults());
     }
-    return SmallVector<Value>(steps.getResults());
+    // Groups of `unroll` steps, the first taking the group's prefetches;
+    // then the remaining steps one at a time.
+    Value groups = arith::DivUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, ub, lb), index(unroll));
+    Value mainEnd = arith::AddIOp::create(
+        b, loc, lb, arith::MulIOp::create(b, loc, groups, index(unroll)));
+    scf::ForOp unrolled =
+        loop(lb, mainEnd, unroll, acc, [&](Value kv, ValueRange args) {
+          SmallVector<Value> sums(args);
+          for (int64_t j = 0; j < unroll; ++j) {
+            Value at =
+                j == 0 ? kv : arith::AddIOp::create(b, loc, kv, index(j));
+            sums = body(at, sums, j == 0 ? unroll : 0);
+          }
+          return sums;
+        });
+    return SmallVector<Value>(
+        loop(mainEnd, ub, 1, unrolled.getResults(), single).getResults());
   }
   // LLVM takes a loop-carried vector whose length is not a power of two
   // (the 96 lanes of a matrix-vector panel on AVX2, a 24-lane tail) apart
@@ -183,7 +191,7 @@ SmallVector<Value> KernelBuilder::reductionLoop(
   };
   scf::ForOp carried =
       loop(lb, ub, 1, split(acc), [&](Value iv, ValueRange parts) {
-        return split(body(iv, join(parts)));
+        return split(body(iv, join(parts), 1));
       });
   return join(carried.getResults());
 }
@@ -383,10 +391,10 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
         b, loc, arith::SubIOp::create(b, loc, m0, mBegin), index(rows));
   }
   NextPanelPrefetch next = nextPanelPrefetch(m0, rhsPanel, k0);
-  auto step = [&](Value kv, ValueRange args) {
+  auto step = [&](Value kv, ValueRange args, int64_t covered) {
     ivs[c.kId()] = kv;
-    if (next.flat) {
-      prefetchNextPanel(next, kv, k0);
+    if (next.flat && covered) {
+      prefetchNextPanel(next, kv, k0, covered);
     }
     Value row;
     if (packedRhs) {
@@ -413,19 +421,11 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
       }
       return next;
     }
-    if (prefetchesNextTile(tileRows)) {
-      prefetchNextTile(m0, kv, k0);
+    if (prefetchesNextTile(tileRows) && covered) {
+      prefetchNextTile(m0, kv, k0, covered);
     }
-    if (packedLhs) {
-      // One stream of A per tile: the prefetchers alone keep few of its
-      // lines in flight when the weights come from memory.
-      Value ahead = arith::MinUIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, kv, index(kPrefetchSteps)),
-          index(c.k - 1));
-      memref::PrefetchOp::create(b, loc, packedLhs,
-                                 ValueRange{packedTile, ahead, index(0)},
-                                 /*isWrite=*/false, /*localityHint=*/3,
-                                 /*isDataCache=*/true);
+    if (packedLhs && covered) {
+      prefetchPackedLhs(packedTile, kv, covered);
     }
     for (int64_t i = 0; i < tileRows; ++i) {
       ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
@@ -445,7 +445,7 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
     // unrolled, so each step's offsets into B are constants.
     sums = acc;
     for (int64_t kv = 0; kv < c.k; ++kv) {
-      sums = step(index(kv), sums);
+      sums = step(index(kv), sums, 1);
     }
   } else {
     // A full tile's long reduction unrolled: the loop's counter, compare

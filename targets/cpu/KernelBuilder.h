@@ -150,15 +150,21 @@ private:
                                                          mlir::ValueRange)>
            body);
 
+  /// A step of a tile's k loop: the accumulators at step `kv` to the next
+  /// ones. `covered` is how many steps (this one and the next) its
+  /// software prefetches are for: 1 in a loop of single steps; in an
+  /// unrolled loop the group's first step takes them all and the others 0,
+  /// so the prefetches' address arithmetic is paid once per group.
+  using StepBody = llvm::function_ref<llvm::SmallVector<mlir::Value>(
+      mlir::Value kv, mlir::ValueRange acc, int64_t covered)>;
+
   /// The k loop of a tile: `body` maps the accumulators `acc` (vectors of
   /// one length) at a step to the next ones; returns the final sums. With
   /// `unroll`, each iteration takes that many steps (the remainder after).
-  llvm::SmallVector<mlir::Value> reductionLoop(
-      mlir::Value lb, mlir::Value ub, mlir::ValueRange acc,
-      llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::Value,
-                                                        mlir::ValueRange)>
-          body,
-      int64_t unroll = 1);
+  llvm::SmallVector<mlir::Value> reductionLoop(mlir::Value lb, mlir::Value ub,
+                                               mlir::ValueRange acc,
+                                               StepBody body,
+                                               int64_t unroll = 1);
 
   /// Indices for the current loop values.
   mlir::SmallVector<mlir::Value> indices(mlir::ArrayRef<int> dims);
@@ -304,7 +310,10 @@ private:
   /// or, when there are several (a window's channel, row and column), a
   /// load from a table of the K offsets made at compile time, which
   /// replaces the divisions that delinearize kv at every row of a pack.
-  mlir::Value kOffset(mlir::Value kv);
+  /// With `ahead` (at most kBPrefetchSteps), row min(kv + ahead, K - 1):
+  /// the table repeats its last offset kBPrefetchSteps times, so a
+  /// prefetch's row ahead takes no clamp.
+  mlir::Value kOffset(mlir::Value kv, int64_t ahead = 0);
 
   /// B as one dimension (its elements at the linear offsets the
   /// coefficients give) when its panels load as runs (a stride-1 implicit
@@ -416,14 +425,19 @@ private:
   NextPanelPrefetch nextPanelPrefetch(mlir::Value m0, mlir::Value rhsPanel,
                                       mlir::Value k0);
   void prefetchNextPanel(const NextPanelPrefetch &next, mlir::Value kv,
-                         mlir::Value k0);
+                         mlir::Value k0, int64_t steps);
 
   /// A read in place and over 1 MB (from L3 or memory: tall-skinny
   /// products): each full tile prefetches the next tile's rows of the
   /// k-block over its steps, which the hardware prefetchers do not follow
   /// (short streams, one per row).
   bool prefetchesNextTile(int64_t tileRows) const;
-  void prefetchNextTile(mlir::Value m0, mlir::Value kv, mlir::Value k0);
+  void prefetchNextTile(mlir::Value m0, mlir::Value kv, mlir::Value k0,
+                        int64_t steps);
+
+  /// A packed at compile time: the tile's stream kPrefetchSteps steps past
+  /// `kv`, one prefetch a cache line over `steps` steps.
+  void prefetchPackedLhs(mlir::Value packedTile, mlir::Value kv, int64_t steps);
 
   /// Prefetches B's rows kBPrefetchSteps past `kv` at the panel's first
   /// and last columns, when B is read as rows (or through a stride-1

@@ -231,28 +231,41 @@ Value KernelBuilder::stridedView() {
   return flatView(b, loc, rhs);
 }
 
-Value KernelBuilder::kOffset(Value kv) {
+Value KernelBuilder::kOffset(Value kv, int64_t ahead) {
   // Tables up to 64 Ki entries (256 KiB); resnet18's largest K is 4608.
   constexpr int64_t kMaxTable = int64_t(1) << 16;
+  assert(ahead >= 0 && ahead <= kBPrefetchSteps && "row too far ahead");
   auto constant = [&](int64_t v) -> Value { return index(v); };
+  auto computed = [&] {
+    Value row = kv;
+    if (ahead) {
+      row = arith::MinUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, kv, index(ahead)),
+          index(c.k - 1));
+    }
+    return linearOffset<Value>(row, c.kDims, constant);
+  };
   // A constant kv (an unrolled short reduction: a depthwise 3x3 window)
   // folds to a constant offset.
   if (c.kDims.size() < 2 || ShapedType::isDynamic(c.k) || c.k > kMaxTable ||
       getConstantIntValue(kv)) {
-    return linearOffset<Value>(kv, c.kDims, constant);
+    return computed();
   }
   if (!kOffsets) {
     SmallVector<int32_t> offsets;
     for (int64_t k = 0; k < c.k; ++k) {
       int64_t offset = constantOffset(k, c.kDims);
       if (offset < 0 || offset > std::numeric_limits<int32_t>::max()) {
-        return linearOffset<Value>(kv, c.kDims, constant);
+        return computed();
       }
       offsets.push_back(int32_t(offset));
     }
-    auto tensorType = RankedTensorType::get({c.k}, b.getI32Type());
+    // Rows past the last, for prefetches ahead: the last again.
+    offsets.append(kBPrefetchSteps, offsets.back());
+    int64_t entries = c.k + kBPrefetchSteps;
+    auto tensorType = RankedTensorType::get({entries}, b.getI32Type());
     auto value = DenseElementsAttr::get(tensorType, ArrayRef(offsets));
-    auto type = MemRefType::get({c.k}, b.getI32Type());
+    auto type = MemRefType::get({entries}, b.getI32Type());
     // One global per distinct table (attributes are uniqued: equal tables
     // are the same attribute).
     auto module = c.op->getParentOfType<ModuleOp>();
@@ -277,7 +290,8 @@ Value KernelBuilder::kOffset(Value kv) {
     b.setInsertionPointToStart(&func.getFunctionBody().front());
     kOffsets = memref::GetGlobalOp::create(b, loc, type, global.getSymName());
   }
-  Value offset = memref::LoadOp::create(b, loc, kOffsets, ValueRange{kv});
+  Value row = ahead ? arith::AddIOp::create(b, loc, kv, index(ahead)) : kv;
+  Value offset = memref::LoadOp::create(b, loc, kOffsets, ValueRange{row});
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), offset);
 }
 

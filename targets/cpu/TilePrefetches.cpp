@@ -4,6 +4,11 @@
 // hardware prefetchers do not follow or follow too late; each step of a
 // tile issues a prefetch for one of them:
 //
+// An unrolled loop's group of steps issues the prefetches for all of
+// them at its first step (their address arithmetic, a division and a
+// clamp or two each, otherwise cost as many instructions as the step's
+// FMAs on AVX2, where a step is 12 of them).
+//
 //   - B's next panel, when B's panels are packed at compile time and too
 //     large for L2: each of a panel's T tiles prefetches 1/T of the next
 //     panel's k-block (after the group's last panel, the next k-block of
@@ -81,7 +86,9 @@ KernelBuilder::nextPanelPrefetch(Value m0, Value rhsPanel, Value k0) {
 }
 
 void KernelBuilder::prefetchNextPanel(const NextPanelPrefetch &next, Value kv,
-                                      Value k0) {
+                                      Value k0, int64_t steps) {
+  // Over `steps` steps the tile's share advances steps * L / T lines: this
+  // step's line and the ones after it, up to that many.
   Value s = arith::SubIOp::create(b, loc, kv, k0);
   Value line = arith::DivUIOp::create(
       b, loc,
@@ -90,15 +97,21 @@ void KernelBuilder::prefetchNextPanel(const NextPanelPrefetch &next, Value kv,
           arith::MulIOp::create(b, loc, s, index(next.linesPerStep))),
       index(next.tiles));
   int64_t size = cast<MemRefType>(next.flat.getType()).getNumElements();
-  Value element = arith::MinUIOp::create(
-      b, loc,
-      arith::AddIOp::create(
-          b, loc, next.base,
-          arith::MulIOp::create(b, loc, line, index(next.lineElements))),
-      index(size - 1));
-  memref::PrefetchOp::create(b, loc, next.flat, ValueRange{element},
-                             /*isWrite=*/false, /*localityHint=*/3,
-                             /*isDataCache=*/true);
+  Value first = arith::AddIOp::create(
+      b, loc, next.base,
+      arith::MulIOp::create(b, loc, line, index(next.lineElements)));
+  int64_t lines = llvm::divideCeil(steps * next.linesPerStep, next.tiles);
+  for (int64_t j = 0; j < lines; ++j) {
+    Value element = arith::MinUIOp::create(
+        b, loc,
+        j == 0 ? first
+               : arith::AddIOp::create(b, loc, first,
+                                       index(j * next.lineElements)),
+        index(size - 1));
+    memref::PrefetchOp::create(b, loc, next.flat, ValueRange{element},
+                               /*isWrite=*/false, /*localityHint=*/3,
+                               /*isDataCache=*/true);
+  }
 }
 
 bool KernelBuilder::prefetchesNextTile(int64_t tileRows) const {
@@ -107,40 +120,71 @@ bool KernelBuilder::prefetchesNextTile(int64_t tileRows) const {
          c.m * c.k * int64_t(sizeof(float)) >= kPrefetchPanelsBytes;
 }
 
-void KernelBuilder::prefetchNextTile(Value m0, Value kv, Value k0) {
+void KernelBuilder::prefetchNextTile(Value m0, Value kv, Value k0,
+                                     int64_t steps) {
   // The next tile's rows of this k-block, R rows of KC / L lines (L floats
-  // a line), a line every 16 / R steps: line l = s * R / L of them.
+  // a line), R / L lines a step: line l = s * R / L of them and the ones
+  // after it that `steps` steps cover.
   int64_t block = std::min(kBlock, c.k);
   int64_t lineElements = kCacheLineBytes / int64_t(sizeof(float));
   int64_t linesPerRow = llvm::divideCeil(block, lineElements);
-  Value line = arith::DivUIOp::create(
+  Value first = arith::DivUIOp::create(
       b, loc,
       arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, kv, k0),
                             index(rows)),
       index(lineElements));
-  Value row = arith::MinUIOp::create(
-      b, loc,
-      arith::AddIOp::create(
-          b, loc, m0,
-          arith::AddIOp::create(
-              b, loc, index(rows),
-              arith::DivUIOp::create(b, loc, line, index(linesPerRow)))),
-      index(c.m - 1));
-  Value column = arith::MinUIOp::create(
-      b, loc,
-      arith::AddIOp::create(
-          b, loc, k0,
-          arith::MulIOp::create(
-              b, loc, arith::RemUIOp::create(b, loc, line, index(linesPerRow)),
-              index(lineElements))),
-      index(c.k - 1));
   Value savedM = ivs[c.mId()], savedK = ivs[c.kId()];
-  ivs[c.mId()] = row;
-  ivs[c.kId()] = column;
-  memref::PrefetchOp::create(b, loc, lhs, indices(lhsDims), /*isWrite=*/false,
-                             /*localityHint=*/3, /*isDataCache=*/true);
+  int64_t lines = llvm::divideCeil(steps * rows, lineElements);
+  for (int64_t j = 0; j < lines; ++j) {
+    Value line =
+        j == 0 ? first : arith::AddIOp::create(b, loc, first, index(j));
+    ivs[c.mId()] = arith::MinUIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, m0,
+            arith::AddIOp::create(
+                b, loc, index(rows),
+                arith::DivUIOp::create(b, loc, line, index(linesPerRow)))),
+        index(c.m - 1));
+    ivs[c.kId()] = arith::MinUIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, k0,
+            arith::MulIOp::create(
+                b, loc,
+                arith::RemUIOp::create(b, loc, line, index(linesPerRow)),
+                index(lineElements))),
+        index(c.k - 1));
+    memref::PrefetchOp::create(b, loc, lhs, indices(lhsDims),
+                               /*isWrite=*/false,
+                               /*localityHint=*/3, /*isDataCache=*/true);
+  }
   ivs[c.mId()] = savedM;
   ivs[c.kId()] = savedK;
+}
+
+void KernelBuilder::prefetchPackedLhs(Value packedTile, Value kv,
+                                      int64_t steps) {
+  // One stream of A per tile: the prefetchers alone keep few of its lines
+  // in flight when the weights come from memory. Its rows at steps
+  // ahead, ahead + d, ... (d rows a line, or 1): points at most a line
+  // apart, from group to group too, so every line gets one.
+  auto type = cast<MemRefType>(packedLhs.getType());
+  int64_t lineElements =
+      kCacheLineBytes * CHAR_BIT / type.getElementTypeBitWidth();
+  int64_t apart = std::max<int64_t>(1, lineElements / type.getShape().back());
+  Value ahead = arith::AddIOp::create(b, loc, kv, index(kPrefetchSteps));
+  int64_t points = llvm::divideCeil(steps, apart);
+  for (int64_t j = 0; j < points; ++j) {
+    Value at = arith::MinUIOp::create(
+        b, loc,
+        j == 0 ? ahead : arith::AddIOp::create(b, loc, ahead, index(j * apart)),
+        index(c.k - 1));
+    memref::PrefetchOp::create(b, loc, packedLhs,
+                               ValueRange{packedTile, at, index(0)},
+                               /*isWrite=*/false, /*localityHint=*/3,
+                               /*isDataCache=*/true);
+  }
 }
 
 void KernelBuilder::prefetchRows(const Rows &source, Value kv) {
@@ -156,16 +200,14 @@ void KernelBuilder::prefetchRows(const Rows &source, Value kv) {
       viewRoot(rhs).getDefiningOp<memref::GetGlobalOp>()) {
     return;
   }
-  Value ahead = arith::MinUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, kv, index(kBPrefetchSteps)),
-      index(c.k - 1));
   if (flat) {
     // A stride-1 window's rows (a 3x3 convolution's input read in place,
     // few filters: PP-OCRv4 det's heads) are a channel's plane apart too:
-    // the panel's first and last elements of row `ahead`, as
-    // assembleVectors addresses them.
+    // the panel's first and last elements of the row kBPrefetchSteps
+    // ahead, as assembleVectors addresses them.
     auto constant = [&](int64_t v) -> Value { return index(v); };
-    Value row = arith::AddIOp::create(b, loc, batchOffset(), kOffset(ahead));
+    Value row = arith::AddIOp::create(b, loc, batchOffset(),
+                                      kOffset(kv, kBPrefetchSteps));
     for (int64_t column : {int64_t(0), source.width - 1}) {
       Value at = arith::AddIOp::create(b, loc, source.n0, index(column));
       Value address = arith::AddIOp::create(
@@ -176,7 +218,9 @@ void KernelBuilder::prefetchRows(const Rows &source, Value kv) {
     }
     return;
   }
-  ivs[c.kId()] = ahead;
+  ivs[c.kId()] = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, kv, index(kBPrefetchSteps)),
+      index(c.k - 1));
   for (int64_t column : {int64_t(0), source.width - 1}) {
     ivs[c.nId()] = arith::AddIOp::create(b, loc, source.n0, index(column));
     memref::PrefetchOp::create(b, loc, rhs, indices(rhsDims),

@@ -198,45 +198,53 @@ void KernelBuilder::prefetchLhs(const TransposedUnit &unit, Value kv) {
   // A's rows as one stream: the tile's, then the next tile's (the next
   // unit's, mostly), each row 2 vectors (2 lines on AVX-512, 1 on AVX2).
   int64_t rowLength = 2 * lanes, line = 16;
+  int64_t size = cast<MemRefType>(unit.flatLhs.getType()).getNumElements();
   Value rows = arith::MulIOp::create(b, loc, unit.tile, index(c.k));
-  Value ahead;
-  int64_t lines = rowLength / line;
+  auto prefetch = [&](Value element) {
+    memref::PrefetchOp::create(b, loc, unit.flatLhs, ValueRange{element},
+                               /*isWrite=*/false, /*localityHint=*/3,
+                               /*isDataCache=*/true);
+  };
   if (unit.partial && unit.panels > 1) {
     // With k-blocks the group's panels reuse a block from L2, and the
     // first panel alone would pull it from memory at the pace of one
     // panel: twice what one core streams from DRAM (resnet18's
     // 512-channel layers waited on it). The next block is prefetched
-    // instead, spread over every step of the group's panels: step s of
-    // panel `slot` fetches the line at (slot * KC + s) / panels rows in.
-    Value s = arith::SubIOp::create(b, loc, kv, unit.k0);
-    Value step = arith::AddIOp::create(
-        b, loc, s,
-        arith::MulIOp::create(b, loc, unit.slot, index(kTransposedBlock)));
+    // instead, spread over the group's panels: panel `slot` fetches its
+    // share of the block's lines, one a step from its first step, the
+    // last of them again after that. (The address is the share's first
+    // line plus the step, clamped once: 3 instructions a step where a
+    // line spread over every step took a division.)
+    int64_t share =
+        llvm::divideCeil(kTransposedBlock * rowLength / line, unit.panels);
     Value next = arith::AddIOp::create(
         b, loc, rows,
         arith::AddIOp::create(b, loc, unit.k0, index(kTransposedBlock)));
-    ahead = arith::AddIOp::create(
+    Value first = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, next, index(rowLength)),
-        arith::DivUIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, step, index(rowLength)),
-            index(unit.panels)));
-    lines = 1;
-  } else {
-    ahead = arith::MulIOp::create(
-        b, loc,
-        arith::AddIOp::create(
-            b, loc, rows,
-            arith::AddIOp::create(b, loc, kv, index(kPrefetchSteps))),
-        index(rowLength));
-  }
-  int64_t size = cast<MemRefType>(unit.flatLhs.getType()).getNumElements();
-  for (int64_t i = 0; i < lines; ++i) {
-    Value element = arith::MinUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, ahead, index(i * line)),
+        arith::MulIOp::create(b, loc, unit.slot, index(share * line)));
+    Value last = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, first, index((share - 1) * line)),
         index(size - 1));
-    memref::PrefetchOp::create(b, loc, unit.flatLhs, ValueRange{element},
-                               /*isWrite=*/false, /*localityHint=*/3,
-                               /*isDataCache=*/true);
+    Value s = arith::SubIOp::create(b, loc, kv, unit.k0);
+    prefetch(arith::MinUIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, first,
+                              arith::MulIOp::create(b, loc, s, index(line))),
+        last));
+    return;
+  }
+  Value ahead = arith::MulIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, rows,
+          arith::AddIOp::create(b, loc, kv, index(kPrefetchSteps))),
+      index(rowLength));
+  for (int64_t i = 0; i < rowLength / line; ++i) {
+    prefetch(arith::MinUIOp::create(
+        b, loc,
+        i == 0 ? ahead : arith::AddIOp::create(b, loc, ahead, index(i * line)),
+        index(size - 1)));
   }
 }
 
@@ -294,16 +302,15 @@ void KernelBuilder::transposedTile(const TransposedUnit &unit, Value n0,
     scf::YieldOp::create(b, loc, loaded);
     acc = SmallVector<Value>(branch.getResults());
   }
-  auto step = [&](Value kv, ValueRange args) {
+  auto step = [&](Value kv, ValueRange args, int64_t) {
     Value row = kOffset(kv);
     prefetchLhs(unit, kv);
     // B's rows kBPrefetchSteps ahead, the panel's first and last columns:
     // rows another core wrote (a depthwise convolution's channels, split
     // across threads, feeding a 1x1 projection) come from its cache at
     // memory-like latency, and without prefetches the tile waits on each.
-    Value later = kOffset(arith::MinUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, kv, index(kBPrefetchSteps)),
-        index(c.k - 1)));
+    // (A row per step: each step's is another channel or window row.)
+    Value later = kOffset(kv, kBPrefetchSteps);
     SmallVector<int64_t, 2> ends{0};
     if (width > 1) {
       ends.push_back(width - 1);
@@ -331,6 +338,9 @@ void KernelBuilder::transposedTile(const TransposedUnit &unit, Value n0,
     }
     return next;
   };
+  // One step an iteration: unrolled, LLVM hoists the next steps' loads of
+  // A and B, and where the columns' offsets take a register each (a panel
+  // picked at run time) the AVX2 tile (15 of 16 registers) spilled.
   SmallVector<Value> sums = reductionLoop(unit.k0, unit.kEnd, acc, step);
   OpBuilder::InsertionGuard guard(b);
   if (unit.partial) {

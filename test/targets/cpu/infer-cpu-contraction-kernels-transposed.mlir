@@ -211,9 +211,10 @@ func.func @blocks(%b: memref<1024x49xf32>, %c: memref<64x49xf32>) {
 #c = affine_map<(m, k, n) -> (m, n)>
 
 // 8 tiles: one group of all 4 panels per unit, each reusing a k-block
-// from L1. The next block (512 rows of 2 lines) is prefetched one line a
-// step spread over the 4 panels' steps: panel p's step k fetches the
-// line at float (p * 512 + k - k0) * 32 / 4 of the next block. The 3
+// from L1. The next block (512 rows of 2 lines) is prefetched over the 4
+// panels: panel p fetches its quarter, 256 lines from float p * 4096 of
+// the next block, one a step (its last again after the first 256 steps;
+// clamped to A's last element too). The 3
 // full panels (14 columns each, alike) run as a loop over p, each
 // column's element at a constant from the panel's first (p * 14); the
 // last panel, 7 columns, after it.
@@ -224,16 +225,17 @@ func.func @blocks(%b: memref<1024x49xf32>, %c: memref<64x49xf32>) {
 // CHECK: %[[FIRSTCOL:.+]] = arith.muli %[[P]], %c14 : index
 // CHECK: %[[LASTCOL:.+]] = arith.addi %[[FIRSTCOL]], %c13 : index
 // CHECK: scf.for %[[K:.+]] = %[[K0]] to %{{.+}} step %c1
-// CHECK: %[[S:.+]] = arith.subi %[[K]], %[[K0]] : index
-// CHECK: %[[SLOT:.+]] = arith.muli %[[P]], %c512 : index
-// CHECK: %[[STEP:.+]] = arith.addi %[[S]], %[[SLOT]] : index
 // CHECK: %[[NEXT:.+]] = arith.addi %[[K0]], %c512 : index
 // CHECK: %[[ROW:.+]] = arith.addi %{{.+}}, %[[NEXT]] : index
-// CHECK: %[[FLOATS:.+]] = arith.muli %[[STEP]], %c32 : index
-// CHECK: %[[PART:.+]] = arith.divui %[[FLOATS]], %c4 : index
+// CHECK: %[[SHARE:.+]] = arith.muli %[[P]], %c4096 : index
 // CHECK: %[[BASE:.+]] = arith.muli %[[ROW]], %c32 : index
-// CHECK: %[[AT:.+]] = arith.addi %[[BASE]], %[[PART]] : index
-// CHECK: %[[AT0:.+]] = arith.minui %[[AT]], %c262143 : index
+// CHECK: %[[FIRST:.+]] = arith.addi %[[BASE]], %[[SHARE]] : index
+// CHECK: %[[END:.+]] = arith.addi %[[FIRST]], %c4080 : index
+// CHECK: %[[LAST:.+]] = arith.minui %[[END]], %c262143 : index
+// CHECK: %[[S:.+]] = arith.subi %[[K]], %[[K0]] : index
+// CHECK: %[[FLOATS:.+]] = arith.muli %[[S]], %c16 : index
+// CHECK: %[[AT:.+]] = arith.addi %[[FIRST]], %[[FLOATS]] : index
+// CHECK: %[[AT0:.+]] = arith.minui %[[AT]], %[[LAST]] : index
 // CHECK: memref.prefetch %[[FLAT]][%[[AT0]]]
 // CHECK-NOT: memref.prefetch %[[FLAT]]
 // B's row 16 steps on, prefetched at the panel's last column:
@@ -243,10 +245,9 @@ func.func @blocks(%b: memref<1024x49xf32>, %c: memref<64x49xf32>) {
 // CHECK-COUNT-27: vector.fma
 // CHECK-NOT: vector.fma
 // CHECK: scf.yield
-// The last panel's steps start 3 * 512 in.
+// The last panel's share starts 3 * 4096 floats in.
 // CHECK: scf.for %[[K2:.+]] = %[[K0]] to %{{.+}} step %c1
-// CHECK: %[[S2:.+]] = arith.subi %[[K2]], %[[K0]] : index
-// CHECK: arith.addi %[[S2]], %c1536 : index
+// CHECK: arith.addi %{{.+}}, %c12288 : index
 memref.global "private" constant @wide : memref<256x1024xf32> = dense<1.0>
 func.func @spread(%b: memref<1024x49xf32>, %c: memref<256x49xf32>) {
   %zero = arith.constant 0.0 : f32

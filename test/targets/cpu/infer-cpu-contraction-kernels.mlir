@@ -159,15 +159,16 @@ func.func @transposed_rhs(%a: memref<4x8xf32>, %b: memref<16x8xf32>, %c: memref<
 // the lanes before): no gather, no expanding load (a branch per lane on
 // AVX2). A packed row's offset into x is read from a table of the 36
 // offsets c * 400 + kh * 20 + kw, made at compile time, instead of
-// delinearizing k at every row.
-// CHECK: memref.global "private" constant @__infer_k_offsets : memref<36xi32> = dense<[0, 1, 2, 20, 21, 22, 40, 41, 42, 400, 401, 402, 420, 421, 422, 440, 441, 442, 800,
+// delinearizing k at every row; the last repeated 16 times, for rows
+// prefetched 16 steps ahead without a clamp.
+// CHECK: memref.global "private" constant @__infer_k_offsets : memref<52xi32> = dense<[0, 1, 2, 20, 21, 22, 40, 41, 42, 400, 401, 402, 420, 421, 422, 440, 441, 442, 800, 801, 802, 820, 821, 822, 840, 841, 842, 1200, 1201, 1202, 1220, 1221, 1222, 1240, 1241, 1242, 1242, 1242, 1242, 1242, 1242, 1242, 1242, 1242, 1242, 1242, 1242, 1242, 1242, 1242, 1242, 1242]>
 // CHECK-LABEL: func.func @conv_stride1
-// CHECK: %[[TABLE:.+]] = memref.get_global @__infer_k_offsets : memref<36xi32>
+// CHECK: %[[TABLE:.+]] = memref.get_global @__infer_k_offsets : memref<52xi32>
 // CHECK-DAG: memref.collapse_shape %arg0 {{\[}}[0], [1, 2, 3]] : memref<8x4x3x3xf32> into memref<8x36xf32>
 // CHECK-DAG: memref.collapse_shape %arg2 {{\[}}[0], [1, 2]] : memref<8x18x18xf32> into memref<8x324xf32>
 // CHECK: memref.reinterpret_cast
 // CHECK: vector.create_mask
-// CHECK: %[[OFF:.+]] = memref.load %[[TABLE]][%{{.+}}] : memref<36xi32>
+// CHECK: %[[OFF:.+]] = memref.load %[[TABLE]][%{{.+}}] : memref<52xi32>
 // CHECK: arith.index_cast %[[OFF]] : i32 to index
 // CHECK: %[[FIRST:.+]] = vector.maskedload
 // CHECK: %[[BACK:.+]] = arith.subi
@@ -715,10 +716,10 @@ func.func @packed_lhs(%b: memref<2x36xf32>, %c: memref<25x36xf32>) {
 // -----
 
 // Two convolutions over windows of the same shape share one table.
-// CHECK: memref.global "private" constant @__infer_k_offsets : memref<36xi32>
+// CHECK: memref.global "private" constant @__infer_k_offsets : memref<52xi32>
 // CHECK-NOT: memref.global
 // CHECK-LABEL: func.func @two_convs_one_table
-// CHECK-COUNT-2: memref.get_global @__infer_k_offsets : memref<36xi32>
+// CHECK-COUNT-2: memref.get_global @__infer_k_offsets : memref<52xi32>
 func.func @two_convs_one_table(%w: memref<8x4x3x3xf32>, %x: memref<4x20x20xf32>, %y: memref<8x18x18xf32>, %z: memref<8x18x18xf32>) {
   linalg.generic {indexing_maps = [affine_map<(f, c, kh, kw, oh, ow) -> (f, c, kh, kw)>,
                                    affine_map<(f, c, kh, kw, oh, ow) -> (c, oh + kh, ow + kw)>,
