@@ -2,12 +2,7 @@
 //
 // The usual tiles' k loops (ContractionKernels.cpp) read streams that the
 // hardware prefetchers do not follow or follow too late; each step of a
-// tile issues a prefetch for one of them:
-//
-// An unrolled loop's group of steps issues the prefetches for all of
-// them at its first step (their address arithmetic, a division and a
-// clamp or two each, otherwise cost as many instructions as the step's
-// FMAs on AVX2, where a step is 12 of them).
+// tile issues prefetches for them:
 //
 //   - B's next panel, when B's panels are packed at compile time and too
 //     large for L2: each of a panel's T tiles prefetches 1/T of the next
@@ -17,7 +12,15 @@
 //     stream per row of A, the next tile's rows of the k-block;
 //   - B's rows a plane apart (a 1x1 convolution's input read in place, or
 //     a stride-1 window's, its rows' offsets from the k table),
-//     kBPrefetchSteps ahead.
+//     kBPrefetchSteps ahead;
+//   - a tile's rows of A packed at compile time, one stream,
+//     kPrefetchSteps ahead.
+//
+// In an unrolled loop the first step of each group issues the group's
+// prefetches of the first two and the last (their address arithmetic, a
+// division and a clamp or two each, otherwise cost as many instructions
+// as the step's FMAs on AVX2, where a step is 12 of them); B's rows are
+// another row at every step, prefetched at each.
 //
 //===----------------------------------------------------------------------===//
 
