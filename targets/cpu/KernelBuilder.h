@@ -435,6 +435,11 @@ private:
   void prefetchNextTile(mlir::Value m0, mlir::Value kv, mlir::Value k0,
                         int64_t steps);
 
+  /// Prefetches `count` elements of the 1-D `flat`, `apart` elements
+  /// apart from `first`, each clamped to `last`.
+  void prefetchSpaced(mlir::Value flat, mlir::Value first, int64_t count,
+                      int64_t apart, mlir::Value last);
+
   /// A packed at compile time: the tile's stream kPrefetchSteps steps past
   /// `kv`, one prefetch a cache line over `steps` steps.
   void prefetchPackedLhs(mlir::Value packedTile, mlir::Value kv, int64_t steps);

@@ -103,15 +103,19 @@ void KernelBuilder::prefetchNextPanel(const NextPanelPrefetch &next, Value kv,
   Value first = arith::AddIOp::create(
       b, loc, next.base,
       arith::MulIOp::create(b, loc, line, index(next.lineElements)));
-  int64_t lines = llvm::divideCeil(steps * next.linesPerStep, next.tiles);
-  for (int64_t j = 0; j < lines; ++j) {
+  prefetchSpaced(next.flat, first,
+                 llvm::divideCeil(steps * next.linesPerStep, next.tiles),
+                 next.lineElements, index(size - 1));
+}
+
+void KernelBuilder::prefetchSpaced(Value flat, Value first, int64_t count,
+                                   int64_t apart, Value last) {
+  for (int64_t j = 0; j < count; ++j) {
     Value element = arith::MinUIOp::create(
         b, loc,
-        j == 0 ? first
-               : arith::AddIOp::create(b, loc, first,
-                                       index(j * next.lineElements)),
-        index(size - 1));
-    memref::PrefetchOp::create(b, loc, next.flat, ValueRange{element},
+        j == 0 ? first : arith::AddIOp::create(b, loc, first, index(j * apart)),
+        last);
+    memref::PrefetchOp::create(b, loc, flat, ValueRange{element},
                                /*isWrite=*/false, /*localityHint=*/3,
                                /*isDataCache=*/true);
   }

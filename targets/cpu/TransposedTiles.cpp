@@ -200,11 +200,6 @@ void KernelBuilder::prefetchLhs(const TransposedUnit &unit, Value kv) {
   int64_t rowLength = 2 * lanes, line = 16;
   int64_t size = cast<MemRefType>(unit.flatLhs.getType()).getNumElements();
   Value rows = arith::MulIOp::create(b, loc, unit.tile, index(c.k));
-  auto prefetch = [&](Value element) {
-    memref::PrefetchOp::create(b, loc, unit.flatLhs, ValueRange{element},
-                               /*isWrite=*/false, /*localityHint=*/3,
-                               /*isDataCache=*/true);
-  };
   if (unit.partial && unit.panels > 1) {
     // With k-blocks the group's panels reuse a block from L2, and the
     // first panel alone would pull it from memory at the pace of one
@@ -227,11 +222,11 @@ void KernelBuilder::prefetchLhs(const TransposedUnit &unit, Value kv) {
         b, loc, arith::AddIOp::create(b, loc, first, index((share - 1) * line)),
         index(size - 1));
     Value s = arith::SubIOp::create(b, loc, kv, unit.k0);
-    prefetch(arith::MinUIOp::create(
-        b, loc,
+    prefetchSpaced(
+        unit.flatLhs,
         arith::AddIOp::create(b, loc, first,
                               arith::MulIOp::create(b, loc, s, index(line))),
-        last));
+        1, line, last);
     return;
   }
   Value ahead = arith::MulIOp::create(
@@ -240,12 +235,7 @@ void KernelBuilder::prefetchLhs(const TransposedUnit &unit, Value kv) {
           b, loc, rows,
           arith::AddIOp::create(b, loc, kv, index(kPrefetchSteps))),
       index(rowLength));
-  for (int64_t i = 0; i < rowLength / line; ++i) {
-    prefetch(arith::MinUIOp::create(
-        b, loc,
-        i == 0 ? ahead : arith::AddIOp::create(b, loc, ahead, index(i * line)),
-        index(size - 1)));
-  }
+  prefetchSpaced(unit.flatLhs, ahead, rowLength / line, line, index(size - 1));
 }
 
 bool KernelBuilder::uniformPanels(int64_t width, int64_t columns) {
