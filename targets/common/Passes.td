@@ -82,11 +82,12 @@ def PlanWorkspacePass : Pass<"infer-plan-workspace", "::mlir::ModuleOp"> {
     later passes can tell a buffer's users apart from its successors'.
 
     With `live-through-next-op`, a buffer whose last use is a contraction
-    (a linalg op with a reduction) stays live through the next top-level
-    op when that is an elementwise linalg.generic (views, constants and
-    allocations between them skipped): for a target that runs such an op
-    as the contraction's epilogue, writing its output while the
-    contraction still reads its operands.
+    (a linalg op with a reduction, or one marked `infer.epilogue_host`)
+    stays live through the next top-level op when that is an elementwise
+    linalg.generic (views, constants and allocations between them
+    skipped): for a target that runs such an op as the contraction's
+    epilogue, writing its output while the contraction still reads its
+    operands.
   }];
   let options = [
     Option<"liveThroughNextOp", "live-through-next-op", "bool",

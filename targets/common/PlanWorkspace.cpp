@@ -79,9 +79,13 @@ FailureOr<int64_t> lastUse(Value value, Block &entry,
   return last;
 }
 
+/// A contraction, or another op a target's kernel may run with its
+/// elementwise consumer as an epilogue (marked so by the target: the CPU's
+/// Winograd output transform).
 bool isContraction(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  return linalgOp && linalgOp.getNumReductionLoops() > 0;
+  return linalgOp && (linalgOp.getNumReductionLoops() > 0 ||
+                      op->hasAttr("infer.epilogue_host"));
 }
 
 bool isElementwise(Operation *op) {

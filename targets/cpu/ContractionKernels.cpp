@@ -385,7 +385,7 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
   // this k-block of A packed by columns() from row mBegin.
   Value packedTile;
   if (packedLhs) {
-    packedTile = arith::DivUIOp::create(b, loc, m0, index(rows));
+    packedTile = packedLhsTile(arith::DivUIOp::create(b, loc, m0, index(rows)));
   } else if (blockLhs) {
     packedTile = arith::DivUIOp::create(
         b, loc, arith::SubIOp::create(b, loc, m0, mBegin), index(rows));
@@ -490,6 +490,15 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
   storeTile();
 }
 
+Value KernelBuilder::packedLhsTile(Value tile) {
+  if (!lhsBatchDim) {
+    return tile;
+  }
+  return arith::AddIOp::create(
+      b, loc, tile,
+      arith::MulIOp::create(b, loc, ivs[*lhsBatchDim], index(lhsBatchTiles)));
+}
+
 Value KernelBuilder::rowIndex() {
   ArrayRef<int64_t> shape = cast<MemRefType>(out.getType()).getShape();
   Value row = index(0);
@@ -551,6 +560,10 @@ Value packedOperandOf(OpBuilder &b, Contraction &c, StringRef name,
     return {};
   }
   int64_t blocks = llvm::divideCeil(extent, size);
+  // A batch of matrices packed one after the other.
+  if (auto batch = info.getAs<IntegerAttr>("batch")) {
+    blocks *= c.ranges[batch.getInt()];
+  }
   auto type = MemRefType::get({blocks, c.k, size}, c.element);
   return memref::GetGlobalOp::create(b, c.op.getLoc(), type, global.getValue());
 }
@@ -654,6 +667,11 @@ struct ContractionKernelsPass final
                                          lhsRows, c.m)) {
         builder.setPackedLhs(packed);
         builder.setTransposed(transposed);
+        if (auto batch = c.op->getAttrOfType<DictionaryAttr>(kPackedLhsAttr)
+                             .getAs<IntegerAttr>("batch")) {
+          builder.setPackedLhsBatch(batch.getInt(),
+                                    llvm::divideCeil(c.m, lhsRows));
+        }
       }
       if (!transposed) {
         if (Value panels = packedOperandOf(b, c, kPackedRhsAttr, c.rhs, "width",
@@ -671,13 +689,7 @@ struct ContractionKernelsPass final
         epilogue->op->erase();
       }
       borderFills.append(batchFills);
-      for (Operation *fill : borderFills) {
-        Operation *slab = fill->getOperand(1).getDefiningOp();
-        fill->erase();
-        if (slab && slab->use_empty()) {
-          slab->erase();
-        }
-      }
+      eraseFills(borderFills);
     }
   }
 };

@@ -24,6 +24,11 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
     // The fused graph's kernels, numbered before codegen rewrites them.
     pm.addPass(targets::createMarkKernelsPass());
   }
+  // 3x3 stride-1 convolutions as Winograd F(2x2, 3x3): transforms and 16
+  // matmuls over the tiles (the other convolutions go on below).
+  if (options.winograd) {
+    pm.addNestedPass<func::FuncOp>(createWinogradPass());
+  }
   // Convolutions read their input through the window map (no im2col
   // columns); the kernels below pack B straight from it.
   pm.addNestedPass<func::FuncOp>(createImplicitGemmPass());
@@ -56,6 +61,12 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   pm.addPass(createSymbolDCEPass());
 
   bool parallel = options.parallel != CodegenOptions::Parallel::None;
+  // Winograd's transforms (with their consumers) before the contraction
+  // kernels look for epilogues.
+  WinogradKernelsPassOptions transforms;
+  transforms.vectorBits = options.vectorBits;
+  transforms.parallel = parallel;
+  pm.addNestedPass<func::FuncOp>(createWinogradKernelsPass(transforms));
   ContractionKernelsPassOptions kernels;
   kernels.vectorBits = options.vectorBits;
   kernels.byteDotBits = options.byteDotBits;

@@ -38,6 +38,7 @@ CodegenOptions codegenOptions(const CpuTargetOptions &options) {
   codegen.dynamicShapes = options.dynamicShapes;
   codegen.approximateMath = options.math == "polynomial";
   codegen.profile = options.profile;
+  codegen.winograd = options.winograd;
   return codegen;
 }
 

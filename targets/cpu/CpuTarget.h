@@ -59,6 +59,8 @@ struct CodegenOptions {
   // f32 exp, tanh, erf, log... as inline polynomials (vectorizable), not
   // libm calls.
   bool approximateMath = true;
+  // 3x3 stride-1 convolutions as Winograd F(2x2, 3x3) (Winograd.cpp).
+  bool winograd = true;
   // Cycle-counter stamps between kernels and their metadata in the
   // artifact (infer-bench --profile).
   bool profile = false;
@@ -114,6 +116,15 @@ struct CpuTargetOptions : public targets::TargetOptions<CpuTargetOptions> {
                      "(docs/design/cpu-kernels.md states each bound); "
                      "'libm' calls the C library once per element"),
       llvm::cl::init("polynomial")};
+  Option<bool> winograd{
+      *this, "winograd",
+      llvm::cl::desc("3x3 stride-1 convolutions with constant filters, an "
+                     "even output size and 16 or more channels as "
+                     "Winograd F(2x2, 3x3): 16 multiplications per 4 "
+                     "outputs where the direct form takes 36, results "
+                     "within float rounding of it (default true; false: "
+                     "every convolution as an implicit GEMM)"),
+      llvm::cl::init(true)};
   Option<bool> profile{
       *this, "profile",
       llvm::cl::desc("Instrument the code: the cycle counter is read "

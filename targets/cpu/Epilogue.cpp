@@ -340,6 +340,16 @@ Value vectorizeBody(OpBuilder &b, Location loc, Block &body, IRMapping &mapping,
   return vectorOf(cast<linalg::YieldOp>(body.getTerminator()).getOperand(0));
 }
 
+void eraseFills(ArrayRef<Operation *> fills) {
+  for (Operation *fill : fills) {
+    Operation *slab = fill->getOperand(1).getDefiningOp();
+    fill->erase();
+    if (slab && slab->use_empty()) {
+      slab->erase();
+    }
+  }
+}
+
 void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
                   Value acc, Value row, Value n0, int64_t columnStep,
                   Value mask, int64_t valid, int64_t prefetchElements) {

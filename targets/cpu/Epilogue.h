@@ -74,6 +74,10 @@ std::optional<Epilogue> matchEpilogue(mlir::linalg::LinalgOp op,
 llvm::SmallVector<mlir::Operation *> adoptBorderFills(Epilogue &epilogue,
                                                       mlir::Operation *kernel);
 
+/// Erases `fills` (adopted border fills, or a batch's), and each one's
+/// view when nothing else uses it.
+void eraseFills(llvm::ArrayRef<mlir::Operation *> fills);
+
 /// The elementwise `body` (arith/math ops on scalars) on vectors of
 /// `length` lanes, its arguments mapped to vectors in `mapping`; values
 /// from outside it are broadcast. Returns the vector of the value yielded

@@ -50,6 +50,14 @@ public:
   /// instead of from A's rows.
   void setPackedLhs(mlir::Value packed) { packedLhs = packed; }
 
+  /// A's packed tiles, one set per index of batch loop `dim` (a batch of
+  /// constant matrices: [batch * tiles][K][MR]): the tile of batch i is
+  /// i * `tiles` further.
+  void setPackedLhsBatch(unsigned dim, int64_t tiles) {
+    lhsBatchDim = dim;
+    lhsBatchTiles = tiles;
+  }
+
   /// Reads B from `panels` ([ceil(N / NR)][K][NR], infer-cpu-pack-weights)
   /// instead of from B's rows (no panel is packed at run time).
   void setPackedRhs(mlir::Value panels) { packedRhs = panels; }
@@ -198,6 +206,8 @@ private:
     mlir::Value tile, first, firstOffset, k0, kEnd, buffer, partial, flatLhs;
     mlir::Value slot;
     int64_t panels = 1;
+    /// The tile's index in the packed A (tile, or further for a batch).
+    mlir::Value lhsTile;
   };
   /// Prefetches A for transposed tiles at step `kv` of a unit's panel.
   void prefetchLhs(const TransposedUnit &unit, mlir::Value kv);
@@ -529,6 +539,11 @@ private:
   int64_t lanes, rows, kBlock, panelWidth;
   mlir::SmallVector<mlir::Value> ivs;
   mlir::Value lhs, rhs, out, flat, strided, packedLhs, packedRhs;
+  std::optional<unsigned> lhsBatchDim;
+  int64_t lhsBatchTiles = 0;
+  /// `tile`'s index in the packed A: further by the batch's tiles when A
+  /// is a batch (setPackedLhsBatch).
+  mlir::Value packedLhsTile(mlir::Value tile);
   /// The full panels columns() is looping over ([begin, end) columns).
   std::pair<mlir::Value, mlir::Value> groupColumns;
   bool rowsReadPerThread = false;

@@ -40,9 +40,12 @@ namespace {
 
 /// Whether `map`'s results are (unit batch dims or constants..., then
 /// exactly the loop dims `trailing` in order): the operand is then a
-/// row-major matrix over the last of them.
+/// row-major matrix over the last of them. With `batch`, the first result
+/// may also be a batch dim of the contraction, set there: the operand is
+/// then a batch of such matrices.
 bool leadingUnitsThen(const Contraction &c, AffineMap map,
-                      ArrayRef<unsigned> trailing) {
+                      ArrayRef<unsigned> trailing,
+                      std::optional<unsigned> *batch = nullptr) {
   ArrayRef<AffineExpr> results = map.getResults();
   if (results.size() < trailing.size()) {
     return false;
@@ -52,6 +55,12 @@ bool leadingUnitsThen(const Contraction &c, AffineMap map,
     auto dim = dyn_cast<AffineDimExpr>(results[i]);
     auto constant = dyn_cast<AffineConstantExpr>(results[i]);
     bool unitBatch = dim && c.ranges[dim.getPosition()] == 1;
+    if (batch && i == 0 && dim && !unitBatch &&
+        llvm::is_contained(c.batch, dim.getPosition()) &&
+        !ShapedType::isDynamic(c.ranges[dim.getPosition()])) {
+      *batch = dim.getPosition();
+      continue;
+    }
     if (!unitBatch && !(constant && constant.getValue() == 0)) {
       return false;
     }
@@ -66,14 +75,16 @@ bool leadingUnitsThen(const Contraction &c, AffineMap map,
 }
 
 /// Whether A's map is (unit batch dims or constants..., m, K dims in
-/// order): A is then an M x K row-major matrix.
-bool rowsThenReduction(const Contraction &c, AffineMap map) {
+/// order): A is then an M x K row-major matrix, or (`batch` set) a batch
+/// of them along that dim.
+bool rowsThenReduction(const Contraction &c, AffineMap map,
+                       std::optional<unsigned> &batch) {
   if (c.mDims.size() != 1) {
     return false;
   }
   SmallVector<unsigned> dims{c.mDims.front()};
   dims.append(c.kDims.begin(), c.kDims.end());
-  return leadingUnitsThen(c, map, dims);
+  return leadingUnitsThen(c, map, dims, &batch);
 }
 
 /// Whether B's map is (unit batch dims or constants..., k, n): B is then a
@@ -123,23 +134,26 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
         return;
       }
       OpOperand *lhs = op.getDpsInputOperand(c->lhs);
-      if (!rowsThenReduction(*c, op.getMatchingIndexingMap(lhs))) {
+      std::optional<unsigned> batch;
+      if (!rowsThenReduction(*c, op.getMatchingIndexingMap(lhs), batch)) {
         return;
       }
       memref::GlobalOp global = constantGlobal(lhs->get(), symbols);
-      if (!global) {
+      int64_t matrices = batch ? c->ranges[*batch] : 1;
+      if (!global || (batch && global.getType().getNumElements() !=
+                                   matrices * c->m * c->k)) {
         return;
       }
       memref::GlobalOp &packed = packedOf[{global.getSymName().str(), rows}];
       if (!packed) {
         packed = blocked(global, c->m, c->k, /*alongRows=*/true, rows,
-                         "_packed", symbols);
+                         "_packed", symbols, matrices);
       }
       auto type = packed ? cast<MemRefType>(packed.getType()) : MemRefType();
       if (!packed || type.getDimSize(1) != c->k) {
         return;
       }
-      mark(op, kPackedLhsAttr, packed, c->lhs, "rows", rows);
+      mark(op, kPackedLhsAttr, packed, c->lhs, "rows", rows, batch);
     });
   }
 
@@ -178,19 +192,23 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
   /// Marks `op` with attribute `name`: {global = @packed, operand, `key`
   /// = `size`}.
   static void mark(Operation *op, StringRef name, memref::GlobalOp packed,
-                   unsigned operand, StringRef key, int64_t size) {
+                   unsigned operand, StringRef key, int64_t size,
+                   std::optional<unsigned> batch = std::nullopt) {
     MLIRContext *context = op->getContext();
     auto i64 = IntegerType::get(context, 64);
-    op->setAttr(
-        name,
-        DictionaryAttr::get(
-            context,
-            {NamedAttribute(StringAttr::get(context, "global"),
-                            FlatSymbolRefAttr::get(packed.getSymNameAttr())),
-             NamedAttribute(StringAttr::get(context, "operand"),
-                            IntegerAttr::get(i64, operand)),
-             NamedAttribute(StringAttr::get(context, key),
-                            IntegerAttr::get(i64, size))}));
+    SmallVector<NamedAttribute> entries = {
+        NamedAttribute(StringAttr::get(context, "global"),
+                       FlatSymbolRefAttr::get(packed.getSymNameAttr())),
+        NamedAttribute(StringAttr::get(context, "operand"),
+                       IntegerAttr::get(i64, operand)),
+        NamedAttribute(StringAttr::get(context, key),
+                       IntegerAttr::get(i64, size))};
+    if (batch) {
+      // The loop dim whose index picks the matrix.
+      entries.push_back(NamedAttribute(StringAttr::get(context, "batch"),
+                                       IntegerAttr::get(i64, *batch)));
+    }
+    op->setAttr(name, DictionaryAttr::get(context, entries));
   }
 
   /// A new private constant global beside `global` holding `bits` (of its
@@ -215,28 +233,35 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
   /// rows (`alongRows`: [ceil(rows / size)][columns][size]) or of `size`
   /// columns ([ceil(columns / size)][rows][size]), the last block's
   /// elements past the matrix zero; null when its data cannot be read.
+  /// For a batch of `matrices`, each one's blocks after the last's.
   memref::GlobalOp blocked(memref::GlobalOp global, int64_t rows,
                            int64_t columns, bool alongRows, int64_t size,
-                           StringRef suffix, SymbolTable &symbols) {
+                           StringRef suffix, SymbolTable &symbols,
+                           int64_t matrices = 1) {
     // Pure data movement: the elements' bits (f32 or i32).
     std::optional<std::vector<uint32_t>> data =
-        elementBits(*global.getInitialValue(), rows * columns);
+        elementBits(*global.getInitialValue(), matrices * rows * columns);
     if (!data) {
       return {};
     }
     int64_t split = alongRows ? rows : columns;
     int64_t other = alongRows ? columns : rows;
     int64_t blocks = llvm::divideCeil(split, size);
-    std::vector<uint32_t> packed(blocks * other * size, 0);
-    for (int64_t row = 0; row < rows; ++row) {
-      for (int64_t column = 0; column < columns; ++column) {
-        int64_t at = alongRows ? row : column;
-        int64_t across = alongRows ? column : row;
-        packed[((at / size) * other + across) * size + at % size] =
-            (*data)[row * columns + column];
+    std::vector<uint32_t> packed(matrices * blocks * other * size, 0);
+    for (int64_t matrix = 0; matrix < matrices; ++matrix) {
+      uint32_t *to = &packed[matrix * blocks * other * size];
+      const uint32_t *from = &(*data)[matrix * rows * columns];
+      for (int64_t row = 0; row < rows; ++row) {
+        for (int64_t column = 0; column < columns; ++column) {
+          int64_t at = alongRows ? row : column;
+          int64_t across = alongRows ? column : row;
+          to[((at / size) * other + across) * size + at % size] =
+              from[row * columns + column];
+        }
       }
     }
-    return addGlobal(global, {blocks, other, size}, packed, suffix, symbols);
+    return addGlobal(global, {matrices * blocks, other, size}, packed, suffix,
+                     symbols);
   }
 };
 

@@ -27,6 +27,66 @@ def ImplicitGemmPass : Pass<"infer-cpu-implicit-gemm", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def WinogradPass : Pass<"infer-cpu-winograd", "::mlir::func::FuncOp"> {
+  let summary = "Writes 3x3 stride-1 convolutions as Winograd F(2x2, 3x3)";
+  let description = [{
+    A convolution's matmul over an im2col copy through a 3x3 window of
+    stride 1 and no dilation (one group, f32, static shapes, constant
+    filters, an even output plane, at least `min-channels` input channels
+    and filters, at most `max-term-bytes` of terms) becomes Winograd's minimal filtering F(2x2, 3x3): a
+    generic marked `infer.winograd = "input"` computes the 16 terms
+    B^T d B of every 4x4 input tile (2 apart) into 16 tensors [n, c,
+    tile rows, tile columns]; 16 matmuls multiply each by its constant
+    term of the filters G g G^T [1, f, c] (computed here), in the form of
+    a 1x1 convolution over the tiles; a generic marked `infer.winograd =
+    "output"` computes each output element from its tile's 16 products
+    (A^T m A) into [n, f, tile rows, 2, tile columns, 2], which is the
+    output plane row-major. The matmuls take 16 products per 4 outputs and
+    input channel where the direct form takes 36.
+    `infer-cpu-winograd-kernels` writes the two marked generics as vector
+    code.
+  }];
+  let options = [
+    Option<"minChannels", "min-channels", "int64_t", "16",
+           "Fewest input channels and filters a convolution needs">,
+    Option<"maxTermBytes", "max-term-bytes", "int64_t", "16777216",
+           "Most bytes of terms (16 x tiles x (channels + filters) floats) a "
+           "convolution may write: beyond the caches, their traffic costs "
+           "more than the multiplications saved">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def WinogradKernelsPass : Pass<"infer-cpu-winograd-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Writes the Winograd transforms as vector loops";
+  let description = [{
+    The generics `infer-cpu-winograd` marks, on buffers of static shape
+    and strides. The input transform runs per (n, c) and tile row over
+    vectors of tiles: tap (i, j) of a vector of tiles is the even or odd
+    lanes of a wide load of input row 2 ty + i from column 2 tx or 2 tx +
+    2; the 16 terms are stored to the 16 outputs, the row's last tiles
+    masked. The output transform runs per (n, f) and tile row over vectors
+    of tiles: the 16 products are loaded, the 2x2 outputs computed, and
+    each output row's two vectors interleaved into consecutive elements.
+    When the output's consumer can run as an epilogue (bias, activation,
+    residual: the contraction kernels' rule), it is applied to those
+    vectors and stored to its output, and the output is never written.
+    With `parallel`, the (c) and (f) loops are scf.parallel.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", "256",
+           "Vector register width in bits (128, 256 or 512)">,
+    Option<"parallel", "parallel", "bool", "false",
+           "Run the channels' loops as scf.parallel">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TransposeRhsPass : Pass<"infer-cpu-transpose-rhs", "::mlir::func::FuncOp"> {
   let summary = "Gives contractions with a (.., n, k)-indexed B a transposed copy of it";
   let description = [{

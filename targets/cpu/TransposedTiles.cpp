@@ -82,6 +82,7 @@ void KernelBuilder::transposedMatmul() {
   auto run = [&](Value begin, Value end, Value buffer, Value partial) {
     loop(begin, end, 1, {}, [&](Value unit, ValueRange) {
       Value tile = arith::DivUIOp::create(b, loc, unit, index(chunks * groups));
+      Value lhsTile = packedLhsTile(tile);
       Value rest = arith::RemUIOp::create(b, loc, unit, index(chunks * groups));
       Value chunk = arith::DivUIOp::create(b, loc, rest, index(groups));
       Value first = arith::MulIOp::create(b, loc, chunk, index(chunkColumns));
@@ -101,8 +102,9 @@ void KernelBuilder::transposedMatmul() {
           relative.push_back(constantOffset(j, c.nDims));
         }
         auto panelsFrom = [&](Value k0, Value kEnd) {
-          TransposedUnit unit{tile,   first,   firstOffset, k0,      kEnd,
-                              buffer, partial, flatLhs,     Value(), hi - lo};
+          TransposedUnit unit{tile,    first,   firstOffset, k0,
+                              kEnd,    buffer,  partial,     flatLhs,
+                              Value(), hi - lo, lhsTile};
           if (looped > lo) {
             loop(index(lo), index(looped), 1, {}, [&](Value p, ValueRange) {
               unit.slot = arith::SubIOp::create(b, loc, p, index(lo));
@@ -199,7 +201,7 @@ void KernelBuilder::prefetchLhs(const TransposedUnit &unit, Value kv) {
   // unit's, mostly), each row 2 vectors (2 lines on AVX-512, 1 on AVX2).
   int64_t rowLength = 2 * lanes, line = 16;
   int64_t size = cast<MemRefType>(unit.flatLhs.getType()).getNumElements();
-  Value rows = arith::MulIOp::create(b, loc, unit.tile, index(c.k));
+  Value rows = arith::MulIOp::create(b, loc, unit.lhsTile, index(c.k));
   if (unit.partial && unit.panels > 1) {
     // With k-blocks the group's panels reuse a block from L2, and the
     // first panel alone would pull it from memory at the pace of one
@@ -313,8 +315,9 @@ void KernelBuilder::transposedTile(const TransposedUnit &unit, Value n0,
     }
     Value a[2];
     for (int64_t v = 0; v < 2; ++v) {
-      a[v] = vector::LoadOp::create(b, loc, type, packedLhs,
-                                    ValueRange{tile, kv, index(v * lanes)});
+      a[v] = vector::LoadOp::create(
+          b, loc, type, packedLhs,
+          ValueRange{unit.lhsTile, kv, index(v * lanes)});
     }
     SmallVector<Value> next;
     for (int64_t j = 0; j < width; ++j) {

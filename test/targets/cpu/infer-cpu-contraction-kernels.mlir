@@ -715,6 +715,37 @@ func.func @packed_lhs(%b: memref<2x36xf32>, %c: memref<25x36xf32>) {
 
 // -----
 
+#a = affine_map<(t, m, k, n) -> (t, m, k)>
+#b = affine_map<(t, m, k, n) -> (t, k, n)>
+#c = affine_map<(t, m, k, n) -> (t, m, n)>
+
+// A batch of two packed matrices along loop dim t ([2 x 2][K = 2][6]):
+// batch t's tile i is packed tile i + 2 t (M = 7: tiles 0 and 1, whose
+// loop is unrolled).
+// CHECK-LABEL: func.func @packed_lhs_batch
+// CHECK: %[[P:.+]] = memref.get_global @t_packed : memref<4x2x6xf32>
+// CHECK: scf.for %[[B:.+]] = %c0 to %c2 step %c1
+// CHECK: %[[T0:.+]] = arith.muli %[[B]], %c2
+// CHECK: memref.load %[[P]][%[[T0]], %c0, %c0] : memref<4x2x6xf32>
+// CHECK: %[[T1:.+]] = arith.addi %{{.+}}, %c1
+// CHECK: memref.load %[[P]][%[[T1]], %c0, %c0] : memref<4x2x6xf32>
+memref.global "private" constant @t : memref<2x7x2xf32> = dense<1.0>
+memref.global "private" constant @t_packed : memref<4x2x6xf32> = dense<1.0>
+func.func @packed_lhs_batch(%b: memref<2x2x36xf32>, %c: memref<2x7x36xf32>) {
+  %a = memref.get_global @t : memref<2x7x2xf32>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<2x7x2xf32>, memref<2x2x36xf32>) outs(%c : memref<2x7x36xf32>)
+      attrs = {infer.packed_lhs = {batch = 0 : i64, global = @t_packed, operand = 0 : i64, rows = 6 : i64}} {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // Two convolutions over windows of the same shape share one table.
 // CHECK: memref.global "private" constant @__infer_k_offsets : memref<52xi32>
 // CHECK-NOT: memref.global

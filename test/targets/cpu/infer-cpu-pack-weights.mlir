@@ -73,3 +73,29 @@ func.func @left_alone(%a: memref<7x2xf32>, %b: memref<2x16xf32>, %c: memref<7x16
   }
   return
 }
+
+// -----
+
+#a = affine_map<(t, m, k, n) -> (t, m, k)>
+#b = affine_map<(t, m, k, n) -> (t, k, n)>
+#c = affine_map<(t, m, k, n) -> (t, m, n)>
+
+// A batch of two constant 7 x 1 matrices along loop dim t (Winograd's
+// terms): each packed as one alone would be, the second's tiles after the
+// first's ([2 x 2][K = 1][6]), and the contraction told which dim picks
+// the matrix.
+// CHECK: memref.global "private" constant @terms_packed : memref<4x1x6xf32> = dense<{{\[}}{{\[}}[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00]], {{\[}}[7.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]], {{\[}}[8.000000e+00, 9.000000e+00, 1.000000e+01, 1.100000e+01, 1.200000e+01, 1.300000e+01]], {{\[}}[1.400000e+01, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]]]>
+// CHECK-LABEL: func.func @batch_of_matrices
+// CHECK: linalg.generic {{.+}}infer.packed_lhs = {batch = 0 : i64, global = @terms_packed, operand = 0 : i64, rows = 6 : i64}
+memref.global "private" constant @terms : memref<2x7x1xf32> = dense<[[[1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [7.0]], [[8.0], [9.0], [10.0], [11.0], [12.0], [13.0], [14.0]]]>
+func.func @batch_of_matrices(%b: memref<2x1x16xf32>, %c: memref<2x7x16xf32>) {
+  %a = memref.get_global @terms : memref<2x7x1xf32>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<2x7x1xf32>, memref<2x1x16xf32>) outs(%c : memref<2x7x16xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
