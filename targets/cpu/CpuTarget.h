@@ -118,8 +118,8 @@ struct CpuTargetOptions : public targets::TargetOptions<CpuTargetOptions> {
       llvm::cl::init("polynomial")};
   Option<bool> winograd{
       *this, "winograd",
-      llvm::cl::desc("3x3 stride-1 convolutions with constant filters, an "
-                     "even output size and 16 or more channels as "
+      llvm::cl::desc("3x3 stride-1 convolutions with constant filters and "
+                     "16 or more channels as "
                      "Winograd F(2x2, 3x3): 16 multiplications per 4 "
                      "outputs where the direct form takes 36, results "
                      "within float rounding of it (default true; false: "

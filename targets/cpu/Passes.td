@@ -32,19 +32,20 @@ def WinogradPass : Pass<"infer-cpu-winograd", "::mlir::func::FuncOp"> {
   let description = [{
     A convolution's matmul over an im2col copy through a 3x3 window of
     stride 1 and no dilation (one group, f32, static shapes, constant
-    filters, an even output plane, at least `min-channels` input channels
-    and filters, at most `max-term-bytes` of terms) becomes Winograd's minimal filtering F(2x2, 3x3): a
-    generic marked `infer.winograd = "input"` computes the 16 terms
-    B^T d B of every 4x4 input tile (2 apart) into 16 tensors [n, c,
-    tile rows, tile columns]; 16 matmuls multiply each by its constant
-    term of the filters G g G^T [1, f, c] (computed here), in the form of
-    a 1x1 convolution over the tiles; a generic marked `infer.winograd =
-    "output"` computes each output element from its tile's 16 products
-    (A^T m A) into [n, f, tile rows, 2, tile columns, 2], which is the
-    output plane row-major. The matmuls take 16 products per 4 outputs and
-    input channel where the direct form takes 36.
-    `infer-cpu-winograd-kernels` writes the two marked generics as vector
-    code.
+    filters, at least `min-channels` input channels and filters, at most
+    `max-term-bytes` of terms) becomes Winograd's minimal filtering
+    F(2x2, 3x3): a generic marked `infer.winograd = "input"` computes the
+    16 terms B^T d B of every 4x4 input tile (2 apart) into v [16, n, c,
+    tile rows, tile columns]; one contraction with the term as a batch
+    dim multiplies them by the filters' terms G g G^T [16, f, c]
+    (computed here); a generic marked `infer.winograd = "output"` (and
+    `infer.epilogue_host`) computes each output element from its tile's
+    16 products (A^T m A) into [n, f, tile rows, 2, tile columns, 2],
+    the output plane row-major. An odd plane gets a zero row or column
+    more on its padded input and its last output row or column cropped.
+    The matmuls take 16 products per 4 outputs and input channel where
+    the direct form takes 36. `infer-cpu-winograd-kernels` writes the two
+    marked generics as vector code.
   }];
   let options = [
     Option<"minChannels", "min-channels", "int64_t", "16",

@@ -2,19 +2,19 @@
 //
 // A 3x3 stride-1 convolution reaches the CPU target as an im2col copy, a
 // reshape of it and a matmul (see ImplicitGemm.cpp). With constant
-// filters, an even output plane and enough channels, this pass replaces
-// the three with Winograd's form (Winograd.h) on tensors:
+// filters, enough channels and terms that stay in cache, this pass
+// replaces the three with Winograd's form (Winograd.h) on tensors:
 //
-//   v_k = input transform of x's 4x4 tiles, 2 apart     (16 x [n, c, tiles])
-//   m_k = u_k . v_k        u_k = (G g G^T)_k, constant  (16 matmuls)
-//   y   = output transform of the m_k, interleaved into 2x2 blocks
+//   v[k] = term k of x's 4x4 tiles, 2 apart       v: [16, n, c, tiles]
+//   m[k] = u[k] . v[k]   u[k] = (G g G^T)_k       one batch of 16 matmuls
+//   y    = output transform of the m, 2x2 outputs a tile, interleaved
 //
-// The 16 matmuls have the form of 1x1 convolutions over the tiles, which
-// the register-tiled kernels run with u_k packed at compile time; the two
-// transforms are generics marked `infer.winograd` whose bodies compute the
-// transform on scalars (the reference) and which
-// infer-cpu-winograd-kernels writes as vector code. The consumer of the
-// convolution (bias, activation, residual) still reads y as before.
+// The matmuls have the form of 1x1 convolutions over the tiles, with the
+// term a batch dim; the register-tiled kernels run them with u packed at
+// compile time. The two transforms are generics marked `infer.winograd`
+// whose bodies compute them on scalars (the reference) and which
+// infer-cpu-winograd-kernels writes as vector code. The convolution's
+// consumer (bias, activation, residual) still reads y as before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -214,8 +215,7 @@ std::optional<Conv> matchConv(linalg::GenericOp op, int64_t minChannels,
   conv.ho = col[5];
   conv.wo = col[6];
   if (col[1] != 1 || col[3] != 3 || col[4] != 3 || x[3] != conv.ho + 2 ||
-      x[4] != conv.wo + 2 || conv.ho % 2 != 0 || conv.wo % 2 != 0 ||
-      conv.c < minChannels || conv.f < minChannels) {
+      x[4] != conv.wo + 2 || conv.c < minChannels || conv.f < minChannels) {
     return std::nullopt;
   }
   // The terms of the input and of the products, 4x the input and the
@@ -223,8 +223,9 @@ std::optional<Conv> matchConv(linalg::GenericOp op, int64_t minChannels,
   // less than the multiplications they save, from memory more (PP-OCRv4
   // det's 96 -> 24 convolution at 160x160: 49 MB of terms, 10.2 -> 10.5
   // ms; at 80x80, 12 MB: 2.46 -> 1.79 ms).
-  int64_t termBytes = kWinogradTerms * conv.n * (conv.ho / 2) * (conv.wo / 2) *
-                      (conv.c + conv.f) * int64_t(sizeof(float));
+  int64_t termBytes = kWinogradTerms * conv.n * llvm::divideCeil(conv.ho, 2) *
+                      llvm::divideCeil(conv.wo, 2) * (conv.c + conv.f) *
+                      int64_t(sizeof(float));
   if (termBytes > maxTermBytes) {
     return std::nullopt;
   }
@@ -281,16 +282,30 @@ void rewrite(Conv &conv) {
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   using linalg::GenericOp;
   using mlir::utils::IteratorType;
-  int64_t th = conv.ho / 2, tw = conv.wo / 2, tiles = th * tw;
+  int64_t th = llvm::divideCeil(conv.ho, 2), tw = llvm::divideCeil(conv.wo, 2),
+          tiles = th * tw;
+  // An odd plane: its last tile row or column is computed on a row or
+  // column of zeros below or right of the padded input, and dropped.
+  Value padded = conv.x;
+  if (conv.ho % 2 || conv.wo % 2) {
+    auto type = cast<RankedTensorType>(conv.x.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape[3] += conv.ho % 2;
+    shape[4] += conv.wo % 2;
+    padded = tensor::createPadHighOp(
+        RankedTensorType::get(shape, f32), conv.x,
+        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)),
+        /*nofold=*/false, loc, b);
+  }
   // The input transform over (k, n, c, ty, tx) into v [16, n, c, ty, tx]:
   // 16 inputs, tap (i, j) of the tile at x[n, c, 2 ty + i, 2 tx + j];
   // each element term k of its tile's 16.
-  auto xType = cast<RankedTensorType>(conv.x.getType());
+  auto xType = cast<RankedTensorType>(padded.getType());
   Value x = tensor::CollapseShapeOp::create(
       b, loc,
       RankedTensorType::get(
           {conv.n, conv.c, xType.getDimSize(3), xType.getDimSize(4)}, f32),
-      conv.x, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+      padded, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
   auto vType =
       RankedTensorType::get({kWinogradTerms, conv.n, conv.c, th, tw}, f32);
   SmallVector<Value> taps;
@@ -396,10 +411,25 @@ void rewrite(Conv &conv) {
   // Its kernel may take y's consumer as an epilogue: the workspace keeps
   // the products live through that consumer.
   output->setAttr("infer.epilogue_host", b.getUnitAttr());
-  Value y = tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get({conv.n, conv.f, conv.ho * conv.wo}, f32),
-      output.getResult(0),
-      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4, 5}});
+  Value y = output.getResult(0);
+  if (conv.ho % 2 || conv.wo % 2) {
+    y = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({conv.n, conv.f, 2 * th, 2 * tw}, f32), y,
+        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}});
+    y = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({conv.n, conv.f, conv.ho, conv.wo}, f32),
+        y, ValueRange{}, ValueRange{}, ValueRange{},
+        b.getDenseI64ArrayAttr({0, 0, 0, 0}),
+        b.getDenseI64ArrayAttr({conv.n, conv.f, conv.ho, conv.wo}),
+        b.getDenseI64ArrayAttr({1, 1, 1, 1}));
+    y = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({conv.n, conv.f, conv.ho * conv.wo}, f32),
+        y, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+  } else {
+    y = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({conv.n, conv.f, conv.ho * conv.wo}, f32),
+        y, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4, 5}});
+  }
   y = tensor::ExpandShapeOp::create(
       b, loc, op.getResult(0).getType(), y,
       SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});

@@ -10,8 +10,11 @@
   model's (no epilogue: the transform writes it).
 - Batch 2 at 14x14 (7 tiles a row: every vector masked), 32 -> 40
   channels, a bias and a Sigmoid.
-- Shapes Winograd leaves to the direct kernels, in the same model as one
-  it takes: an odd plane (15x15), 8 input channels (fewer than 16).
+- Odd planes, whose last tile row and column are computed on a row and
+  column of zeros past the padded input and dropped: 15x15 over 32
+  channels, and 7x7 over 64 (a Relu after it); beside them a convolution
+  Winograd leaves to the direct kernels (8 input channels, fewer than 16)
+  and one it takes (16x16).
 
 Each model is compiled for the host and for x86-64-v3 (AVX2 vectors of 8),
 and with --winograd=false; every build must match onnx.reference.
@@ -66,23 +69,24 @@ def batch_sigmoid():
                    [info("y", F, [2, 40, 14, 14])]), (2, 32, 14, 14)
 
 
-def left_alone():
+def odd_planes():
     g = Graph(23)
     g.conv("odd", "x", 32, 32)
+    g.op("Relu", [g.conv("c7", "s", 64, 64)], "seven")
     g.conv("few", "z", 16, 8)
     g.conv("even", "z16", 32, 32)
-    return g.model("winograd_left_alone",
-                   [info("x", F, [1, 32, 15, 15]), info("z", F, [1, 8, 16, 16]),
-                    info("z16", F, [1, 32, 16, 16])],
-                   [info("odd", F, [1, 32, 15, 15]), info("few", F, [1, 16, 16, 16]),
-                    info("even", F, [1, 32, 16, 16])]), None
+    return g.model("winograd_odd_planes",
+                   [info("x", F, [1, 32, 15, 15]), info("s", F, [1, 64, 7, 7]),
+                    info("z", F, [1, 8, 16, 16]), info("z16", F, [1, 32, 16, 16])],
+                   [info("odd", F, [1, 32, 15, 15]), info("seven", F, [1, 64, 7, 7]),
+                    info("few", F, [1, 16, 16, 16]), info("even", F, [1, 32, 16, 16])]), None
 
 
 def main():
     args = parse_args(__doc__)
     rng = np.random.default_rng(7)
     passed = 0
-    for make in (residual_block, batch_sigmoid, left_alone):
+    for make in (residual_block, batch_sigmoid, odd_planes):
         model, shape = make()
         feeds = {}
         for value in model.graph.input:

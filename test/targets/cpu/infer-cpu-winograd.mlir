@@ -67,14 +67,20 @@ func.func @one_channel(%x: tensor<1x1x1x6x6xf32>) -> tensor<1x1x1x16xf32> {
 #b = affine_map<(n, g, f, k, p) -> (n, g, k, p)>
 #c = affine_map<(n, g, f, k, p) -> (n, g, f, p)>
 
-// Left alone: an odd output plane (3x3), and filters that are an argument.
-// CHECK-LABEL: func.func @left_alone
-// CHECK-NOT: infer.winograd
-// CHECK: tensor<1x1x1x3x3x3x3xf32>
+// An odd output plane (3x3): the padded input gets a zero row and column
+// more (2x2 tiles), and the 4x4 plane the transforms give is cropped to
+// 3x3. Left alone: filters that are an argument.
+// CHECK-LABEL: func.func @odd_plane
+// CHECK: tensor.pad %arg0 low[0, 0, 0, 0, 0] high[0, 0, 0, 1, 1]
+// CHECK: tensor<1x1x1x6x6xf32>
+// CHECK: infer.winograd = "input"
+// CHECK: infer.winograd = "output"
+// CHECK: %[[Y:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x1x2x2x2x2xf32> into tensor<1x1x4x4xf32>
+// CHECK: tensor.extract_slice %[[Y]][0, 0, 0, 0] [1, 1, 3, 3] [1, 1, 1, 1] : tensor<1x1x4x4xf32> to tensor<1x1x3x3xf32>
 // CHECK-NOT: infer.winograd
 // CHECK: tensor<1x1x1x3x3x4x4xf32>
 // CHECK-NOT: infer.winograd
-func.func @left_alone(%x: tensor<1x1x1x5x5xf32>, %x2: tensor<1x1x1x6x6xf32>, %a2: tensor<1x1x9xf32>) -> (tensor<1x1x1x9xf32>, tensor<1x1x1x16xf32>) {
+func.func @odd_plane(%x: tensor<1x1x1x5x5xf32>, %x2: tensor<1x1x1x6x6xf32>, %a2: tensor<1x1x9xf32>) -> (tensor<1x1x1x9xf32>, tensor<1x1x1x16xf32>) {
   %w = arith.constant dense<1.0> : tensor<1x1x9xf32>
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x1x1x3x3x3x3xf32>
