@@ -36,14 +36,7 @@ public:
         lanes(std::max<int64_t>(vectorBits / 32, 4)),
         rows(tileRowsFor(vectorBits)), kBlock(kBlock), ivs(c.numIds()),
         shared(shared) {
-    // Two vectors of columns per panel; when C has fewer rows than a
-    // tile (and B is read in place, not packed), wider panels keep the
-    // same accumulator count: a matrix-vector product streams whole rows
-    // of B instead of two vectors of each.
-    int64_t m = c.m;
-    int64_t vectors =
-        m < rows && !c.gather ? std::min<int64_t>(2 * rows / m, 16) : 2;
-    panelWidth = vectors * lanes;
+    panelWidth = panelVectors(c.m, rows, lanes, c.gather, c.rhsBytes()) * lanes;
   }
 
   /// Reads A from `packed` ([ceil(M / MR)][K][MR], infer-cpu-pack-weights)
@@ -497,6 +490,8 @@ private:
   static constexpr int64_t kCacheLineBytes = 64;
   /// Steps of k transposed tiles prefetch B's rows ahead.
   static constexpr int64_t kBPrefetchSteps = 16;
+  /// B's rows are prefetched for K of at least this many steps.
+  static constexpr int64_t kMinBPrefetchK = 16;
   /// Transposed tiles' k-block: a block of A's tile (KC x 2 vectors) is
   /// reused by the group's panels. 512 rows (64 KB on AVX-512) outgrow L1
   /// but stay in L2 and halve the partial sums' round trips; resnet18 ran

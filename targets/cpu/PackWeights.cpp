@@ -163,9 +163,17 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
       const Contraction &c, SymbolTable &symbols,
       std::map<std::pair<std::string, int64_t>, memref::GlobalOp> &packedOf) {
     int64_t rows = tileRowsFor(vectorBits);
-    int64_t width = 2 * lanesFor(vectorBits);
+    int64_t lanes = lanesFor(vectorBits);
+    int64_t width =
+        panelVectors(c.m, rows, lanes, c.gather, c.rhsBytes()) * lanes;
+    // A product of fewer rows than a tile (a matrix-vector product: a
+    // classifier's Gemm) with B beyond L2 streams B from memory: in place,
+    // a panel's rows are short runs N apart, which arrive at half the rate
+    // of one sequential panel (a C model of the loop on Zen 4).
+    bool streamed = c.m < rows && c.rhsBytes() > kStreamedRhsBytes;
     if (c.gather || c.byteDot || c.accElement || !c.element.isF32() ||
-        ShapedType::isDynamic(c.n) || !packsPanels(c.m, rows, true)) {
+        ShapedType::isDynamic(c.n) ||
+        !(packsPanels(c.m, rows, true) || streamed)) {
       return;
     }
     linalg::LinalgOp op = c.op;

@@ -1,5 +1,5 @@
-// RUN: infer-opt %s --split-input-file --infer-cpu-pack-weights=vector-bits=512 | FileCheck %s
-// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-pack-weights{vector-bits=512},infer-cpu-contraction-kernels{vector-bits=512},canonicalize)' | FileCheck %s --check-prefix=KERNEL
+// RUN: infer-opt %s --split-input-file --infer-cpu-pack-weights=vector-bits=512 --mlir-elide-resource-strings-if-larger=16 | FileCheck %s
+// RUN: infer-opt %s --split-input-file --pass-pipeline='builtin.module(infer-cpu-pack-weights{vector-bits=512},infer-cpu-contraction-kernels{vector-bits=512},canonicalize)' --mlir-elide-resource-strings-if-larger=16 | FileCheck %s --check-prefix=KERNEL
 
 // A constant B (K x N, read as rows) whose panels the usual tiles would
 // copy at run time (M = 40: 5 tiles of 8) is packed at compile time into
@@ -53,6 +53,55 @@ func.func @few_tiles(%a: memref<32x4xf32>, %c: memref<32x64xf32>) {
 func.func @activations(%a: memref<32x4xf32>, %b: memref<4x64xf32>, %c: memref<32x64xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : memref<32x4xf32>, memref<4x64xf32>) outs(%c : memref<32x64xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A matrix-vector product (M = 1) whose constant B outgrows L2 (1024 x
+// 320 floats, 1.25 MiB) streams B from memory: packed at compile time
+// into panels of 4 vectors (256 bytes of a row: [5][K][64]), each read as
+// one sequential stream.
+// CHECK: memref.global "private" constant @wide_panels : memref<5x1024x64xf32> = dense_resource<panels>
+// CHECK-LABEL: func.func @streamed_gemv
+// CHECK: infer.packed_rhs = {global = @wide_panels, operand = 1 : i64, width = 64 : i64}
+// KERNEL-LABEL: func.func @streamed_gemv
+// KERNEL: %[[PANELS:.+]] = memref.get_global @wide_panels : memref<5x1024x64xf32>
+// KERNEL: vector.load %[[PANELS]][%{{.+}}, %{{.+}}, %c0] : memref<5x1024x64xf32>, vector<64xf32>
+// KERNEL-NOT: memref.prefetch
+// KERNEL: return
+memref.global "private" constant @wide : memref<1024x320xf32> = dense<1.0>
+func.func @streamed_gemv(%a: memref<1x1024xf32>, %c: memref<1x320xf32>) {
+  %w = memref.get_global @wide : memref<1024x320xf32>
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %w : memref<1x1024xf32>, memref<1024x320xf32>) outs(%c : memref<1x320xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The same with a B that stays in L2 (64 x 256 floats, a recurrent
+// layer's weights read at every step): read in place, rows of 16 vectors.
+// CHECK-LABEL: func.func @cached_gemv
+// CHECK-NOT: infer.packed_rhs
+// KERNEL-LABEL: func.func @cached_gemv
+// KERNEL: %[[W:.+]] = memref.get_global @narrow : memref<64x256xf32>
+// KERNEL: vector.load %[[W]][%{{.+}}, %{{.+}}] : memref<64x256xf32>, vector<256xf32>
+memref.global "private" constant @narrow : memref<64x256xf32> = dense<1.0>
+func.func @cached_gemv(%a: memref<1x64xf32>, %c: memref<1x256xf32>) {
+  %w = memref.get_global @narrow : memref<64x256xf32>
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %w : memref<1x64xf32>, memref<64x256xf32>) outs(%c : memref<1x256xf32>) {
   ^bb0(%l: f32, %r: f32, %o: f32):
     %p = arith.mulf %l, %r : f32
     %s = arith.addf %o, %p : f32
