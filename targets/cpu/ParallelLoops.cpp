@@ -3,8 +3,9 @@
 //
 // Each large linalg op on buffers at the top level of a function (the
 // contraction kernels are already loops by now) is tiled along its first
-// parallel dimension of size 2 or more into `chunks` pieces, as an
-// scf.parallel that the pipeline turns into an OpenMP worksharing loop.
+// parallel dimension of size 2 or more into `chunks` pieces (and the next
+// parallel ones when that one is too short), as an scf.parallel that the
+// pipeline turns into tasks.
 // Tiles write disjoint parts of the outputs, since the tiled dimension is
 // parallel. Ops inside loops stay serial: a parallel region per iteration
 // would cost more than it gains.
@@ -48,18 +49,23 @@ struct ParallelLoopsPass final
         continue;
       }
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-      std::optional<unsigned> dim;
-      for (unsigned d = 0; d < ranges.size(); ++d) {
-        if (iterators[d] == utils::IteratorType::parallel && ranges[d] >= 2) {
-          dim = d;
-          break;
+      // The first parallel dim of size 2 or more; while it and the ones
+      // tiled before give fewer than half the chunks (a model input's 3
+      // channels copied into a padded buffer: 3 chunks, 2 and 1 on two
+      // threads), the next one too, for about `chunks` tiles in all.
+      SmallVector<int64_t> tiles(ranges.size(), 0);
+      int64_t count = 1;
+      for (unsigned d = 0; d < ranges.size() && 2 * count < chunks; ++d) {
+        if (iterators[d] != utils::IteratorType::parallel || ranges[d] < 2) {
+          continue;
         }
+        int64_t wanted = llvm::divideCeil(chunks, count);
+        tiles[d] = llvm::divideCeil(ranges[d], wanted);
+        count *= llvm::divideCeil(ranges[d], tiles[d]);
       }
-      if (!dim) {
+      if (count == 1) {
         continue;
       }
-      SmallVector<int64_t> tiles(ranges.size(), 0);
-      tiles[*dim] = (ranges[*dim] + chunks - 1) / chunks;
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(
           rewriter, op,

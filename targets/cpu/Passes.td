@@ -338,8 +338,11 @@ def ParallelLoopsPass : Pass<"infer-cpu-parallel-loops", "::mlir::func::FuncOp">
     Every linalg op on buffers at the top level of the function with at
     least `min-iterations` iterations is tiled along its first parallel
     dimension of size 2 or more into about `chunks` tiles, as an
-    `scf.parallel` (an OpenMP worksharing loop once converted). The tiled
-    dimension being parallel, tiles write disjoint parts of the outputs.
+    `scf.parallel` (tasks for the runtime's executor, or an OpenMP
+    worksharing loop, once converted). When that dimension gives fewer
+    than half the chunks (a model input's 3 channels), the next parallel
+    ones are tiled too, for about `chunks` tiles in all. The tiled
+    dimensions being parallel, tiles write disjoint parts of the outputs.
     Ops nested in loops stay serial.
   }];
   let options = [

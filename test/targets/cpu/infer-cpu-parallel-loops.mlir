@@ -1,4 +1,5 @@
 // RUN: infer-opt %s --pass-pipeline='builtin.module(func.func(infer-cpu-parallel-loops{min-iterations=1024 chunks=4}))' | FileCheck %s
+// RUN: infer-opt %s --pass-pipeline='builtin.module(func.func(infer-cpu-parallel-loops{min-iterations=1024 chunks=32}))' | FileCheck %s --check-prefix=WIDE
 
 // A large elementwise op: split along its first parallel dimension of size
 // >= 2 (dim 1, 64 -> 4 chunks of 16) into an scf.parallel.
@@ -17,6 +18,22 @@ func.func @relu(%x: memref<1x64x32xf32>, %y: memref<1x64x32xf32>) {
     %r = arith.maximumf %a, %zero : f32
     linalg.yield %r : f32
   }
+  return
+}
+
+// A copy of 3 channels (a model input into a padded buffer). With 4
+// chunks, 3 tiles of dim 1 are enough (at least half); with 32 they would
+// leave threads idle (2 and 1 units on two threads), so dim 2 is split
+// too: 11 tiles of 6 rows (ceil(32 / 3) wanted), 33 in all.
+// CHECK-LABEL: func.func @few_channels
+// CHECK: scf.parallel (%[[C:.+]]) = (%c0{{.*}}) to (%c3) step (%c1{{.*}})
+// CHECK: memref.subview %{{.+}}[0, %[[C]], 0, 0] [1, 1, 64, 32] [1, 1, 1, 1]
+// WIDE-LABEL: func.func @few_channels
+// WIDE: scf.parallel (%[[C:.+]], %[[R:.+]]) = (%c0{{.*}}, %c0{{.*}}) to (%c3, %c64) step (%c1{{.*}}, %c6{{.*}})
+// WIDE: memref.subview %{{.+}}[0, %[[C]], %[[R]], 0] [1, 1, %{{.+}}, 32] [1, 1, 1, 1]
+// WIDE: linalg.copy
+func.func @few_channels(%x: memref<1x3x64x32xf32>, %y: memref<1x3x64x32xf32>) {
+  linalg.copy ins(%x : memref<1x3x64x32xf32>) outs(%y : memref<1x3x64x32xf32>)
   return
 }
 
