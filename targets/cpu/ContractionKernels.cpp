@@ -514,11 +514,9 @@ Value KernelBuilder::rowIndex() {
 namespace {
 
 /// Row ranges make every thread read (and pack) all of B: only for a B of
-/// at most this many bytes. On the Zen 4 VM (L2 1 MB per core, 2 threads)
-/// mobilenet_v2's expansions with 100-300 KB of B at 28x28 and 56x56 ran
-/// 0.08-0.17 ms in row ranges against 0.07-0.13 in panel groups, more
-/// than their depthwise layers gained; at 14x14 (50 KB) they still pay.
-/// (PP-OCRv4 det's, larger, gained nothing on the Xeon VM either.)
+/// at most this many bytes (mobilenet_v2's expansions at 14x14, 50 KB; at
+/// 28x28 and 56x56, 100-300 KB, the packs cost more than the depthwise
+/// layers gained: cpu-gemm-loops.md).
 constexpr int64_t kMaxRowRangesRhsBytes = 64 * 1024;
 
 /// Whether `next` runs a batch loop over C's rows in parallel (the first
