@@ -621,9 +621,8 @@ struct ContractionKernelsPass final
       std::optional<Epilogue> epilogueFound =
           ShapedType::isDynamic(c.n) ? std::nullopt : matchEpilogue(c.op, c.n);
       bool rowsReadPerThread =
-          i + 1 < found.size() && !ShapedType::isDynamic(c.n) &&
-          !ShapedType::isDynamic(c.k) &&
-          c.k * c.n * int64_t(sizeof(float)) <= kMaxRowRangesRhsBytes &&
+          i + 1 < found.size() && c.rhsBytes() != 0 &&
+          c.rhsBytes() <= kMaxRowRangesRhsBytes &&
           readsPerBatch(found[i + 1],
                         epilogueFound
                             ? epilogueFound->op.getDpsInitOperand(0)->get()

@@ -83,6 +83,11 @@ inline bool packsPanels(int64_t m, int64_t rows, bool whole) {
 /// 16 vectors, 0.33 ms at 4, on Zen 4). From L2 the wide panels keep more
 /// FMAs in flight (a recurrent layer's weights, read at every step).
 inline constexpr int64_t kStreamedRhsBytes = 1024 * 1024;
+/// Whether a product of `m` rows (fewer than a tile's `rows`) streams its
+/// B of `rhsBytes` from memory.
+inline bool streamsRhs(int64_t m, int64_t rows, int64_t rhsBytes) {
+  return m < rows && rhsBytes > kStreamedRhsBytes;
+}
 inline int64_t panelVectors(int64_t m, int64_t rows, int64_t lanes, bool gather,
                             int64_t rhsBytes) {
   constexpr int64_t kMaxVectors = 16;
@@ -91,7 +96,7 @@ inline int64_t panelVectors(int64_t m, int64_t rows, int64_t lanes, bool gather,
     return 2;
   }
   int64_t vectors = std::min<int64_t>(2 * rows / m, kMaxVectors);
-  if (rhsBytes > kStreamedRhsBytes) {
+  if (streamsRhs(m, rows, rhsBytes)) {
     vectors = std::min<int64_t>(
         vectors, std::max<int64_t>(2, kMaxStreamedPanelBytes / (lanes * 4)));
   }

@@ -170,7 +170,7 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
     // classifier's Gemm) with B beyond L2 streams B from memory: in place,
     // a panel's rows are short runs N apart, which arrive at half the rate
     // of one sequential panel (a C model of the loop on Zen 4).
-    bool streamed = c.m < rows && c.rhsBytes() > kStreamedRhsBytes;
+    bool streamed = streamsRhs(c.m, rows, c.rhsBytes());
     if (c.gather || c.byteDot || c.accElement || !c.element.isF32() ||
         ShapedType::isDynamic(c.n) ||
         !(packsPanels(c.m, rows, true) || streamed)) {
