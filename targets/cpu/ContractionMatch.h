@@ -89,7 +89,7 @@ inline bool streamsRhs(int64_t m, int64_t rows, int64_t rhsBytes) {
   return m < rows && rhsBytes > kStreamedRhsBytes;
 }
 inline int64_t panelVectors(int64_t m, int64_t rows, int64_t lanes, bool gather,
-                            int64_t rhsBytes) {
+                            int64_t n, int64_t rhsBytes) {
   constexpr int64_t kMaxVectors = 16;
   constexpr int64_t kMaxStreamedPanelBytes = 256;
   if (m >= rows || gather) {
@@ -99,6 +99,16 @@ inline int64_t panelVectors(int64_t m, int64_t rows, int64_t lanes, bool gather,
   if (streamsRhs(m, rows, rhsBytes)) {
     vectors = std::min<int64_t>(
         vectors, std::max<int64_t>(2, kMaxStreamedPanelBytes / (lanes * 4)));
+  }
+  // Threads take whole panels: an odd count of a few wide ones splits
+  // unevenly (a GRU's 768 columns in 3 panels of 16 AVX-512 vectors ran
+  // 2:1 on two threads), so narrower ones when N then makes an even count.
+  if (n > 0 && n / (vectors * lanes) % 2 == 1 && n / (vectors * lanes) > 1) {
+    for (int64_t v = vectors - 1; 2 * v > vectors; --v) {
+      if (n % (v * lanes) == 0 && n / (v * lanes) % 2 == 0) {
+        return v;
+      }
+    }
   }
   return vectors;
 }

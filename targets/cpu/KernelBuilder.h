@@ -36,7 +36,8 @@ public:
         lanes(std::max<int64_t>(vectorBits / 32, 4)),
         rows(tileRowsFor(vectorBits)), kBlock(kBlock), ivs(c.numIds()),
         shared(shared) {
-    panelWidth = panelVectors(c.m, rows, lanes, c.gather, c.rhsBytes()) * lanes;
+    panelWidth =
+        panelVectors(c.m, rows, lanes, c.gather, c.n, c.rhsBytes()) * lanes;
   }
 
   /// Reads A from `packed` ([ceil(M / MR)][K][MR], infer-cpu-pack-weights)

@@ -165,7 +165,7 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
     int64_t rows = tileRowsFor(vectorBits);
     int64_t lanes = lanesFor(vectorBits);
     int64_t width =
-        panelVectors(c.m, rows, lanes, c.gather, c.rhsBytes()) * lanes;
+        panelVectors(c.m, rows, lanes, c.gather, c.n, c.rhsBytes()) * lanes;
     // A product of fewer rows than a tile (a matrix-vector product: a
     // classifier's Gemm) with B beyond L2 streams B from memory: in place,
     // a panel's rows are short runs N apart, which arrive at half the rate

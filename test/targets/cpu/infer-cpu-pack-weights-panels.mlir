@@ -109,3 +109,24 @@ func.func @cached_gemv(%a: memref<1x64xf32>, %c: memref<1x256xf32>) {
   }
   return
 }
+
+// -----
+
+// N = 768 would make 3 panels of 16 vectors, which two threads take 2:1
+// (a GRU's recurrent product); panels of 12 vectors make 4.
+// KERNEL-LABEL: func.func @even_panels
+// KERNEL: %[[W:.+]] = memref.get_global @gates : memref<64x768xf32>
+// KERNEL: vector.load %[[W]][%{{.+}}, %{{.+}}] : memref<64x768xf32>, vector<192xf32>
+// KERNEL-NOT: vector<256xf32>
+memref.global "private" constant @gates : memref<64x768xf32> = dense<1.0>
+func.func @even_panels(%a: memref<1x64xf32>, %c: memref<1x768xf32>) {
+  %w = memref.get_global @gates : memref<64x768xf32>
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %w : memref<1x64xf32>, memref<64x768xf32>) outs(%c : memref<1x768xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
