@@ -181,10 +181,11 @@ linalg::LinalgOp soleWriter(memref::AllocOp buffer, memref::CopyOp copy,
   return writer;
 }
 
-/// Whether the ops strictly between `writer` and `copy` leave `interior`
-/// (a box of `padded`) alone: they touch `padded` only through subviews
-/// disjoint from it (the border fills), and `padded`'s views and
-/// allocation may move before `writer`.
+/// Whether the ops up to `copy` leave `interior` (a box of `padded`)
+/// alone: they touch `padded` only through subviews disjoint from it (the
+/// border fills; before `writer`, the rows earlier bands of a Winograd
+/// output wrote), and `padded`'s views and allocation may move before
+/// `writer`.
 bool interiorUntouched(Operation *writer, memref::CopyOp copy,
                        memref::SubViewOp interior, const Box &box) {
   Value padded = interior.getSource();
@@ -192,15 +193,11 @@ bool interiorUntouched(Operation *writer, memref::CopyOp copy,
     if (user == interior.getOperation()) {
       continue;
     }
-    bool between = writer->isBeforeInBlock(user) &&
-                   user->getBlock() == copy->getBlock() &&
-                   user->isBeforeInBlock(copy);
-    if (!between) {
-      // Uses after the copy read the result; none may come before.
-      if (user->getBlock() != copy->getBlock() ||
-          !copy->isBeforeInBlock(user)) {
-        return false;
-      }
+    // Uses after the copy read the result.
+    if (user->getBlock() != copy->getBlock()) {
+      return false;
+    }
+    if (copy->isBeforeInBlock(user)) {
       continue;
     }
     auto slab = dyn_cast<memref::SubViewOp>(user);

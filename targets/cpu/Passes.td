@@ -32,9 +32,8 @@ def WinogradPass : Pass<"infer-cpu-winograd", "::mlir::func::FuncOp"> {
   let description = [{
     A convolution's matmul over an im2col copy through a 3x3 window of
     stride 1 and no dilation (one group, f32, static shapes, constant
-    filters, at least `min-channels` input channels and filters, at most
-    `max-term-bytes` of terms) becomes Winograd's minimal filtering
-    F(2x2, 3x3): a generic marked `infer.winograd = "input"` computes the
+    filters, at least `min-channels` input channels and filters) becomes
+    Winograd's minimal filtering F(2x2, 3x3): a generic marked `infer.winograd = "input"` computes the
     16 terms B^T d B of every 4x4 input tile (2 apart) into v [16, n, c,
     tile rows, tile columns]; one contraction with the term as a batch
     dim multiplies them by the filters' terms G g G^T [16, f, c]
@@ -43,6 +42,10 @@ def WinogradPass : Pass<"infer-cpu-winograd", "::mlir::func::FuncOp"> {
     16 products (A^T m A) into [n, f, tile rows, 2, tile columns, 2],
     the output plane row-major. An odd plane gets a zero row or column
     more on its padded input and its last output row or column cropped.
+    When the terms of the whole plane exceed `max-term-bytes`, the three
+    run once per band of tile rows (each band's output transform writing
+    its rows of the plane), and the convolution's consumer runs after
+    the last.
     The matmuls take 16 products per 4 outputs and input channel where
     the direct form takes 36. `infer-cpu-winograd-kernels` writes the two
     marked generics as vector code.
@@ -50,10 +53,10 @@ def WinogradPass : Pass<"infer-cpu-winograd", "::mlir::func::FuncOp"> {
   let options = [
     Option<"minChannels", "min-channels", "int64_t", "16",
            "Fewest input channels and filters a convolution needs">,
-    Option<"maxTermBytes", "max-term-bytes", "int64_t", "16777216",
-           "Most bytes of terms (16 x tiles x (channels + filters) floats) a "
-           "convolution may write: beyond the caches, their traffic costs "
-           "more than the multiplications saved">
+    Option<"maxTermBytes", "max-term-bytes", "int64_t", "4194304",
+           "Most bytes of terms (16 x tiles x (channels + filters) floats) "
+           "written at once: a convolution with more runs in bands of tile "
+           "rows, so that each band's terms are read back from cache">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -161,8 +164,9 @@ def ElideInteriorCopiesPass : Pass<"infer-cpu-elide-interior-copies", "::mlir::f
     through a permutation map, not read), or by a `linalg.fill` of all of
     it right before one that accumulates onto it (a max pool), and `%i` is
     a static unit-stride subview of a static allocation `%p` (the padded
-    buffer) that nothing between that op and the copy touches except
-    through subviews disjoint from `%i` (the border fills): `%p` and `%i`
+    buffer) that nothing before the copy touches except through subviews
+    disjoint from `%i` (the border fills; the rows of a plane that
+    earlier bands of a Winograd convolution wrote): `%p` and `%i`
     move before the op (and its fill), which now write `%i`; the copy and
     `%v` go. Other users of `%v` may only be linalg ops reading it as an
     input after the writer, directly or through a static reshape

@@ -132,6 +132,8 @@ struct Conv {
   /// The filters [f][c][3][3].
   std::vector<float> filters;
   int64_t n = 0, c = 0, f = 0, ho = 0, wo = 0;
+  /// Bands of tile rows run one after the other (1: the whole plane).
+  int64_t bands = 1;
 };
 
 /// The value `value` is a reshape of (through tensor.reshape and
@@ -222,13 +224,14 @@ std::optional<Conv> matchConv(linalg::GenericOp op, int64_t minChannels,
   // output, are written and read back once each: from cache they cost
   // less than the multiplications they save, from memory more (PP-OCRv4
   // det's 96 -> 24 convolution at 160x160: 49 MB of terms, 10.2 -> 10.5
-  // ms; at 80x80, 12 MB: 2.46 -> 1.79 ms).
-  int64_t termBytes = kWinogradTerms * conv.n * llvm::divideCeil(conv.ho, 2) *
+  // ms; at 80x80, 12 MB: 2.46 -> 1.79 ms). A plane whose terms exceed
+  // `maxTermBytes` runs in bands of tile rows that each stay within it.
+  int64_t tileRows = llvm::divideCeil(conv.ho, 2);
+  int64_t termBytes = kWinogradTerms * conv.n * tileRows *
                       llvm::divideCeil(conv.wo, 2) * (conv.c + conv.f) *
                       int64_t(sizeof(float));
-  if (termBytes > maxTermBytes) {
-    return std::nullopt;
-  }
+  conv.bands =
+      std::min<int64_t>(tileRows, llvm::divideCeil(termBytes, maxTermBytes));
   // A: constant filters.
   Attribute weights;
   if (!matchPattern(throughReshapes(op.getDpsInputOperand(0)->get()),
@@ -282,8 +285,7 @@ void rewrite(Conv &conv) {
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   using linalg::GenericOp;
   using mlir::utils::IteratorType;
-  int64_t th = llvm::divideCeil(conv.ho, 2), tw = llvm::divideCeil(conv.wo, 2),
-          tiles = th * tw;
+  int64_t th = llvm::divideCeil(conv.ho, 2), tw = llvm::divideCeil(conv.wo, 2);
   // An odd plane: its last tile row or column is computed on a row or
   // column of zeros below or right of the padded input, and dropped.
   Value padded = conv.x;
@@ -297,47 +299,13 @@ void rewrite(Conv &conv) {
         arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)),
         /*nofold=*/false, loc, b);
   }
-  // The input transform over (k, n, c, ty, tx) into v [16, n, c, ty, tx]:
-  // 16 inputs, tap (i, j) of the tile at x[n, c, 2 ty + i, 2 tx + j];
-  // each element term k of its tile's 16.
   auto xType = cast<RankedTensorType>(padded.getType());
   Value x = tensor::CollapseShapeOp::create(
       b, loc,
       RankedTensorType::get(
           {conv.n, conv.c, xType.getDimSize(3), xType.getDimSize(4)}, f32),
       padded, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
-  auto vType =
-      RankedTensorType::get({kWinogradTerms, conv.n, conv.c, th, tw}, f32);
-  SmallVector<Value> taps;
-  SmallVector<AffineMap> inMaps;
-  for (int64_t i = 0; i < kWinogradIn; ++i) {
-    for (int64_t j = 0; j < kWinogradIn; ++j) {
-      taps.push_back(x);
-      inMaps.push_back(
-          AffineMap::get(5, 0, {d(1), d(2), 2 * d(3) + i, 2 * d(4) + j}, ctx));
-    }
-  }
-  inMaps.push_back(AffineMap::getMultiDimIdentityMap(5, ctx));
-  auto input = GenericOp::create(
-      b, loc, TypeRange{vType}, taps,
-      ValueRange{tensor::EmptyOp::create(b, loc, vType.getShape(), f32)},
-      inMaps, SmallVector<IteratorType>(5, IteratorType::parallel),
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        SmallVector<Value> terms = winogradInputTransform(
-            nb, l, llvm::to_vector(args.take_front(kWinogradTerms)));
-        Value k = linalg::IndexOp::create(nb, l, 0);
-        Value term = terms.back();
-        for (int64_t i = kWinogradTerms - 1; i-- > 0;) {
-          Value isI =
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, k,
-                                    arith::ConstantIndexOp::create(nb, l, i));
-          term = arith::SelectOp::create(nb, l, isI, terms[i], term);
-        }
-        linalg::YieldOp::create(nb, l, term);
-      });
-  input->setAttr(kWinogradAttr, b.getStringAttr("input"));
-  // The 16 matmuls, one batch: m[k, n, f, t] = sum_c u[k, f, c] v[k, n, c,
-  // t], u the filters' constant terms.
+  // The filters' terms u [16, f, c], computed here.
   std::vector<float> u(kWinogradTerms * conv.f * conv.c);
   for (int64_t i = 0; i < conv.f * conv.c; ++i) {
     float terms[kWinogradTerms];
@@ -351,67 +319,145 @@ void rewrite(Conv &conv) {
       cast<TypedAttr>(f32Elements(
           RankedTensorType::get({kWinogradTerms, conv.f, conv.c}, f32), u,
           "winograd")));
-  Value v = tensor::CollapseShapeOp::create(
-      b, loc,
-      RankedTensorType::get({kWinogradTerms, conv.n, conv.c, tiles}, f32),
-      input.getResult(0),
-      SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
-  auto mType =
-      RankedTensorType::get({kWinogradTerms, conv.n, conv.f, tiles}, f32);
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  Value init =
-      linalg::FillOp::create(
-          b, loc, zero,
-          ValueRange{tensor::EmptyOp::create(b, loc, mType.getShape(), f32)})
-          .getResult(0);
-  // Dims (k, n, f, c, t).
-  auto products = GenericOp::create(
-      b, loc, TypeRange{mType}, ValueRange{filters, v}, ValueRange{init},
-      SmallVector<AffineMap>{
-          AffineMap::get(5, 0, {d(0), d(2), d(3)}, ctx),
-          AffineMap::get(5, 0, {d(0), d(1), d(3), d(4)}, ctx),
-          AffineMap::get(5, 0, {d(0), d(1), d(2), d(4)}, ctx)},
-      SmallVector<IteratorType>{IteratorType::parallel, IteratorType::parallel,
-                                IteratorType::parallel, IteratorType::reduction,
-                                IteratorType::parallel});
-  IRMapping mapping;
-  op.getRegion().cloneInto(&products.getRegion(), mapping);
-  // The output transform over (n, f, ty, a, tx, b) into [n, f, ty, a, tx,
-  // b], the row-major [n, f, 2 ty + a, 2 tx + b]: each element the (a, b)
-  // output of its tile's 4.
-  SmallVector<AffineMap> outMaps;
-  for (int64_t k = 0; k < kWinogradTerms; ++k) {
-    outMaps.push_back(AffineMap::get(
-        6, 0, {getAffineConstantExpr(k, ctx), d(0), d(1), d(2) * tw + d(4)},
-        ctx));
-  }
-  outMaps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
+  auto slice = [&](Value source, ArrayRef<int64_t> offsets,
+                   ArrayRef<int64_t> sizes) -> Value {
+    return tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get(sizes, f32), source, ValueRange{},
+        ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr(offsets),
+        b.getDenseI64ArrayAttr(sizes),
+        b.getDenseI64ArrayAttr(SmallVector<int64_t>(sizes.size(), 1)));
+  };
+  // Tile rows [t0, t0 + rows) of the plane into `init` [n, f, rows, 2,
+  // tw, 2]: the transforms and products of their tiles alone.
+  auto band = [&](int64_t t0, int64_t rows, Value init) -> GenericOp {
+    // The input transform over (k, n, c, ty, tx) into v [16, n, c, ty,
+    // tx]: 16 inputs, tap (i, j) of the tile at x[n, c, 2 ty + i, 2 tx +
+    // j]; each element term k of its tile's 16.
+    Value xBand = x;
+    if (rows != th) {
+      xBand = slice(x, {0, 0, 2 * t0, 0},
+                    {conv.n, conv.c, 2 * rows + 2, xType.getDimSize(4)});
+    }
+    auto vType =
+        RankedTensorType::get({kWinogradTerms, conv.n, conv.c, rows, tw}, f32);
+    SmallVector<Value> taps;
+    SmallVector<AffineMap> inMaps;
+    for (int64_t i = 0; i < kWinogradIn; ++i) {
+      for (int64_t j = 0; j < kWinogradIn; ++j) {
+        taps.push_back(xBand);
+        inMaps.push_back(AffineMap::get(
+            5, 0, {d(1), d(2), 2 * d(3) + i, 2 * d(4) + j}, ctx));
+      }
+    }
+    inMaps.push_back(AffineMap::getMultiDimIdentityMap(5, ctx));
+    auto input = GenericOp::create(
+        b, loc, TypeRange{vType}, taps,
+        ValueRange{tensor::EmptyOp::create(b, loc, vType.getShape(), f32)},
+        inMaps, SmallVector<IteratorType>(5, IteratorType::parallel),
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          SmallVector<Value> terms = winogradInputTransform(
+              nb, l, llvm::to_vector(args.take_front(kWinogradTerms)));
+          Value k = linalg::IndexOp::create(nb, l, 0);
+          Value term = terms.back();
+          for (int64_t i = kWinogradTerms - 1; i-- > 0;) {
+            Value isI =
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, k,
+                                      arith::ConstantIndexOp::create(nb, l, i));
+            term = arith::SelectOp::create(nb, l, isI, terms[i], term);
+          }
+          linalg::YieldOp::create(nb, l, term);
+        });
+    input->setAttr(kWinogradAttr, b.getStringAttr("input"));
+    // The 16 matmuls, one batch: m[k, n, f, t] = sum_c u[k, f, c] v[k, n,
+    // c, t].
+    int64_t tiles = rows * tw;
+    Value v = tensor::CollapseShapeOp::create(
+        b, loc,
+        RankedTensorType::get({kWinogradTerms, conv.n, conv.c, tiles}, f32),
+        input.getResult(0),
+        SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+    auto mType =
+        RankedTensorType::get({kWinogradTerms, conv.n, conv.f, tiles}, f32);
+    Value mInit =
+        linalg::FillOp::create(
+            b, loc, zero,
+            ValueRange{tensor::EmptyOp::create(b, loc, mType.getShape(), f32)})
+            .getResult(0);
+    // Dims (k, n, f, c, t).
+    auto products = GenericOp::create(
+        b, loc, TypeRange{mType}, ValueRange{filters, v}, ValueRange{mInit},
+        SmallVector<AffineMap>{
+            AffineMap::get(5, 0, {d(0), d(2), d(3)}, ctx),
+            AffineMap::get(5, 0, {d(0), d(1), d(3), d(4)}, ctx),
+            AffineMap::get(5, 0, {d(0), d(1), d(2), d(4)}, ctx)},
+        SmallVector<IteratorType>{
+            IteratorType::parallel, IteratorType::parallel,
+            IteratorType::parallel, IteratorType::reduction,
+            IteratorType::parallel});
+    IRMapping mapping;
+    op.getRegion().cloneInto(&products.getRegion(), mapping);
+    // The output transform over (n, f, ty, a, tx, b) into [n, f, ty, a,
+    // tx, b], the row-major [n, f, 2 ty + a, 2 tx + b]: each element the
+    // (a, b) output of its tile's 4.
+    SmallVector<AffineMap> outMaps;
+    for (int64_t k = 0; k < kWinogradTerms; ++k) {
+      outMaps.push_back(AffineMap::get(
+          6, 0, {getAffineConstantExpr(k, ctx), d(0), d(1), d(2) * tw + d(4)},
+          ctx));
+    }
+    outMaps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
+    auto output = GenericOp::create(
+        b, loc, TypeRange{init.getType()},
+        SmallVector<Value>(kWinogradTerms, products.getResult(0)),
+        ValueRange{init}, outMaps,
+        SmallVector<IteratorType>(6, IteratorType::parallel),
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          SmallVector<Value> y = winogradOutputTransform(
+              nb, l, llvm::to_vector(args.take_front(kWinogradTerms)));
+          auto first = [&](unsigned dim) {
+            Value at = linalg::IndexOp::create(nb, l, dim);
+            return arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::eq, at,
+                arith::ConstantIndexOp::create(nb, l, 0));
+          };
+          Value a0 = first(3), b0 = first(5);
+          Value top = arith::SelectOp::create(nb, l, b0, y[0], y[1]);
+          Value bottom = arith::SelectOp::create(nb, l, b0, y[2], y[3]);
+          linalg::YieldOp::create(
+              nb, l,
+              ValueRange{arith::SelectOp::create(nb, l, a0, top, bottom)});
+        });
+    output->setAttr(kWinogradAttr, b.getStringAttr("output"));
+    return output;
+  };
   auto yType = RankedTensorType::get({conv.n, conv.f, th, 2, tw, 2}, f32);
-  auto output = GenericOp::create(
-      b, loc, TypeRange{yType},
-      SmallVector<Value>(kWinogradTerms, products.getResult(0)),
-      ValueRange{tensor::EmptyOp::create(b, loc, yType.getShape(), f32)},
-      outMaps, SmallVector<IteratorType>(6, IteratorType::parallel),
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        SmallVector<Value> y = winogradOutputTransform(
-            nb, l, llvm::to_vector(args.take_front(kWinogradTerms)));
-        auto first = [&](unsigned dim) {
-          Value at = linalg::IndexOp::create(nb, l, dim);
-          return arith::CmpIOp::create(
-              nb, l, arith::CmpIPredicate::eq, at,
-              arith::ConstantIndexOp::create(nb, l, 0));
-        };
-        Value a0 = first(3), b0 = first(5);
-        Value top = arith::SelectOp::create(nb, l, b0, y[0], y[1]);
-        Value bottom = arith::SelectOp::create(nb, l, b0, y[2], y[3]);
-        linalg::YieldOp::create(
-            nb, l, ValueRange{arith::SelectOp::create(nb, l, a0, top, bottom)});
-      });
-  output->setAttr(kWinogradAttr, b.getStringAttr("output"));
-  // Its kernel may take y's consumer as an epilogue: the workspace keeps
-  // the products live through that consumer.
-  output->setAttr("infer.epilogue_host", b.getUnitAttr());
-  Value y = output.getResult(0);
+  Value y;
+  if (conv.bands == 1) {
+    GenericOp output =
+        band(0, th, tensor::EmptyOp::create(b, loc, yType.getShape(), f32));
+    // Its kernel may take y's consumer as an epilogue: the workspace keeps
+    // the products live through that consumer.
+    output->setAttr("infer.epilogue_host", b.getUnitAttr());
+    y = output.getResult(0);
+  } else {
+    // Each band's output transform writes its rows of the plane
+    // (infer-cpu-elide-interior-copies makes it write them in place).
+    y = tensor::EmptyOp::create(b, loc, yType.getShape(), f32);
+    int64_t step = llvm::divideCeil(th, conv.bands);
+    for (int64_t t0 = 0; t0 < th; t0 += step) {
+      int64_t rows = std::min(step, th - t0);
+      SmallVector<int64_t> offsets = {0, 0, t0, 0, 0, 0};
+      SmallVector<int64_t> sizes = {conv.n, conv.f, rows, 2, tw, 2};
+      y = tensor::InsertSliceOp::create(
+          b, loc,
+          band(t0, rows, tensor::EmptyOp::create(b, loc, sizes, f32))
+              .getResult(0),
+          y, ValueRange{}, ValueRange{}, ValueRange{},
+          b.getDenseI64ArrayAttr(offsets), b.getDenseI64ArrayAttr(sizes),
+          b.getDenseI64ArrayAttr(SmallVector<int64_t>(6, 1)));
+    }
+  }
   if (conv.ho % 2 || conv.wo % 2) {
     y = tensor::CollapseShapeOp::create(
         b, loc, RankedTensorType::get({conv.n, conv.f, 2 * th, 2 * tw}, f32), y,

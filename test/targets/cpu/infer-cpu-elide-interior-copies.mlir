@@ -323,3 +323,65 @@ func.func @seeded_contraction(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %out: me
   memref.copy %p, %out : memref<4x6xf32> to memref<4x6xf32>
   return
 }
+
+// -----
+
+// Bands (a Winograd convolution's over a large plane): each computes its
+// rows into a buffer of its own and copies them into the plane. The
+// second band's copy goes too: the first band's rows, written before its
+// producer, are disjoint from its own.
+// CHECK-LABEL: func.func @bands
+// CHECK: %[[PLANE:.+]] = memref.alloc() : memref<4x4xf32>
+// CHECK: %[[TOP:.+]] = memref.subview %[[PLANE]][0, 0] [2, 4] [1, 1]
+// CHECK: linalg.generic {{.+}} outs(%[[TOP]] : memref<2x4xf32, strided<[4, 1]>>)
+// CHECK: %[[BOTTOM:.+]] = memref.subview %[[PLANE]][2, 0] [2, 4] [1, 1]
+// CHECK: linalg.generic {{.+}} outs(%[[BOTTOM]] : memref<2x4xf32, strided<[4, 1], offset: 8>>)
+// CHECK-NOT: memref.copy %{{.+}}, %{{.+}} : memref<2x4xf32>
+func.func @bands(%x: memref<2x4xf32>, %y: memref<2x4xf32>, %out: memref<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<4x4xf32>
+  %v = memref.alloc() : memref<2x4xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<2x4xf32>) outs(%v : memref<2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  %top = memref.subview %p[0, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  memref.copy %v, %top : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  %w = memref.alloc() : memref<2x4xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%y : memref<2x4xf32>) outs(%w : memref<2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  %bottom = memref.subview %p[2, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  memref.copy %w, %bottom : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  memref.copy %p, %out : memref<4x4xf32> to memref<4x4xf32>
+  return
+}
+
+// -----
+
+// An earlier write that overlaps the rows (here rows 1-2 before rows
+// 2-3): the copy stays, so the later rows land last.
+// CHECK-LABEL: func.func @overlapping_rows
+// CHECK: memref.copy %{{.+}}, %{{.+}} : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+func.func @overlapping_rows(%x: memref<2x4xf32>, %y: memref<2x4xf32>, %out: memref<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<4x4xf32>
+  %middle = memref.subview %p[1, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 4>>
+  memref.copy %x, %middle : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 4>>
+  %w = memref.alloc() : memref<2x4xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%y : memref<2x4xf32>) outs(%w : memref<2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  %bottom = memref.subview %p[2, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  memref.copy %w, %bottom : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  memref.copy %p, %out : memref<4x4xf32> to memref<4x4xf32>
+  return
+}

@@ -1,5 +1,6 @@
 // RUN: infer-opt %s --split-input-file --infer-cpu-winograd=min-channels=1 | FileCheck %s
 // RUN: infer-opt %s --split-input-file --infer-cpu-winograd | FileCheck %s --check-prefix=DEFAULT
+// RUN: infer-opt %s --split-input-file --infer-cpu-winograd="min-channels=1 max-term-bytes=256" | FileCheck %s --check-prefix=BANDS
 
 #copy_in = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3 + d5, d4 + d6)>
 #copy_out = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4, d5, d6)>
@@ -19,9 +20,9 @@
 // CHECK-DAG: #[[T33:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d3 * 2 + 3, d4 * 2 + 3)>
 // CHECK-LABEL: func.func @one_channel
 // CHECK: %[[X:.+]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2], [3], [4]] : tensor<1x1x1x6x6xf32> into tensor<1x1x6x6xf32>
+// CHECK: %[[U:.+]] = arith.constant dense<[{{\[}}[1.000000e+00]], {{\[}}[3.000000e+00]], {{\[}}[1.000000e+00]], {{\[}}[3.000000e+00]], {{\[}}[6.000000e+00]], {{\[}}[1.125000e+01]], {{\[}}[3.750000e+00]], {{\[}}[9.000000e+00]], {{\[}}[2.000000e+00]], {{\[}}[3.750000e+00]], {{\[}}[1.250000e+00]], {{\[}}[3.000000e+00]], {{\[}}[7.000000e+00]], {{\[}}[1.200000e+01]], {{\[}}[4.000000e+00]], {{\[}}[9.000000e+00]]]> : tensor<16x1x1xf32>
 // CHECK: %[[V:.+]] = linalg.generic {indexing_maps = [#[[T00]], #{{.+}}, #{{.+}}, #{{.+}}, #{{.+}}, #{{.+}}, #{{.+}}, #{{.+}}, #{{.+}}, #{{.+}}, #{{.+}}, #{{.+}}, #{{.+}}, #{{.+}}, #{{.+}}, #[[T33]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
 // CHECK-SAME: outs(%{{.+}} : tensor<16x1x1x2x2xf32>) attrs = {infer.winograd = "input"}
-// CHECK: %[[U:.+]] = arith.constant dense<[{{\[}}[1.000000e+00]], {{\[}}[3.000000e+00]], {{\[}}[1.000000e+00]], {{\[}}[3.000000e+00]], {{\[}}[6.000000e+00]], {{\[}}[1.125000e+01]], {{\[}}[3.750000e+00]], {{\[}}[9.000000e+00]], {{\[}}[2.000000e+00]], {{\[}}[3.750000e+00]], {{\[}}[1.250000e+00]], {{\[}}[3.000000e+00]], {{\[}}[7.000000e+00]], {{\[}}[1.200000e+01]], {{\[}}[4.000000e+00]], {{\[}}[9.000000e+00]]]> : tensor<16x1x1xf32>
 // CHECK: %[[VT:.+]] = tensor.collapse_shape %[[V]] {{\[}}[0], [1], [2], [3, 4]] : tensor<16x1x1x2x2xf32> into tensor<16x1x1x4xf32>
 // CHECK: %[[M:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]} ins(%[[U]], %[[VT]] : tensor<16x1x1xf32>, tensor<16x1x1x4xf32>)
 // CHECK: arith.mulf
@@ -34,6 +35,25 @@
 // CHECK: return %[[R]]
 // CHECK-NOT: tensor<1x1x1x3x3x4x4xf32>
 // DEFAULT-LABEL: func.func @one_channel
+// With terms over max-term-bytes (512 bytes here), bands of tile rows
+// (two of one row each): each transforms its rows of the padded input
+// (4 of 6, 2 apart), multiplies, and inserts its output rows into the
+// plane [n, f, ty, 2, tx, 2] (infer-cpu-elide-interior-copies has the
+// output transform write them there).
+// BANDS-LABEL: func.func @one_channel
+// BANDS: %[[X:.+]] = tensor.collapse_shape %arg0
+// BANDS: %[[PLANE:.+]] = tensor.empty() : tensor<1x1x2x2x2x2xf32>
+// BANDS: %[[X0:.+]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 1, 4, 6] [1, 1, 1, 1]
+// BANDS: linalg.generic {{.+}} ins(%[[X0]], {{.+}}) outs(%{{.+}} : tensor<16x1x1x1x2xf32>) attrs = {infer.winograd = "input"}
+// BANDS: %[[O0:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<1x1x1x2x2x2xf32>) attrs = {infer.winograd = "output"}
+// BANDS: %[[P0:.+]] = tensor.insert_slice %[[O0]] into %[[PLANE]][0, 0, 0, 0, 0, 0] [1, 1, 1, 2, 2, 2] [1, 1, 1, 1, 1, 1]
+// BANDS: %[[X1:.+]] = tensor.extract_slice %[[X]][0, 0, 2, 0] [1, 1, 4, 6] [1, 1, 1, 1]
+// BANDS: linalg.generic {{.+}} ins(%[[X1]], {{.+}}) outs(%{{.+}} : tensor<16x1x1x1x2xf32>) attrs = {infer.winograd = "input"}
+// BANDS: %[[O1:.+]] = linalg.generic {{.+}} attrs = {infer.winograd = "output"}
+// BANDS: %[[P1:.+]] = tensor.insert_slice %[[O1]] into %[[P0]][0, 0, 1, 0, 0, 0] [1, 1, 1, 2, 2, 2] [1, 1, 1, 1, 1, 1]
+// BANDS: tensor.collapse_shape %[[P1]] {{\[}}[0], [1], [2, 3, 4, 5]]
+// BANDS-NOT: infer.epilogue_host
+// BANDS: return
 // DEFAULT-NOT: infer.winograd
 func.func @one_channel(%x: tensor<1x1x1x6x6xf32>) -> tensor<1x1x1x16xf32> {
   %w = arith.constant dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]]]> : tensor<1x1x3x3xf32>
