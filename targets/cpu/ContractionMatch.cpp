@@ -439,13 +439,14 @@ bool rowsAsBatch(Contraction &c, int64_t maxK, int64_t minRow) {
 }
 
 /// K blocks keep a block of A (M x KC) in L2 for every panel, and C's
-/// partial sums go out and come back between blocks. When all of A fits
-/// in L2 anyway and C does not (a convolution with few filters over a
-/// large plane: PP-OCRv4 det's 96 -> 24 3x3 heads at 160 x 160, K = 864,
-/// C 2.4 MB), every block after the first re-read C from L3 and the fused
-/// epilogue waited for the last: one block of all of K then. At most
-/// kWholeKRows rows (a packed B panel of K x NR floats is on the stack).
-constexpr int64_t kWholeKLhsBytes = 256 * 1024;
+/// partial sums go out and come back between blocks. When C outgrows L2
+/// (a convolution with few filters over a large plane: PP-OCRv4 det's 96
+/// -> 24 3x3 heads at 160 x 160, K = 864, C 2.4 MB; a 1024 x 1024
+/// matmul, C 4 MB), every block after the first re-read C from L3 and
+/// the fused epilogue waited for the last: one block of all of K then.
+/// A's block outgrows L2 with it only when all of A did, and then every
+/// panel streams it from L3 either way. At most kWholeKRows rows (a
+/// packed B panel of K x NR floats is on the stack).
 constexpr int64_t kWholeKOutBytes = 1024 * 1024;
 constexpr int64_t kWholeKRows = 1024;
 
@@ -455,9 +456,7 @@ int64_t reductionBlock(const Contraction &c, int64_t kBlock) {
       ShapedType::isDynamic(c.m) || c.k <= kBlock || c.k > kWholeKRows) {
     return kBlock;
   }
-  bool lhsFits = c.m * c.k * 4 <= kWholeKLhsBytes;
-  bool outOutgrows = c.m * c.n * 4 > kWholeKOutBytes;
-  return lhsFits && outOutgrows ? c.k : kBlock;
+  return c.m * c.n * 4 > kWholeKOutBytes ? c.k : kBlock;
 }
 
 } // namespace infer::cpu
