@@ -11,7 +11,9 @@ whose input comes from the caller first copies it into a padded buffer
 (in a model the previous layer's epilogue writes it there), which the
 kernel's column leaves out. Shapes: square matmuls, tall-skinny ones,
 the implicit GEMMs of resnet18's 3x3 convolutions (as M x K x N of the
-convolution: filters x channels*9 x positions, run as the Conv itself),
+convolution: filters x channels*9 x positions, run as the Conv itself,
+compiled with --winograd=false: in a model they run as Winograd, which
+computes fewer products than this counts),
 and the projections of a d384 transformer encoder at sequence 128.
 
   .venv/bin/python test/bench/gemm.py [--json FILE] [--iterations N]
@@ -101,6 +103,9 @@ def main():
                        "--name", "m", "--parallel=none", "--profile"]
             if args.target_cpu:
                 command.append("--target-cpu=" + args.target_cpu)
+            if kind == "conv":
+                # The implicit GEMM: Winograd computes fewer products.
+                command.append("--winograd=false")
             subprocess.run(command, check=True, capture_output=True)
             profile = os.path.join(tmp, "profile.json")
             subprocess.run([os.path.join(bindir, "infer-bench"),
