@@ -34,9 +34,11 @@ using scalar::mul;
 /// no dilation, padding or output padding, one group: the 2x2 stride-2
 /// upsampling of detection and segmentation heads): each output element
 /// gets one product sum, y[n, co, o*s + k] = sum_ci x[n, ci, o] w[ci, co, k]
-/// (+ bias). That is a matmul per kernel tap, t[n, k, co, o] (output
-/// positions innermost, the register-tiled kernels' form), then one copy
-/// interleaving the taps into y with the bias added.
+/// (+ bias). That is one matmul of the filters as [co, k..., ci] (w
+/// transposed: at compile time when constant) and x, t[n, co, k..., o]
+/// (output positions innermost, the register-tiled kernels' form: co and
+/// the taps one M dim, so one pass over x), then one copy interleaving
+/// the taps into y with the bias added.
 Value tiledConvTranspose(OpBuilder &b, Location loc, Value x, Value w,
                          Value bias) {
   MLIRContext *ctx = b.getContext();
@@ -50,20 +52,50 @@ Value tiledConvTranspose(OpBuilder &b, Location loc, Value x, Value w,
   SmallVector<OpFoldResult> xSizes = sizesOf(b, loc, x);
   ArrayRef<OpFoldResult> in = ArrayRef(xSizes).drop_front(2);
   auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  // The filters as [co, k_1..k_s, ci]: A's rows co and taps, K innermost.
+  SmallVector<int64_t> permutation = {1};
+  for (int64_t i = 0; i < s; ++i) {
+    permutation.push_back(2 + i);
+  }
+  permutation.push_back(0);
+  SmallVector<int64_t> wShape;
+  for (int64_t i : permutation) {
+    wShape.push_back(wType.getDimSize(i));
+  }
+  auto wtType = RankedTensorType::get(wShape, element);
+  Value wt;
+  if (std::optional<SmallVector<float>> values = graph::constantFloats(w)) {
+    // Element (co, k, ci) of the result is w's (ci, co, k).
+    int64_t taps = wtType.getNumElements() / (filters * wShape.back());
+    SmallVector<float> moved;
+    moved.reserve(values->size());
+    for (int64_t co = 0; co < filters; ++co) {
+      for (int64_t k = 0; k < taps; ++k) {
+        for (int64_t ci = 0; ci < wShape.back(); ++ci) {
+          moved.push_back((*values)[(ci * filters + co) * taps + k]);
+        }
+      }
+    }
+    wt = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(wtType, ArrayRef<float>(moved)));
+  } else {
+    wt = linalg::TransposeOp::create(b, loc, w, emptyTensor(b, loc, wtType),
+                                     permutation)
+             .getResult()[0];
+  }
   // t: dims n, k_1..k_s, co, o_1..o_s, ci (reduction).
   int64_t dims = 3 + 2 * s;
   SmallVector<AffineExpr> xExprs = {d(0), d(dims - 1)};
-  SmallVector<AffineExpr> wExprs = {d(dims - 1), d(1 + s)};
-  SmallVector<AffineExpr> tExprs = {d(0)};
-  SmallVector<OpFoldResult> tSizes = {xSizes[0]};
+  SmallVector<AffineExpr> wExprs = {d(1 + s)};
+  SmallVector<AffineExpr> tExprs = {d(0), d(1 + s)};
+  SmallVector<OpFoldResult> tSizes = {xSizes[0], m.constant(filters)};
   for (int64_t i = 0; i < s; ++i) {
     xExprs.push_back(d(2 + s + i));
     wExprs.push_back(d(1 + i));
     tExprs.push_back(d(1 + i));
     tSizes.push_back(m.constant(kernel[i]));
   }
-  tExprs.push_back(d(1 + s));
-  tSizes.push_back(m.constant(filters));
+  wExprs.push_back(d(dims - 1));
   for (int64_t i = 0; i < s; ++i) {
     tExprs.push_back(d(2 + s + i));
     tSizes.push_back(in[i]);
@@ -72,7 +104,7 @@ Value tiledConvTranspose(OpBuilder &b, Location loc, Value x, Value w,
   SmallVector<IteratorType> iterators(dims - 1, IteratorType::parallel);
   iterators.push_back(IteratorType::reduction);
   Value t = linalg::GenericOp::create(
-                b, loc, TypeRange{tType}, ValueRange{x, w},
+                b, loc, TypeRange{tType}, ValueRange{x, wt},
                 ValueRange{filledTensor(
                     b, loc, tType, scalarConstant(b, loc, element, 0), tSizes)},
                 SmallVector<AffineMap>{AffineMap::get(dims, 0, xExprs, ctx),
@@ -87,14 +119,13 @@ Value tiledConvTranspose(OpBuilder &b, Location loc, Value x, Value w,
   // y viewed as [n, co, o_1, k_1, ..., o_s, k_s]: dims n, co, (o_i, k_i)...
   SmallVector<OpFoldResult> eSizes = {xSizes[0], m.constant(filters)};
   SmallVector<OpFoldResult> ySizes = eSizes;
-  SmallVector<AffineExpr> fromT = {d(0)};
+  SmallVector<AffineExpr> fromT = {d(0), d(1)};
   for (int64_t i = 0; i < s; ++i) {
     eSizes.push_back(in[i]);
     eSizes.push_back(m.constant(kernel[i]));
     ySizes.push_back(m.mul(in[i], kernel[i]));
     fromT.push_back(d(3 + 2 * i));
   }
-  fromT.push_back(d(1));
   for (int64_t i = 0; i < s; ++i) {
     fromT.push_back(d(2 + 2 * i));
   }

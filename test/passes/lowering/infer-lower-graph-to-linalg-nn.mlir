@@ -43,18 +43,21 @@ func.func @depthwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor
 
 // -----
 
-// ConvTranspose whose 2x2 windows tile the output (stride 2): one
-// contraction per tap over the input channels, t[n, kh, kw, co, h, w]
+// ConvTranspose whose 2x2 windows tile the output (stride 2): the filters
+// transposed to [co, kh, kw, ci] (A's rows the filters and taps, one M
+// dim), one contraction over the input channels, t[n, co, kh, kw, h, w]
 // (positions innermost), then one copy interleaving the taps into
 // y[n, co, (h, kh), (w, kw)] with the bias added. No per-element stride
 // test.
 // CHECK-DAG: #[[X:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d6, d4, d5)>
-// CHECK-DAG: #[[W:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d6, d3, d1, d2)>
-// CHECK-DAG: #[[TAPS:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, d5, d1, d2, d4)>
+// CHECK-DAG: #[[W:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d1, d2, d6)>
+// CHECK-DAG: #[[T:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d3, d1, d2, d4, d5)>
+// CHECK-DAG: #[[TAPS:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d5, d2, d4)>
 // CHECK-LABEL: func.func @conv_transpose_tiles
-// CHECK: %[[T:.+]] = linalg.generic {indexing_maps = [#[[X]], #[[W]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} {{.+}} outs(%{{.+}} : tensor<1x2x2x3x5x6xf32>)
+// CHECK: %[[WT:.+]] = linalg.transpose ins(%arg1 : tensor<4x3x2x2xf32>) outs(%{{.+}} : tensor<3x2x2x4xf32>) permutation = [1, 2, 3, 0]
+// CHECK: %[[TV:.+]] = linalg.generic {indexing_maps = [#[[X]], #[[W]], #[[T]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%arg0, %[[WT]] : {{.+}}) outs(%{{.+}} : tensor<1x3x2x2x5x6xf32>)
 // CHECK: arith.mulf
-// CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[TAPS]], #{{.+}}, #{{.+}}]{{.+}} ins(%[[T]], %arg2 : tensor<1x2x2x3x5x6xf32>, tensor<3xf32>) outs(%{{.+}} : tensor<1x3x5x2x6x2xf32>)
+// CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[TAPS]], #{{.+}}, #{{.+}}]{{.+}} ins(%[[TV]], %arg2 : tensor<1x3x2x2x5x6xf32>, tensor<3xf32>) outs(%{{.+}} : tensor<1x3x5x2x6x2xf32>)
 // CHECK: tensor.reshape %[[Y]]{{.+}} -> tensor<1x3x10x12xf32>
 func.func @conv_transpose_tiles(%x: tensor<1x4x5x6xf32>, %w: tensor<4x3x2x2xf32>, %b: tensor<3xf32>) -> tensor<1x3x10x12xf32> {
   %0 = graph.conv_transpose %x, %w, %b {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x5x6xf32>, tensor<4x3x2x2xf32>, tensor<3xf32>) -> tensor<1x3x10x12xf32>
@@ -386,10 +389,11 @@ func.func @global_average_pool_dynamic(%x: tensor<1x2x?x?xf32>) -> tensor<1x2x1x
 
 // -----
 
-// A 2x2 stride-2 ConvTranspose over dynamic sizes keeps the matmul per
-// kernel tap: the taps' buffer is sized by the input, the output doubles it.
+// A 2x2 stride-2 ConvTranspose over dynamic sizes keeps the one matmul
+// over filters and taps: the taps' buffer is sized by the input, the
+// output doubles it.
 // CHECK-LABEL: func.func @conv_transpose_tiles_dynamic
-// CHECK: tensor.empty(%{{.+}}, %{{.+}}) : tensor<1x2x2x3x?x?xf32>
+// CHECK: tensor.empty(%{{.+}}, %{{.+}}) : tensor<1x3x2x2x?x?xf32>
 // CHECK-NOT: scf.for
 // CHECK: tensor.reshape %{{.+}}(%{{.+}}) : (tensor<1x3x?x2x?x2xf32>, tensor<4xi64>) -> tensor<1x3x?x?xf32>
 func.func @conv_transpose_tiles_dynamic(%x: tensor<1x4x?x?xf32>, %w: tensor<4x3x2x2xf32>) -> tensor<1x3x?x?xf32> {
