@@ -171,3 +171,42 @@ func.func @into_windows(%x: tensor<9xf32>) -> tensor<4xf32> {
   return %pool : tensor<4xf32>
 }
 }
+
+// -----
+
+// An SE block's scale ([1, 2, 1, 1] broadcast over the plane through
+// constant-0 results) feeding an upsampling Add that reads the plane as
+// [n, c, h, 2, w, 2] through an expand_shape. Folding the reshape into a
+// generic by expansion needs projected-permutation maps, so the scale's
+// broadcast unit dims are dropped first (a collapse_shape of it); the
+// two then fuse into one loop and the scaled plane is never written.
+// Without the drop they stay two loops.
+// CHECK-LABEL: func.func @scale_into_upsample
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.+}}, %arg1, %{{.+}} :
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#plane = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#scale = affine_map<(n, c, h, w) -> (n, c, 0, 0)>
+#fine = affine_map<(n, c, h, a, w, b) -> (n, c, h, a, w, b)>
+#coarse = affine_map<(n, c, h, a, w, b) -> (n, c, h, w)>
+func.func @scale_into_upsample(%x: tensor<1x2x4x4xf32>, %s: tensor<1x2x1x1xf32>, %z: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2x2x2xf32> {
+  %e0 = tensor.empty() : tensor<1x2x4x4xf32>
+  %m = linalg.generic {indexing_maps = [#plane, #scale, #plane], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %s : tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) outs(%e0 : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<1x2x4x4xf32>
+  %me = tensor.expand_shape %m [[0], [1], [2, 3], [4, 5]] output_shape [1, 2, 2, 2, 2, 2] : tensor<1x2x4x4xf32> into tensor<1x2x2x2x2x2xf32>
+  %e1 = tensor.empty() : tensor<1x2x2x2x2x2xf32>
+  %y = linalg.generic {indexing_maps = [#fine, #coarse, #fine], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%me, %z : tensor<1x2x2x2x2x2xf32>, tensor<1x2x2x2xf32>) outs(%e1 : tensor<1x2x2x2x2x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %t = arith.addf %a, %b : f32
+    linalg.yield %t : f32
+  } -> tensor<1x2x2x2x2x2xf32>
+  return %y : tensor<1x2x2x2x2x2xf32>
+}
