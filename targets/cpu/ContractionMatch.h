@@ -103,7 +103,8 @@ inline int64_t panelVectors(int64_t m, int64_t rows, int64_t lanes, bool gather,
   // Threads take whole panels: an odd count of a few wide ones splits
   // unevenly (a GRU's 768 columns in 3 panels of 16 AVX-512 vectors ran
   // 2:1 on two threads), so narrower ones when N then makes an even count.
-  if (n > 0 && n / (vectors * lanes) % 2 == 1 && n / (vectors * lanes) > 1) {
+  int64_t panels = n > 0 ? (n + vectors * lanes - 1) / (vectors * lanes) : 0;
+  if (panels > 1 && panels % 2 == 1) {
     for (int64_t v = vectors - 1; 2 * v > vectors; --v) {
       if (n % (v * lanes) == 0 && n / (v * lanes) % 2 == 0) {
         return v;

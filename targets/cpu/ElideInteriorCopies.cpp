@@ -183,11 +183,10 @@ linalg::LinalgOp soleWriter(memref::AllocOp buffer, memref::CopyOp copy,
 
 /// Whether the ops up to `copy` leave `interior` (a box of `padded`)
 /// alone: they touch `padded` only through subviews disjoint from it (the
-/// border fills; before `writer`, the rows earlier bands of a Winograd
-/// output wrote), and `padded`'s views and allocation may move before
-/// `writer`.
-bool interiorUntouched(Operation *writer, memref::CopyOp copy,
-                       memref::SubViewOp interior, const Box &box) {
+/// border fills; the rows earlier bands of a Winograd output wrote), so
+/// `padded`'s views and allocation may move before the box's writer.
+bool interiorUntouched(memref::CopyOp copy, memref::SubViewOp interior,
+                       const Box &box) {
   Value padded = interior.getSource();
   for (Operation *user : padded.getUsers()) {
     if (user == interior.getOperation()) {
@@ -236,7 +235,7 @@ struct ElideInteriorCopiesPass final
       }
       // The first op that writes the buffer (the seed when there is one).
       Operation *first = seed ? seed.getOperation() : writer.getOperation();
-      if (!interiorUntouched(first, copy, interior, *box)) {
+      if (!interiorUntouched(copy, interior, *box)) {
         continue;
       }
       // Other readers read the interior (strided, in place of a buffer).

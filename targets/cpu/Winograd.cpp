@@ -320,14 +320,6 @@ void rewrite(Conv &conv) {
           RankedTensorType::get({kWinogradTerms, conv.f, conv.c}, f32), u,
           "winograd")));
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  auto slice = [&](Value source, ArrayRef<int64_t> offsets,
-                   ArrayRef<int64_t> sizes) -> Value {
-    return tensor::ExtractSliceOp::create(
-        b, loc, RankedTensorType::get(sizes, f32), source, ValueRange{},
-        ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr(offsets),
-        b.getDenseI64ArrayAttr(sizes),
-        b.getDenseI64ArrayAttr(SmallVector<int64_t>(sizes.size(), 1)));
-  };
   // Tile rows [t0, t0 + rows) of the plane into `init` [n, f, rows, 2,
   // tw, 2]: the transforms and products of their tiles alone.
   auto band = [&](int64_t t0, int64_t rows, Value init) -> GenericOp {
@@ -336,8 +328,12 @@ void rewrite(Conv &conv) {
     // j]; each element term k of its tile's 16.
     Value xBand = x;
     if (rows != th) {
-      xBand = slice(x, {0, 0, 2 * t0, 0},
-                    {conv.n, conv.c, 2 * rows + 2, xType.getDimSize(4)});
+      SmallVector<int64_t> sizes = {conv.n, conv.c, 2 * rows + 2,
+                                    xType.getDimSize(4)};
+      xBand = tensor::ExtractSliceOp::create(
+          b, loc, RankedTensorType::get(sizes, f32), x, ValueRange{},
+          ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({0, 0, 2 * t0, 0}),
+          b.getDenseI64ArrayAttr(sizes), b.getDenseI64ArrayAttr({1, 1, 1, 1}));
     }
     auto vType =
         RankedTensorType::get({kWinogradTerms, conv.n, conv.c, rows, tw}, f32);
