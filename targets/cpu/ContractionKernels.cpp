@@ -649,7 +649,8 @@ struct ContractionKernelsPass final
         c.op->setLoc(FusedLoc::get(&getContext(),
                                    {c.op->getLoc(), epilogue->op->getLoc()}));
       }
-      KernelBuilder builder(b, c, vectorBits, reductionBlock(c, kBlock),
+      KernelBuilder builder(b, c, vectorBits,
+                            reductionBlock(c, kBlock, tileRowsFor(vectorBits)),
                             parallel, shared[c.element], init, epilogue);
       if (rowsReadPerThread) {
         builder.setRowsReadPerThread();

@@ -196,9 +196,10 @@ int64_t transposedChunkColumns(const Contraction &c, unsigned vectorBits);
 /// idle). Returns whether it did.
 bool rowsAsBatch(Contraction &c, int64_t maxK, int64_t minRow);
 
-/// The k-block of `c`'s kernel: `kBlock` rows, or all of K when A fits in
-/// L2 and C does not (see ContractionMatch.cpp).
-int64_t reductionBlock(const Contraction &c, int64_t kBlock);
+/// The k-block of `c`'s kernel (tiles of `rows` rows): `kBlock` rows, or
+/// all of K when A fits in L2 and C does not, or when B streams from
+/// memory through a single tile (see ContractionMatch.cpp).
+int64_t reductionBlock(const Contraction &c, int64_t kBlock, int64_t rows);
 
 } // namespace infer::cpu
 
