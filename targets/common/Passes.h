@@ -14,6 +14,12 @@
 
 namespace infer::targets {
 
+/// On a static `memref.alloc`: infer-plan-workspace leaves it out of the
+/// plan (a target's pass knows its kernels never touch it; see
+/// infer-cpu-unplan-fused-outputs). It stays an allocation until nothing
+/// uses it and canonicalization removes it.
+inline constexpr llvm::StringLiteral kUnplannedAttr = "infer.unplanned";
+
 #define GEN_PASS_DECL
 #include "targets/common/Passes.h.inc"
 

@@ -75,8 +75,9 @@ def PlanWorkspacePass : Pass<"infer-plan-workspace", "::mlir::ModuleOp"> {
     a `memref.view` into it. The buffer is appended as the function's last
     argument (`memref<SIZExi8>`) and SIZE is recorded as the module
     attribute `infer.workspace_size`, which the artifact states in its
-    header and ABI constant. Dynamic or escaping allocations, and those
-    inside loops, keep their heap allocation. Each view carries its
+    header and ABI constant. Dynamic or escaping allocations, those
+    inside loops and those marked `infer.unplanned` (a target's pass knows
+    its kernels never touch them) keep their allocation. Each view carries its
     buffer's number as `infer.buffer`, so that views of different buffers
     at the same offset stay distinct values (CSE would merge them) and
     later passes can tell a buffer's users apart from its successors'.

@@ -10,6 +10,7 @@
 // memory, and replaces each allocation with a `memref.view` at its offset.
 // The buffer becomes a new last argument of the function; its size is
 // recorded on the module for the artifact's header and ABI constant.
+// Allocations marked `infer.unplanned` (kUnplannedAttr) are left out.
 //
 //===----------------------------------------------------------------------===//
 
@@ -210,7 +211,7 @@ struct PlanWorkspacePass final
     SmallVector<Buffer> buffers;
     for (auto alloc : entry.getOps<memref::AllocOp>()) {
       std::optional<int64_t> bytes = staticBytes(alloc.getType());
-      if (!bytes || *bytes == 0) {
+      if (!bytes || *bytes == 0 || alloc->hasAttr(kUnplannedAttr)) {
         continue;
       }
       FailureOr<int64_t> last = lastUse(alloc.getResult(), entry, position);

@@ -600,12 +600,9 @@ struct ContractionKernelsPass final
 
   void runOnFunction(func::FuncOp fn) {
     SmallVector<Contraction, 4> found;
-    // Output rows of a quarter vector or more (7 columns in 16 lanes ran
-    // 5% faster one row at a time than as runs over the plane).
-    int64_t minRow = std::max<unsigned>(vectorBits / 32, 4) / 4;
     fn.walk([&](linalg::LinalgOp op) {
-      if (std::optional<Contraction> c = matchContraction(op)) {
-        rowsAsBatch(*c, KernelBuilder::kMaxRowTaps, minRow);
+      if (std::optional<Contraction> c =
+              kernelContraction(op, vectorBits, KernelBuilder::kMaxRowTaps)) {
         found.push_back(*c);
       }
     });

@@ -438,6 +438,16 @@ bool rowsAsBatch(Contraction &c, int64_t maxK, int64_t minRow) {
   return true;
 }
 
+std::optional<Contraction> kernelContraction(linalg::LinalgOp op,
+                                             unsigned vectorBits,
+                                             int64_t maxRowTaps) {
+  std::optional<Contraction> c = matchContraction(op);
+  if (c) {
+    rowsAsBatch(*c, maxRowTaps, lanesFor(vectorBits) / 4);
+  }
+  return c;
+}
+
 /// K blocks keep a block of A (M x KC) in L2 for every panel, and C's
 /// partial sums go out and come back between blocks. When C outgrows L2
 /// (a convolution with few filters over a large plane: PP-OCRv4 det's 96

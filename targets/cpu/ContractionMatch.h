@@ -196,6 +196,15 @@ int64_t transposedChunkColumns(const Contraction &c, unsigned vectorBits);
 /// idle). Returns whether it did.
 bool rowsAsBatch(Contraction &c, int64_t maxK, int64_t minRow);
 
+/// The contraction infer-cpu-contraction-kernels makes a kernel of for
+/// `op`, with vectors of `vectorBits`: `matchContraction`, then one output
+/// row per panel (`rowsAsBatch`, windows of up to `maxRowTaps` taps) for
+/// rows of a quarter vector or more (7 columns in 16 lanes ran 5% faster
+/// one row at a time than as runs over the plane).
+std::optional<Contraction> kernelContraction(mlir::linalg::LinalgOp op,
+                                             unsigned vectorBits,
+                                             int64_t maxRowTaps);
+
 /// The k-block of `c`'s kernel (tiles of `rows` rows): `kBlock` rows, or
 /// all of K when A fits in L2 and C does not, or when B streams from
 /// memory through a single tile (see ContractionMatch.cpp).

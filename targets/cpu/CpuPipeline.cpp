@@ -41,6 +41,11 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   // starts at that producer.
   pm.addNestedPass<func::FuncOp>(createPadBordersPass());
   pm.addNestedPass<func::FuncOp>(createElideInteriorCopiesPass());
+  // Outputs the kernels below will never write (a contraction's whose
+  // consumer is its epilogue) take no workspace memory.
+  UnplanFusedOutputsPassOptions unplanned;
+  unplanned.vectorBits = options.vectorBits;
+  pm.addNestedPass<func::FuncOp>(createUnplanFusedOutputsPass(unplanned));
   targets::PlanWorkspacePassOptions planning;
   // The kernels write a fused consumer's output while the contraction
   // before it still reads its operands.
@@ -114,6 +119,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
     // (one per thread), canonicalization inlines it before the loops become
     // branches.
     pm.addNestedPass<func::FuncOp>(createHoistParallelAllocasPass());
+    pm.addPass(createCanonicalizerPass());
+  } else {
+    // (Removes the unplanned outputs the kernels left unused.)
     pm.addPass(createCanonicalizerPass());
   }
   targets::buildLoopsToLLVMPipeline(

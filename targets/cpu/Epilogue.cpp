@@ -40,8 +40,10 @@ bool contiguous(Value value) {
 std::optional<Epilogue> matchEpilogue(linalg::LinalgOp op, int64_t rowLength) {
   Value c = op.getDpsInitOperand(0)->get();
   Value root = viewRoot(c);
+  // (Allocations between the two, before the workspace is planned: the
+  // consumer's output, or a padded buffer whose interior it writes.)
   Operation *next = op->getNextNode();
-  while (next && isViewOrConstant(next)) {
+  while (next && (isViewOrConstant(next) || isa<memref::AllocOp>(next))) {
     next = next->getNextNode();
   }
   // C must be scratch (a workspace view or an allocation): a model output

@@ -177,6 +177,29 @@ def ElideInteriorCopiesPass : Pass<"infer-cpu-elide-interior-copies", "::mlir::f
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def UnplanFusedOutputsPass : Pass<"infer-cpu-unplan-fused-outputs", "::mlir::func::FuncOp"> {
+  let summary = "Keeps the outputs the contraction kernels never write out of the workspace plan";
+  let description = [{
+    Runs on buffers right before infer-plan-workspace. A contraction that
+    infer-cpu-contraction-kernels will make one kernel of with its
+    elementwise consumer (the epilogue `matchEpilogue` accepts), over a
+    single k-block and from a `linalg.fill` of C (no partial sums stored
+    between blocks, no initial values read), never touches its own output
+    C: the kernel stores the consumer's result. C's static allocation in
+    the entry block is marked `infer.unplanned`, which the planner leaves
+    out; once the kernels are made nothing uses it and canonicalization
+    removes it. Should a kernel still use it, it stays an allocation of
+    its own, which is correct, only not free.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", "256",
+           "Vector register width in bits, as the kernels' (128, 256 or 512)">,
+    Option<"kBlock", "k-block", "int64_t", "256",
+           "Reduction rows per block, as the kernels'">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def ProfileStampsPass : Pass<"infer-cpu-profile-stamps", "::mlir::ModuleOp"> {
   let summary = "Reads the cycle counter between kernels into the workspace (--profile)";
   let description = [{

@@ -153,3 +153,22 @@ func.func @through_next(%x: memref<64xf32>, %y: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// An allocation marked infer.unplanned (a target's kernels never touch it:
+// infer-cpu-unplan-fused-outputs) stays out of the plan: only %b (256 B)
+// takes workspace memory.
+// CHECK: module attributes {infer.workspace_size = 256 : i64}
+// CHECK-LABEL: func.func @unplanned
+// CHECK: memref.alloc() {infer.unplanned} : memref<64xf32>
+// CHECK: memref.view %{{.+}}[%c0{{.*}}][] {infer.buffer = 0 : i64} : memref<256xi8> to memref<64xf32>
+func.func @unplanned(%x: memref<64xf32>, %y: memref<32xf32>) {
+  %a = memref.alloc() {infer.unplanned} : memref<64xf32>
+  memref.copy %x, %a : memref<64xf32> to memref<64xf32>
+  %b = memref.alloc() : memref<64xf32>
+  memref.copy %a, %b : memref<64xf32> to memref<64xf32>
+  %sb = memref.subview %b[0] [32] [1] : memref<64xf32> to memref<32xf32, strided<[1]>>
+  memref.copy %sb, %y : memref<32xf32, strided<[1]>> to memref<32xf32>
+  return
+}

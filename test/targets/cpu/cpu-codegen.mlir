@@ -57,3 +57,24 @@ func.func @gelu_main(%x: tensor<1x16x8x8xf32>, %w: tensor<32x16x1x1xf32>) -> ten
   %1 = graph.erf %0 : (tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
   return %1 : tensor<1x32x8x8xf32>
 }
+
+// -----
+
+// Two convolutions, each with its Relu as the kernel's epilogue: the
+// kernels store the Relus' results and never write the convolutions' own
+// outputs, which take no workspace (infer-cpu-unplan-fused-outputs) and
+// are gone after the kernels: the workspace holds the first Relu's result
+// alone (32 x 8 x 8 floats), and nothing is allocated at run time.
+// RUN: infer-opt %s --split-input-file --infer-lower-graph-to-linalg --fuse --cpu-codegen="parallel=none vector-bits=256" | FileCheck %s --check-prefix=UNPLANNED
+// UNPLANNED: infer.workspace_size = 8192 : i64
+// UNPLANNED-LABEL: llvm.func @chain_main
+// UNPLANNED-NOT: @malloc
+// UNPLANNED: llvm.return
+func.func @chain_main(%x: tensor<1x16x8x8xf32>, %w1: tensor<32x16x1x1xf32>, %w2: tensor<16x32x1x1xf32>) -> tensor<1x16x8x8xf32> {
+  %none = graph.none
+  %0 = graph.conv %x, %w1, %none : (tensor<1x16x8x8xf32>, tensor<32x16x1x1xf32>, none) -> tensor<1x32x8x8xf32>
+  %1 = graph.relu %0 : (tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %2 = graph.conv %1, %w2, %none : (tensor<1x32x8x8xf32>, tensor<16x32x1x1xf32>, none) -> tensor<1x16x8x8xf32>
+  %3 = graph.relu %2 : (tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %3 : tensor<1x16x8x8xf32>
+}
