@@ -3,15 +3,14 @@
 // A contraction whose elementwise consumer its kernel computes as an
 // epilogue stores the consumer's result from registers: its own output C
 // is never written, when the kernel runs over one k-block (no partial sums
-// stored between blocks) and starts from zero (C's initializing fill,
-// which the kernel erases, not values read from C). Planned, each such C
-// took workspace memory beside the buffers live around it: mobilenet_v2's
-// 41 of them made the workspace 10.6 MB instead of 6.2, and the buffers
-// the layers do write were spread over offsets no recent layer had
-// touched. Their allocations are marked `infer.unplanned` here, which
-// infer-plan-workspace leaves out, and move to the start of the function;
-// once the kernels are made nothing uses them and canonicalization
-// removes them.
+// stored between blocks) and starts from the value of C's initializing
+// fill (which the kernel erases), not from values read from C. Planned,
+// each such C took workspace memory beside the buffers live around it:
+// mobilenet_v2's 41 of them made its workspace 10.6 MB instead of 6.2
+// (PP-OCRv4 det's 32.9 instead of 23.2). Their allocations are marked
+// `infer.unplanned` here, which infer-plan-workspace leaves out, and move
+// to the start of the function; once the kernels are made nothing uses
+// them and canonicalization removes them.
 //
 //===----------------------------------------------------------------------===//
 
