@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/cpu/BufferViews.h"
+#include "targets/cpu/ChannelFusion.h"
 #include "targets/cpu/KernelBuilder.h"
 #include "targets/cpu/Passes.h"
 
@@ -226,8 +227,8 @@ bool KernelBuilder::packsB() const {
   // B lie N floats apart, which thrashes L1 sets and the TLB when N is
   // a conv's output plane). A constant B packed at compile time
   // (packedRhs) is read from its panels instead.
-  return !packedRhs &&
-         packsPanels(c.m, rows, !c.gather || (flat && wholeVectors));
+  return !packedRhs && packsPanels(channelChunk ? channelChunk : c.m, rows,
+                                   !c.gather || (flat && wholeVectors));
 }
 
 void KernelBuilder::columns(Value n0, Value nEnd, int64_t tail, bool inParallel,
@@ -513,35 +514,6 @@ Value KernelBuilder::rowIndex() {
 
 namespace {
 
-/// Row ranges make every thread read (and pack) all of B: only for a B of
-/// at most this many bytes (mobilenet_v2's expansions at 14x14, 50 KB; at
-/// 28x28 and 56x56, 100-300 KB, the packs cost more than the depthwise
-/// layers gained: cpu-gemm-loops.md).
-constexpr int64_t kMaxRowRangesRhsBytes = 64 * 1024;
-
-/// Whether `next` runs a batch loop over C's rows in parallel (the first
-/// batch dim that is not 1 has kMinParallelBatch iterations or more, as
-/// KernelBuilder::parallelBatchLevel asks: a depthwise convolution's
-/// channels) and reads the buffer `written`.
-bool readsPerBatch(Contraction &next, Value written) {
-  bool batch = false;
-  for (unsigned d : next.batch) {
-    if (ShapedType::isDynamic(next.ranges[d]) ||
-        (next.ranges[d] != 1 &&
-         next.ranges[d] < KernelBuilder::kMinParallelBatch)) {
-      return false;
-    }
-    if (next.ranges[d] != 1) {
-      batch = true;
-      break;
-    }
-  }
-  Storage storage = storageOf(written);
-  return batch && llvm::any_of(next.op.getDpsInputs(), [&](Value input) {
-           return storageOf(input).overlaps(storage);
-         });
-}
-
 /// A get_global of the copy of `c`'s operand `operand` that
 /// infer-cpu-pack-weights made and named in attribute `name` ({global,
 /// operand, `key` = `size`}), as [ceil(`extent` / size)][K][size]; null
@@ -611,6 +583,7 @@ struct ContractionKernelsPass final
     llvm::DenseMap<Type, Value> shared;
     // And the one their copies of A's k-blocks share (f32).
     Value sharedLhs;
+    bool fusesNext = false;
     for (auto [i, c] : llvm::enumerate(found)) {
       OpBuilder b(c.op);
       // Whether the next kernel splits C's rows across threads (its batch
@@ -618,14 +591,18 @@ struct ContractionKernelsPass final
       std::optional<Epilogue> epilogueFound =
           ShapedType::isDynamic(c.n) ? std::nullopt : matchEpilogue(c.op, c.n);
       bool rowsReadPerThread =
-          i + 1 < found.size() && c.rhsBytes() != 0 &&
-          c.rhsBytes() <= kMaxRowRangesRhsBytes &&
-          readsPerBatch(found[i + 1],
-                        epilogueFound
-                            ? epilogueFound->op.getDpsInitOperand(0)->get()
-                            : c.op.getDpsInitOperand(0)->get());
-      // (Asked before the fill it needs is folded away.)
+          i + 1 < found.size() &&
+          readsRowsPerThread(c, found[i + 1],
+                             epilogueFound
+                                 ? epilogueFound->op.getDpsInitOperand(0)->get()
+                                 : c.op.getDpsInitOperand(0)->get());
+      // (Asked before the fill they need is folded away.)
       bool transposed = transposedTiles(c, vectorBits);
+      std::optional<int64_t> chunk;
+      if (parallel && !transposed && epilogueFound && i + 1 < found.size()) {
+        chunk = channelChunkRows(c, *epilogueFound, found[i + 1], kBlock,
+                                 tileRowsFor(vectorBits));
+      }
       Value init;
       if (linalg::FillOp fill = initializingFill(c.op)) {
         init = fill.value();
@@ -649,7 +626,9 @@ struct ContractionKernelsPass final
       KernelBuilder builder(b, c, vectorBits,
                             reductionBlock(c, kBlock, tileRowsFor(vectorBits)),
                             parallel, shared[c.element], init, epilogue);
-      if (rowsReadPerThread) {
+      if (chunk) {
+        builder.setChannelChunk(*chunk);
+      } else if (rowsReadPerThread) {
         builder.setRowsReadPerThread();
       }
       builder.shareLhsBuffer(sharedLhs);
@@ -682,6 +661,16 @@ struct ContractionKernelsPass final
         builder.setBatchFills(adoptBatchFills(c, *dim, batchFills));
       }
       builder.build();
+      // infer-cpu-fuse-channel-loops runs the next kernel inside this one.
+      if (scf::ParallelOp loop = builder.parallelLoop()) {
+        if (chunk) {
+          loop->setAttr(kFuseNextAttr, b.getIndexAttr(*chunk));
+        }
+        if (fusesNext) {
+          loop->setAttr(kFusedChannelsAttr, b.getUnitAttr());
+        }
+      }
+      fusesNext = chunk.has_value();
       c.op->erase();
       if (epilogue) {
         epilogue->op->erase();

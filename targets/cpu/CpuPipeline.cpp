@@ -85,6 +85,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   kernels.runtimeThreads =
       parallel && options.parallel == CodegenOptions::Parallel::Runtime;
   pm.addPass(createContractionKernelsPass(kernels));
+  if (parallel) {
+    pm.addNestedPass<func::FuncOp>(createFuseChannelLoopsPass());
+  }
   // Weights the kernels now read packed are left unused.
   pm.addPass(createSymbolDCEPass());
   pm.addNestedPass<func::FuncOp>(targets::createExpandCopiesPass());

@@ -116,6 +116,17 @@ public:
   /// then takes row ranges over panel groups.
   void setRowsReadPerThread() { rowsReadPerThread = true; }
 
+  /// The next kernel runs inside this one's parallel loop, over the
+  /// channels each chunk of `rows` rows of C wrote (ChannelFusion.h): the
+  /// threads take row chunks of that many rows, whatever their count.
+  void setChannelChunk(int64_t rows) {
+    channelChunk = rows;
+    rowsReadPerThread = true;
+  }
+
+  /// The kernel's parallel loop once built (null when it has none).
+  mlir::scf::ParallelOp parallelLoop() const { return builtParallel; }
+
   /// A batch loop of this many iterations or more runs in parallel.
   static constexpr int64_t kMinParallelBatch = 4;
 
@@ -543,6 +554,8 @@ private:
   /// The full panels columns() is looping over ([begin, end) columns).
   std::pair<mlir::Value, mlir::Value> groupColumns;
   bool rowsReadPerThread = false;
+  int64_t channelChunk = 0;
+  mlir::scf::ParallelOp builtParallel;
   mlir::Value kOffsets; /// the table kOffset reads, once made
   mlir::SmallVector<int> lhsDims, rhsDims, outDims;
   mlir::Value &shared;

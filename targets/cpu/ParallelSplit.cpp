@@ -51,7 +51,7 @@ void KernelBuilder::batchLoops(size_t level) {
     return matmul();
   }
   if (parallelBatchLevel() == level) {
-    scf::ParallelOp::create(
+    builtParallel = scf::ParallelOp::create(
         b, loc, ValueRange{index(0)}, ValueRange{batchBound(c.batch[level])},
         ValueRange{index(1)}, [&](OpBuilder &nb, Location, ValueRange iv) {
           OpBuilder::InsertionGuard guard(b);
@@ -97,11 +97,16 @@ Value KernelBuilder::splitCount(Value most) {
 
 void KernelBuilder::rowChunks(Value full, int64_t tail) {
   int64_t tiles = c.m / rows;
-  Value chunks = splitCount(index(tiles / kMinTilesPerChunk));
-  Value chunk = arith::MulIOp::create(
-      b, loc, arith::CeilDivUIOp::create(b, loc, index(tiles), chunks),
-      index(rows));
-  scf::ParallelOp::create(
+  Value chunk;
+  if (channelChunk) {
+    chunk = index(channelChunk);
+  } else {
+    Value chunks = splitCount(index(tiles / kMinTilesPerChunk));
+    chunk = arith::MulIOp::create(
+        b, loc, arith::CeilDivUIOp::create(b, loc, index(tiles), chunks),
+        index(rows));
+  }
+  builtParallel = scf::ParallelOp::create(
       b, loc, ValueRange{index(0)}, ValueRange{index(c.m)}, ValueRange{chunk},
       [&](OpBuilder &nb, Location, ValueRange m0) {
         OpBuilder::InsertionGuard guard(b);
@@ -185,13 +190,15 @@ void KernelBuilder::matmul() {
   int64_t panels = n / width, full = panels * width, tail = n - full;
   int64_t tiles = c.m / rows;
   if (parallel && !inParallelBatch &&
-      (panels < kMaxGroups || rowsReadPerThread) &&
-      tiles >= 2 * kMinTilesPerChunk) {
+      (((panels < kMaxGroups || rowsReadPerThread) &&
+        tiles >= 2 * kMinTilesPerChunk) ||
+       channelChunk)) {
     // Too few panels to share out (a late conv layer: 7x7 outputs, 512
     // channels), or a consumer that splits C's rows across the threads
     // (a depthwise convolution after an expanding 1x1 one): the threads
     // take row ranges of C instead, each packing the panels it needs, and
-    // each then reads the rows it wrote from its own caches.
+    // each then reads the rows it wrote from its own caches. (A fixed
+    // chunk, channelChunk, for a kernel the next one runs inside.)
     rowChunks(index(full), tail);
   } else if (parallel && !inParallelBatch && panels > 1) {
     // Groups of panels are independent: one parallel loop over them

@@ -288,6 +288,26 @@ def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::Modu
                            "::mlir::func::FuncDialect"];
 }
 
+def FuseChannelLoopsPass : Pass<"infer-cpu-fuse-channel-loops", "::mlir::func::FuncOp"> {
+  let summary = "Runs a depthwise kernel inside the parallel loop of the kernel that writes its channels";
+  let description = [{
+    infer-cpu-contraction-kernels marks a kernel's `scf.parallel` over
+    chunks of C's rows (`infer.fuse_next`, the chunk: its step) when the
+    next kernel, marked `infer.fused_channels`, runs in parallel over the
+    same rows one at a time and its iteration m reads only channel m of
+    what the first wrote (ChannelFusion.h: an expansion and the depthwise
+    convolution of an inverted-residual block). This pass moves the
+    second loop's body into the first's, after the chunk's own work, as
+    an `scf.for` over the chunk's rows: each thread then convolves the
+    channels it has just computed, from its own caches. Unit loops around
+    either are inlined first; only ops without memory effects may lie
+    between the two (they move before the first), else both are left as
+    they are, which is correct. The marks are removed.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def WindowKernelsPass : Pass<"infer-cpu-window-kernels", "::mlir::func::FuncOp"> {
   let summary = "Writes pooling windows as vector loops over output rows";
   let description = [{
