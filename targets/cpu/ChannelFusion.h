@@ -42,8 +42,9 @@ bool readsRowsPerThread(const Contraction &c, const Contraction &next,
 /// wrote right after it; nullopt when it cannot. It can when `c` writes
 /// only the consumer's result (f32, one k-block, from a fill) into a
 /// buffer of channels, row m of C into channel m, which `next` reads with
-/// iteration m of its parallel batch loop inside channel m alone; and
-/// when neither kernel writes what the other reads otherwise.
+/// iteration m of its parallel batch loop inside channel m alone, through
+/// a window of unrolled taps (3x3); and when neither kernel writes what
+/// the other reads otherwise.
 std::optional<int64_t> channelChunkRows(const Contraction &c,
                                         const Epilogue &epilogue,
                                         const Contraction &next, int64_t kBlock,
