@@ -24,15 +24,6 @@ using namespace mlir;
 
 namespace infer::cpu {
 
-namespace {
-
-bool identityStatic(Value value) {
-  auto type = dyn_cast<MemRefType>(value.getType());
-  return type && type.hasStaticShape() && type.getLayout().isIdentity();
-}
-
-} // namespace
-
 SmallVector<KernelBuilder::BatchFill>
 adoptBatchFills(const Contraction &c, unsigned dim,
                 SmallVector<Operation *> &adopted) {

@@ -21,6 +21,11 @@ Value viewRoot(Value value) {
   return value;
 }
 
+bool identityStatic(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && type.hasStaticShape() && type.getLayout().isIdentity();
+}
+
 bool isViewOrConstant(Operation *op) {
   return isa<memref::ReshapeOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
              memref::SubViewOp, memref::ViewOp, memref::GetGlobalOp>(op) ||

@@ -58,6 +58,10 @@ std::optional<Box> staticBox(mlir::memref::SubViewOp view);
 mlir::Value runEnd(mlir::OpBuilder &b, mlir::Location loc, mlir::Value first,
                    mlir::Value column, int64_t rowLength, int64_t limit);
 
+/// Whether `value` is a memref of static shape and identity layout (its
+/// elements in row-major order from its base).
+bool identityStatic(mlir::Value value);
+
 /// The linalg.fill of the whole buffer `op` accumulates onto (its init),
 /// or of the same view of it, when nothing between the two touches that
 /// buffer: a kernel can start from the fill value and the fill can go.

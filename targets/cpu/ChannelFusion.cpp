@@ -48,11 +48,6 @@ constexpr int64_t kChunkBytes = 256 * 1024;
 /// 3.72 ms of kernel minima at 2 threads, against 3.66 at 16).
 constexpr int64_t kMinChunks = 16;
 
-bool identityStatic(Value value) {
-  auto type = dyn_cast<MemRefType>(value.getType());
-  return type && type.hasStaticShape() && type.getLayout().isIdentity();
-}
-
 /// The first batch dim of `next` that is not 1, when it runs in parallel
 /// (KernelBuilder::parallelBatchLevel).
 std::optional<unsigned> parallelBatch(const Contraction &next) {
