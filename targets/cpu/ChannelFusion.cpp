@@ -48,22 +48,6 @@ constexpr int64_t kChunkBytes = 256 * 1024;
 /// 3.72 ms of kernel minima at 2 threads, against 3.66 at 16).
 constexpr int64_t kMinChunks = 16;
 
-/// The first batch dim of `next` that is not 1, when it runs in parallel
-/// (KernelBuilder::parallelBatchLevel).
-std::optional<unsigned> parallelBatch(const Contraction &next) {
-  for (unsigned d : next.batch) {
-    if (ShapedType::isDynamic(next.ranges[d]) ||
-        (next.ranges[d] != 1 &&
-         next.ranges[d] < KernelBuilder::kMinParallelBatch)) {
-      return std::nullopt;
-    }
-    if (next.ranges[d] != 1) {
-      return d;
-    }
-  }
-  return std::nullopt;
-}
-
 /// Whether any of `values` shares storage with `other`.
 bool overlapsAny(ArrayRef<Value> values, Value other) {
   Storage storage = storageOf(other);
@@ -80,6 +64,14 @@ SmallVector<Value> inputsBut(linalg::LinalgOp op, unsigned skip) {
     }
   }
   return inputs;
+}
+
+/// The first batch dim of `next` that is not 1, when its kernel runs that
+/// loop in parallel.
+std::optional<unsigned> parallelBatch(const Contraction &next) {
+  std::optional<size_t> level =
+      parallelBatchLevelOf(next, KernelBuilder::kMinParallelBatch);
+  return level ? std::optional<unsigned>(next.batch[*level]) : std::nullopt;
 }
 
 } // namespace

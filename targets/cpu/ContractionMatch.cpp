@@ -438,6 +438,22 @@ bool rowsAsBatch(Contraction &c, int64_t maxK, int64_t minRow) {
   return true;
 }
 
+std::optional<size_t> parallelBatchLevelOf(const Contraction &c,
+                                           int64_t minIterations) {
+  for (auto [level, d] : llvm::enumerate(c.batch)) {
+    if (ShapedType::isDynamic(c.ranges[d])) {
+      return std::nullopt;
+    }
+    if (c.ranges[d] >= minIterations) {
+      return level;
+    }
+    if (c.ranges[d] != 1) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<Contraction> kernelContraction(linalg::LinalgOp op,
                                              unsigned vectorBits,
                                              int64_t maxRowTaps) {

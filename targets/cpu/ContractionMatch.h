@@ -205,6 +205,13 @@ std::optional<Contraction> kernelContraction(mlir::linalg::LinalgOp op,
                                              unsigned vectorBits,
                                              int64_t maxRowTaps);
 
+/// The batch loop level a parallel kernel of `c` runs in parallel: the
+/// first batch dim that is not 1, when it has `minIterations` iterations
+/// or more (a depthwise convolution's channels) and every batch dim
+/// before it is 1; nullopt otherwise.
+std::optional<size_t> parallelBatchLevelOf(const Contraction &c,
+                                           int64_t minIterations);
+
 /// The k-block of `c`'s kernel (tiles of `rows` rows): `kBlock` rows, or
 /// all of K when A fits in L2 and C does not, or when B streams from
 /// memory through a single tile (see ContractionMatch.cpp).

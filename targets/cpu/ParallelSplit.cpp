@@ -32,18 +32,7 @@ std::optional<size_t> KernelBuilder::parallelBatchLevel() {
   if (!parallel) {
     return std::nullopt;
   }
-  for (auto [level, d] : llvm::enumerate(c.batch)) {
-    if (ShapedType::isDynamic(c.ranges[d])) {
-      return std::nullopt;
-    }
-    if (c.ranges[d] >= kMinParallelBatch) {
-      return level;
-    }
-    if (c.ranges[d] != 1) {
-      return std::nullopt;
-    }
-  }
-  return std::nullopt;
+  return parallelBatchLevelOf(c, kMinParallelBatch);
 }
 
 void KernelBuilder::batchLoops(size_t level) {
