@@ -92,12 +92,13 @@ bool readsRowsPerThread(const Contraction &c, const Contraction &next,
 std::optional<int64_t> channelChunkRows(const Contraction &c,
                                         const Epilogue &epilogue,
                                         const Contraction &next, int64_t kBlock,
-                                        int64_t rows) {
+                                        int64_t rows, int64_t l2Bytes) {
   // C never written: the kernel stores the consumer's result only.
   if (!c.element.isF32() || c.byteDot || c.accElement || c.mDims.size() != 1 ||
       llvm::any_of(c.ranges, ShapedType::isDynamic) ||
-      c.k > reductionBlock(c, kBlock, rows) || !initializingFill(c.op) ||
-      c.rhsBytes() == 0 || c.rhsBytes() > kMaxFusedRhsBytes) {
+      c.k > reductionBlock(c, kBlock, rows, l2Bytes) ||
+      !initializingFill(c.op) || c.rhsBytes() == 0 ||
+      c.rhsBytes() > kMaxFusedRhsBytes) {
     return std::nullopt;
   }
   for (unsigned d : c.batch) {

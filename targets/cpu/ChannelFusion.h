@@ -37,18 +37,18 @@ bool readsRowsPerThread(const Contraction &c, const Contraction &next,
                         mlir::Value written);
 
 /// The rows of C per chunk when the kernel of `c` (tiles of `rows` rows,
-/// k-blocks of `kBlock`), with its consumer `epilogue`, can run the kernel
-/// of `next` inside its parallel loop, the channels each chunk of rows
-/// wrote right after it; nullopt when it cannot. It can when `c` writes
-/// only the consumer's result (f32, one k-block, from a fill) into a
-/// buffer of channels, row m of C into channel m, which `next` reads with
-/// iteration m of its parallel batch loop inside channel m alone, through
-/// a window of unrolled taps (3x3); and when neither kernel writes what
+/// k-blocks of `kBlock`, `l2Bytes` of L2: reductionBlock), with its consumer
+/// `epilogue`, can run the kernel of `next` inside its parallel loop, the
+/// channels each chunk of rows wrote right after it; nullopt when it cannot. It
+/// can when `c` writes only the consumer's result (f32, one k-block, from a
+/// fill) into a buffer of channels, row m of C into channel m, which `next`
+/// reads with iteration m of its parallel batch loop inside channel m alone,
+/// through a window of unrolled taps (3x3); and when neither kernel writes what
 /// the other reads otherwise.
 std::optional<int64_t> channelChunkRows(const Contraction &c,
                                         const Epilogue &epilogue,
                                         const Contraction &next, int64_t kBlock,
-                                        int64_t rows);
+                                        int64_t rows, int64_t l2Bytes);
 
 } // namespace infer::cpu
 

@@ -601,7 +601,7 @@ struct ContractionKernelsPass final
       std::optional<int64_t> chunk;
       if (parallel && !transposed && epilogueFound && i + 1 < found.size()) {
         chunk = channelChunkRows(c, *epilogueFound, found[i + 1], kBlock,
-                                 tileRowsFor(vectorBits));
+                                 tileRowsFor(vectorBits), l2Bytes);
       }
       Value init;
       if (linalg::FillOp fill = initializingFill(c.op)) {
@@ -623,9 +623,10 @@ struct ContractionKernelsPass final
         c.op->setLoc(FusedLoc::get(&getContext(),
                                    {c.op->getLoc(), epilogue->op->getLoc()}));
       }
-      KernelBuilder builder(b, c, vectorBits,
-                            reductionBlock(c, kBlock, tileRowsFor(vectorBits)),
-                            parallel, shared[c.element], init, epilogue);
+      KernelBuilder builder(
+          b, c, vectorBits,
+          reductionBlock(c, kBlock, tileRowsFor(vectorBits), l2Bytes), parallel,
+          shared[c.element], init, epilogue);
       if (chunk) {
         builder.setChannelChunk(*chunk);
       } else if (rowsReadPerThread) {

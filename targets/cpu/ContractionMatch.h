@@ -212,10 +212,23 @@ std::optional<Contraction> kernelContraction(mlir::linalg::LinalgOp op,
 std::optional<size_t> parallelBatchLevelOf(const Contraction &c,
                                            int64_t minIterations);
 
-/// The k-block of `c`'s kernel (tiles of `rows` rows): `kBlock` rows, or
-/// all of K when A fits in L2 and C does not, or when B streams from
-/// memory through a single tile (see ContractionMatch.cpp).
-int64_t reductionBlock(const Contraction &c, int64_t kBlock, int64_t rows);
+/// L2 bytes per core the kernels assume when the target's are unknown.
+inline constexpr int64_t kDefaultL2Bytes = 1024 * 1024;
+
+/// Rows of A this many bytes apart map to the same L1 sets.
+inline constexpr int64_t kAliasingRowBytes = 4096;
+
+/// Bytes between consecutive rows of A (its innermost M dim) when K is its
+/// innermost dim at unit stride and its strides are static; 0 otherwise.
+int64_t lhsRowBytes(const Contraction &c);
+
+/// The k-block of `c`'s kernel (tiles of `rows` rows, a target with
+/// `l2Bytes` of L2 per core): `kBlock` rows, or all of K when C outgrows
+/// L2 and k-blocks would not keep the operand every sweep re-reads in L2
+/// either, or when B streams from memory through a single tile (see
+/// ContractionMatch.cpp).
+int64_t reductionBlock(const Contraction &c, int64_t kBlock, int64_t rows,
+                       int64_t l2Bytes);
 
 } // namespace infer::cpu
 

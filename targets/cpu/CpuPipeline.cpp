@@ -45,6 +45,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   // consumer is its epilogue) take no workspace memory.
   UnplanFusedOutputsPassOptions unplanned;
   unplanned.vectorBits = options.vectorBits;
+  unplanned.l2Bytes = options.l2Bytes;
   pm.addNestedPass<func::FuncOp>(createUnplanFusedOutputsPass(unplanned));
   targets::PlanWorkspacePassOptions planning;
   // The kernels write a fused consumer's output while the contraction
@@ -74,6 +75,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm, const CodegenOptions &options) {
   pm.addNestedPass<func::FuncOp>(createWinogradKernelsPass(transforms));
   ContractionKernelsPassOptions kernels;
   kernels.vectorBits = options.vectorBits;
+  kernels.l2Bytes = options.l2Bytes;
   kernels.byteDotBits = options.byteDotBits;
   kernels.bf16DotBits = options.bf16DotBits;
   kernels.wordDot = options.wordDot;

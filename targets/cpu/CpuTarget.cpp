@@ -26,6 +26,8 @@ CodegenOptions codegenOptions(const CpuTargetOptions &options) {
   if (codegen.vectorBits == 0) {
     codegen.vectorBits = vectorBits(machine);
   }
+  codegen.l2Bytes = options.l2CacheKib ? int64_t(options.l2CacheKib) * 1024
+                                       : l2CacheBytes(machine);
   codegen.byteDotBits =
       std::min(byteDotBits(machine), std::max(codegen.vectorBits, 256u));
   codegen.bf16DotBits =
@@ -63,6 +65,9 @@ public:
         !llvm::Triple(options.targetTriple).isX86()) {
       return "--profile reads the x86 time-stamp counter; target '" +
              options.targetTriple + "' has none the runtime can read";
+    }
+    if (options.l2CacheKib != 0 && options.l2CacheKib < 64) {
+      return "--l2-cache-kib must be 64 or more (or 0: the target's own)";
     }
     unsigned bits = options.vectorBits;
     if (bits != 0 && bits != 128 && bits != 256 && bits != 512) {

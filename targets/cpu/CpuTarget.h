@@ -40,6 +40,8 @@ llvm::FailureOr<llvm::Function *> addDynamicEntry(llvm::Module &module,
 /// Knobs of the code generation pipeline (`cpu-codegen{...}` in infer-opt).
 struct CodegenOptions {
   unsigned vectorBits = 256; // the widest vector registers of the target
+  // L2 cache bytes per core of the target (the kernels' k-blocks).
+  int64_t l2Bytes = 1024 * 1024;
   // The widest vpdpbusd of the target (512: AVX-512 VNNI, 256: AVX-VNNI;
   // 0: none), for int8 contractions.
   unsigned byteDotBits = 0;
@@ -77,6 +79,11 @@ unsigned byteDotBits(const CpuOptions &options);
 /// The widest vdpbf16ps of the target `options` name: 512 with
 /// AVX512-BF16, 256 with it and AVX512-VL, else 0.
 unsigned bf16DotBits(const CpuOptions &options);
+
+/// L2 cache bytes per core of the target `options` name: this machine's
+/// (from sysfs) for --target-cpu=native, else the named CPU's where
+/// known, else 1 MiB.
+int64_t l2CacheBytes(const CpuOptions &options);
 
 /// Whether the target `options` name has AVX2's vpmaddwd (the int8
 /// kernels' exact route without VNNI).
@@ -133,6 +140,12 @@ struct CpuTargetOptions : public targets::TargetOptions<CpuTargetOptions> {
                      "bytes, for infer-bench --profile (static shapes "
                      "only; costs a few ns per kernel, nothing when off)"),
       llvm::cl::init(false)};
+  Option<unsigned> l2CacheKib{
+      *this, "l2-cache-kib",
+      llvm::cl::desc("L2 cache per core the kernels block for, in KiB "
+                     "(default 0: this machine's for --target-cpu=native, "
+                     "else the named CPU's, 1024 when unknown)"),
+      llvm::cl::init(0)};
   Option<unsigned> vectorBits{
       *this, "vector-bits",
       llvm::cl::desc("Vector register width the kernels assume: 128, 256 "

@@ -481,7 +481,6 @@ private:
   /// A's rows are packed (lhsBlockRows) when a multiple of this apart, in
   /// blocks whose copy takes at most kLhsPackFloats, with B of at least
   /// kMinLhsPackPanels panels.
-  static constexpr int64_t kAliasingRowBytes = 4096;
   static constexpr int64_t kLhsPackFloats = 16 * 1024;
   static constexpr int64_t kMinLhsPackPanels = 4;
   static constexpr int64_t kMaxGroups = 8;

@@ -34,27 +34,11 @@ int64_t KernelBuilder::lhsBlockRows() const {
   if (packedLhs || transposed || !elem.isF32() || !accElem.isF32() ||
       rows != 8 || lanes != 16 || ShapedType::isDynamic(c.n) ||
       c.m < 2 * rows || c.n < kMinLhsPackPanels * panelWidth ||
-      c.k < kMinUnrolledK || lhsDims.empty() ||
-      lhsDims.back() != int(c.kId())) {
+      c.k < kMinUnrolledK) {
     return 0;
   }
-  auto type = cast<MemRefType>(lhs.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset))) {
-    return 0;
-  }
-  int64_t mStride = 0, kStride = 0;
-  for (auto [i, d] : llvm::enumerate(lhsDims)) {
-    if (d == int(c.mId())) {
-      mStride = strides[i];
-    } else if (d == int(c.kId())) {
-      kStride = strides[i];
-    }
-  }
-  int64_t rowBytes = mStride * elem.getIntOrFloatBitWidth() / 8;
-  if (kStride != 1 || ShapedType::isDynamic(mStride) || rowBytes <= 0 ||
-      rowBytes % kAliasingRowBytes) {
+  int64_t rowBytes = lhsRowBytes(c);
+  if (rowBytes <= 0 || rowBytes % kAliasingRowBytes) {
     return 0;
   }
   // As many whole tiles as fit the buffer with a k-block of each.

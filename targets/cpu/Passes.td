@@ -196,6 +196,8 @@ def UnplanFusedOutputsPass : Pass<"infer-cpu-unplan-fused-outputs", "::mlir::fun
            "Vector register width in bits, as the kernels' (128, 256 or 512)">,
     Option<"kBlock", "k-block", "int64_t", "256",
            "Reduction rows per block, as the kernels'">,
+    Option<"l2Bytes", "l2-bytes", "int64_t", "1048576",
+           "L2 cache bytes per core, as the kernels'">,
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
@@ -263,6 +265,10 @@ def ContractionKernelsPass : Pass<"infer-cpu-contraction-kernels", "::mlir::Modu
            "Vector register width in bits (128, 256 or 512)">,
     Option<"kBlock", "k-block", "int64_t", "256",
            "Reduction rows per block (a k-block x NR panel of B stays in L1)">,
+    Option<"l2Bytes", "l2-bytes", "int64_t", "1048576",
+           "L2 cache bytes per core of the target: whether C and the "
+           "operand each sweep re-reads stay in it decides between "
+           "k-blocks and one block of all of K">,
     Option<"parallel", "parallel", "bool", "false",
            "Emit the loop over column panels as scf.parallel">,
     Option<"runtimeThreads", "runtime-threads", "bool", "false",

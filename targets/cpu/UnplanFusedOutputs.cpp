@@ -46,7 +46,7 @@ struct UnplanFusedOutputsPass final
       // (The f32 kernels; the 8-bit and bf16 ones keep their C.)
       if (!c || !c->element.isF32() || c->byteDot || c->accElement ||
           ShapedType::isDynamic(c->k) || ShapedType::isDynamic(c->n) ||
-          c->k > reductionBlock(*c, kBlock, tileRowsFor(vectorBits)) ||
+          c->k > reductionBlock(*c, kBlock, tileRowsFor(vectorBits), l2Bytes) ||
           !initializingFill(op) || !matchEpilogue(op, c->n)) {
         return;
       }
