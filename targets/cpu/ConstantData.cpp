@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -58,6 +59,29 @@ std::optional<std::vector<uint32_t>> elementBits(Attribute attr,
   std::vector<uint32_t> bits(count);
   std::memcpy(bits.data(), blob->getData().data(), count * sizeof(uint32_t));
   return bits;
+}
+
+int64_t flushSubnormals(MutableArrayRef<uint32_t> bits) {
+  constexpr uint32_t kSign = 0x80000000u, kExponent = 0x7f800000u;
+  int64_t flushed = 0;
+  for (uint32_t &b : bits) {
+    if ((b & kExponent) == 0 && (b & ~kSign) != 0) {
+      b &= kSign;
+      ++flushed;
+    }
+  }
+  return flushed;
+}
+
+int64_t flushSubnormals(MutableArrayRef<float> values) {
+  int64_t flushed = 0;
+  for (float &v : values) {
+    if (std::fpclassify(v) == FP_SUBNORMAL) {
+      v = std::signbit(v) ? -0.0f : 0.0f;
+      ++flushed;
+    }
+  }
+  return flushed;
 }
 
 Attribute bitsElements(RankedTensorType type, ArrayRef<uint32_t> bits,

@@ -27,6 +27,16 @@ std::optional<std::vector<float>> elementsData(mlir::Attribute attr,
 std::optional<std::vector<uint32_t>> elementBits(mlir::Attribute attr,
                                                  int64_t count);
 
+/// Replaces each subnormal f32 in `bits` (magnitude under 2^-126, not
+/// zero) by a zero of its sign; returns how many. For weights the kernels
+/// multiply: an FMA with a subnormal operand takes a microcode assist on
+/// Intel cores (PP-OCRv4 rec's squeeze-excite 480 -> 120 convolution,
+/// 23% of its weights subnormal: 0.168 ms against 0.003 with them zero,
+/// Emerald Rapids, 1 thread), while each such product is below 2^-126
+/// times the other operand, under any tolerance a result is held to.
+int64_t flushSubnormals(llvm::MutableArrayRef<uint32_t> bits);
+int64_t flushSubnormals(llvm::MutableArrayRef<float> values);
+
 /// 32-bit elements `bits` as an attribute of `type` (f32 or i32), inline
 /// when small (see f32Elements).
 mlir::Attribute bitsElements(mlir::RankedTensorType type,

@@ -246,11 +246,15 @@ struct PackWeightsPass final : impl::PackWeightsPassBase<PackWeightsPass> {
                            int64_t columns, bool alongRows, int64_t size,
                            StringRef suffix, SymbolTable &symbols,
                            int64_t matrices = 1) {
-    // Pure data movement: the elements' bits (f32 or i32).
+    // Data movement: the elements' bits (f32 or i32), f32 subnormals
+    // flushed to zero (flushSubnormals).
     std::optional<std::vector<uint32_t>> data =
         elementBits(*global.getInitialValue(), matrices * rows * columns);
     if (!data) {
       return {};
+    }
+    if (global.getType().getElementType().isF32()) {
+      flushSubnormals(*data);
     }
     int64_t split = alongRows ? rows : columns;
     int64_t other = alongRows ? columns : rows;

@@ -314,6 +314,8 @@ void rewrite(Conv &conv) {
       u[k * conv.f * conv.c + i] = terms[k];
     }
   }
+  // (Subnormal terms cost the products an assist each: flushSubnormals.)
+  flushSubnormals(u);
   Value filters = arith::ConstantOp::create(
       b, loc,
       cast<TypedAttr>(f32Elements(
