@@ -389,7 +389,9 @@ def ParallelLoopsPass : Pass<"infer-cpu-parallel-loops", "::mlir::func::FuncOp">
   let summary = "Splits large linalg ops on buffers into parallel chunks";
   let description = [{
     Every linalg op on buffers at the top level of the function with at
-    least `min-iterations` iterations is tiled along its first parallel
+    least `min-iterations` iterations (an iteration whose body computes an
+    exp, log, tanh, erf, ... counting as 17 per such op) is tiled along
+    its first parallel
     dimension of size 2 or more into about `chunks` tiles, as an
     `scf.parallel` (tasks for the runtime's executor, or an OpenMP
     worksharing loop, once converted). When that dimension gives fewer

@@ -68,3 +68,33 @@ func.func @in_loop(%x: memref<1x64x32xf32>, %y: memref<1x64x32xf32>) {
   }
   return
 }
+
+// 256 iterations (under 1024) of a body with an exponential count as 256 x
+// 17: split. The same count of a subtraction alone stays serial.
+// CHECK-LABEL: func.func @exponentials
+// CHECK: scf.parallel
+// CHECK: math.exp
+// CHECK-LABEL: func.func @subtractions
+// CHECK-NOT: scf.parallel
+// CHECK: return
+#row = affine_map<(d0, d1) -> (d0, 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @exponentials(%x: memref<8x32xf32>, %m: memref<8x1xf32>, %y: memref<8x32xf32>) {
+  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<8x32xf32>, memref<8x1xf32>) outs(%y : memref<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+func.func @subtractions(%x: memref<8x32xf32>, %m: memref<8x1xf32>, %y: memref<8x32xf32>) {
+  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<8x32xf32>, memref<8x1xf32>) outs(%y : memref<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    linalg.yield %d : f32
+  }
+  return
+}
