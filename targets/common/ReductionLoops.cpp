@@ -15,10 +15,13 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
 
 using namespace mlir;
 
@@ -211,7 +214,17 @@ SmallVector<Value> buildVectorReduction(linalg::GenericOp op, RewriterBase &b,
   Block *body = op.getBody();
   unsigned dim = op.getNumLoops() - 1;
   int64_t lanes = lanesFor(op, vectorBits);
-  int64_t step = lanes * kVectorAccumulators;
+  // Rows of a known length under accumulators * lanes (a Softmax over 40
+  // scores: 64 lanes a step) take fewer accumulators, else every element
+  // would go to the scalar loop.
+  int64_t accumulators = kVectorAccumulators;
+  std::optional<int64_t> first = getConstantIntValue(lower);
+  std::optional<int64_t> last = getConstantIntValue(upper);
+  if (first && last) {
+    accumulators =
+        std::clamp<int64_t>((*last - *first) / lanes, 1, kVectorAccumulators);
+  }
+  int64_t step = lanes * accumulators;
   auto lanesOf = [&](Type type) { return VectorType::get({lanes}, type); };
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
@@ -223,21 +236,21 @@ SmallVector<Value> buildVectorReduction(linalg::GenericOp op, RewriterBase &b,
           b, loc, arith::SubIOp::create(b, loc, upper, lower), index(step)),
       index(step));
   Value vectorEnd = arith::AddIOp::create(b, loc, lower, whole);
-  // Accumulator j of result i at i * kVectorAccumulators + j, each lane
+  // Accumulator j of result i at i * accumulators + j, each lane
   // starting from the result's own initial value (min/max: once or many
   // times, the same).
   SmallVector<Value> starts;
   for (Value init : inits) {
     Value splat =
         vector::BroadcastOp::create(b, loc, lanesOf(init.getType()), init);
-    starts.append(kVectorAccumulators, splat);
+    starts.append(accumulators, splat);
   }
   auto loop = scf::ForOp::create(b, loc, lower, vectorEnd, index(step), starts);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> yielded(starts.size());
-    for (int64_t j = 0; j < kVectorAccumulators; ++j) {
+    for (int64_t j = 0; j < accumulators; ++j) {
       Value iv = loop.getInductionVar();
       ivs.back() =
           j ? arith::AddIOp::create(b, loc, iv, index(j * lanes)).getResult()
@@ -260,12 +273,12 @@ SmallVector<Value> buildVectorReduction(linalg::GenericOp op, RewriterBase &b,
       }
       for (size_t i = 0; i < inits.size(); ++i) {
         mapping.map(body->getArgument(op.getNumDpsInputs() + i),
-                    loop.getRegionIterArg(i * kVectorAccumulators + j));
+                    loop.getRegionIterArg(i * accumulators + j));
       }
       cloneInLanes(body, mapping, b, lanes);
       for (auto [i, v] :
            llvm::enumerate(body->getTerminator()->getOperands())) {
-        yielded[i * kVectorAccumulators + j] = mapping.lookup(v);
+        yielded[i * accumulators + j] = mapping.lookup(v);
       }
     }
     scf::YieldOp::create(b, loc, yielded);
@@ -274,9 +287,9 @@ SmallVector<Value> buildVectorReduction(linalg::GenericOp op, RewriterBase &b,
   SmallVector<Value> partial;
   for (auto [i, v] : llvm::enumerate(body->getTerminator()->getOperands())) {
     Operation *combine = v.getDefiningOp();
-    Value acc = loop.getResult(i * kVectorAccumulators);
-    for (int64_t j = 1; j < kVectorAccumulators; ++j) {
-      Value next = loop.getResult(i * kVectorAccumulators + j);
+    Value acc = loop.getResult(i * accumulators);
+    for (int64_t j = 1; j < accumulators; ++j) {
+      Value next = loop.getResult(i * accumulators + j);
       OperationState state(loc, combine->getName(), ValueRange{acc, next},
                            TypeRange{acc.getType()}, combine->getAttrs());
       acc = b.create(state)->getResult(0);

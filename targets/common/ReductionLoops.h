@@ -47,8 +47,9 @@ buildScalarReduction(mlir::linalg::GenericOp op, mlir::RewriterBase &b,
 bool isExactVectorReduction(mlir::linalg::GenericOp op);
 
 /// The reduction loop of `op` as a vector loop over whole steps of
-/// kVectorAccumulators vectors of `vectorBits` (each accumulator's lanes
-/// hold partial results), the partials combined and reduced across lanes,
+/// kVectorAccumulators vectors of `vectorBits` (fewer when the loop's
+/// known length holds fewer; each accumulator's lanes hold partial
+/// results), the partials combined and reduced across lanes,
 /// then buildScalarReduction over the rest. Same arguments and result as
 /// buildScalarReduction; requires isExactVectorReduction(op).
 llvm::SmallVector<mlir::Value> buildVectorReduction(

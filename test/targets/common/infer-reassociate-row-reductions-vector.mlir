@@ -73,6 +73,23 @@ func.func @row_max_i32(%x: memref<4x201xi32>, %y: memref<4xi32>) {
   return
 }
 
+// Rows of 40 (a Softmax's max over 40 attention scores): 4 accumulators
+// would step 64 lanes and leave every element to the scalar loop; 2 of
+// them step 32, then 8 elements one at a time.
+// CHECK-LABEL: func.func @short_rows
+// CHECK: scf.for {{.*}} step %c32{{.*}} -> (vector<16xf32>, vector<16xf32>) {
+// CHECK: arith.maxnumf %{{.*}} : vector<16xf32>
+// CHECK: vector.reduction <maxnumf>
+func.func @short_rows(%x: memref<320x40xf32>, %y: memref<320xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<320x40xf32>) outs(%y : memref<320xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maxnumf %acc, %in : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
 // Not in lanes: a sum (its order matters: reassoc and the scalar loop), and
 // a max whose input the reduction loop reads across rows (not contiguous).
 // CHECK-LABEL: func.func @not_in_lanes
