@@ -212,9 +212,6 @@ std::optional<Contraction> kernelContraction(mlir::linalg::LinalgOp op,
 std::optional<size_t> parallelBatchLevelOf(const Contraction &c,
                                            int64_t minIterations);
 
-/// L2 bytes per core the kernels assume when the target's are unknown.
-inline constexpr int64_t kDefaultL2Bytes = 1024 * 1024;
-
 /// Rows of A this many bytes apart map to the same L1 sets.
 inline constexpr int64_t kAliasingRowBytes = 4096;
 
