@@ -44,7 +44,8 @@ int64_t hostL2Bytes() {
         (type != "Unified" && type != "Data")) {
       continue;
     }
-    llvm::StringRef size = readLine(dir + "/size");
+    std::string text = readLine(dir + "/size");
+    llvm::StringRef size = text;
     int64_t scale = 1;
     if (size.consume_back("K")) {
       scale = kKiB;
