@@ -475,7 +475,7 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
     for (int64_t i = 0; i < tileRows; ++i) {
       ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
       emitEpilogue(b, loc, *epilogue, sums[i], rowIndex(), n0, panelWidth, mask,
-                   /*valid=*/0, storePrefetchElements());
+                   /*valid=*/0, storePrefetchElements(), lanes);
     }
   };
   if (c.k <= kBlock) {

@@ -12,6 +12,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
+#include <numeric>
+
 using namespace mlir;
 
 namespace infer::cpu {
@@ -354,7 +356,8 @@ void eraseFills(ArrayRef<Operation *> fills) {
 
 void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
                   Value acc, Value row, Value n0, int64_t columnStep,
-                  Value mask, int64_t valid, int64_t prefetchElements) {
+                  Value mask, int64_t valid, int64_t prefetchElements,
+                  int64_t registerLanes) {
   linalg::GenericOp op = epilogue.op;
   auto accType = cast<VectorType>(acc.getType());
   int64_t length = accType.getNumElements();
@@ -392,14 +395,23 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
   // gets the run's lanes (null: all of them), its offset less its first
   // lane (the vector's address), its first column and offset, and its
   // lane count. Rows of a multiple of the column step hold whole vectors:
-  // one run.
+  // one run. Rows of a multiple of a part of the vector (`piece`: 112
+  // columns, vectors of 32 lanes, parts of 16) end only between parts:
+  // one run per part, its lanes known (a store of one register each,
+  // where the runs found at run time took two masked stores per register
+  // and the masks' arithmetic).
   auto maskType = VectorType::get({length}, b.getI1Type());
+  int64_t width = epilogue.domain.back();
+  int64_t piece = std::gcd(width, length);
+  bool pieces = width % columnStep != 0 && registerLanes > 0 &&
+                piece % registerLanes == 0 && columnStep % length == 0 &&
+                valid == length;
   auto forEachRun =
       [&](const Epilogue::Operand &operand,
           function_ref<void(Value, Value, Value, Value, Value)> access) {
-        int64_t width = epilogue.domain.back();
-        int64_t runs = width % columnStep == 0
-                           ? 1
+        int64_t runs = width % columnStep == 0 ? 1
+                       : pieces
+                           ? length / piece
                            : std::min<int64_t>(
                                  valid, llvm::divideCeil(valid - 1, width) + 1);
         Value rowPart =
@@ -411,7 +423,17 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
           Value column = arith::AddIOp::create(b, loc, n0, first);
           Value next = index(valid);
           Value lanes = mask;
-          if (runs > 1) {
+          if (pieces) {
+            next = index((r + 1) * piece);
+            SmallVector<bool> bits(length, false);
+            std::fill(bits.begin() + r * piece, bits.begin() + (r + 1) * piece,
+                      true);
+            lanes = arith::ConstantOp::create(
+                b, loc, DenseElementsAttr::get(maskType, ArrayRef<bool>(bits)));
+            if (mask) {
+              lanes = arith::AndIOp::create(b, loc, lanes, mask);
+            }
+          } else if (runs > 1) {
             next = runEnd(b, loc, first, column, width, valid);
             Value upTo = vector::CreateMaskOp::create(b, loc, maskType, next);
             lanes = arith::XOrIOp::create(b, loc, upTo, before);

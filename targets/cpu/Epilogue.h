@@ -92,11 +92,14 @@ mlir::Value vectorizeBody(mlir::OpBuilder &b, mlir::Location loc,
 /// to the consumer's output. Lanes from `valid` on (default: all) hold no
 /// columns of this row's panel, even before C's end. With
 /// `prefetchElements`, the lines that far past the row's store are
-/// prefetched for writing (the tile's next panels).
+/// prefetched for writing (the tile's next panels). With `registerLanes`
+/// (the lanes of one register), an output of runs (a padded interior)
+/// whose rows hold whole registers stores register by register.
 void emitEpilogue(mlir::OpBuilder &b, mlir::Location loc,
                   const Epilogue &epilogue, mlir::Value acc, mlir::Value row,
                   mlir::Value n0, int64_t columnStep, mlir::Value mask,
-                  int64_t valid = 0, int64_t prefetchElements = 0);
+                  int64_t valid = 0, int64_t prefetchElements = 0,
+                  int64_t registerLanes = 0);
 
 } // namespace infer::cpu
 
