@@ -501,6 +501,9 @@ private:
   static constexpr int64_t kCacheLineBytes = 64;
   /// Steps of k transposed tiles prefetch B's rows ahead.
   static constexpr int64_t kBPrefetchSteps = 16;
+  /// Steps of k the usual tiles prefetch B's rows ahead (1x1 convolutions'
+  /// inputs read in place; past K, the next panel's rows).
+  static constexpr int64_t kRowPrefetchSteps = 32;
   /// B's rows are prefetched for K of at least this many steps.
   static constexpr int64_t kMinBPrefetchK = 16;
   /// Transposed tiles' k-block: a block of A's tile (KC x 2 vectors) is

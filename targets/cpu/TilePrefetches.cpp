@@ -10,9 +10,11 @@
 //     its first), so it streams in over the whole panel;
 //   - A's next tile, when A is read in place and over 1 MB: one short
 //     stream per row of A, the next tile's rows of the k-block;
-//   - B's rows a plane apart (a 1x1 convolution's input read in place, or
-//     a stride-1 window's, its rows' offsets from the k table),
-//     kBPrefetchSteps ahead;
+//   - B's rows a plane apart: a 1x1 convolution's input read in place,
+//     kRowPrefetchSteps ahead (32: 16 left mobilenet_v2's 32 -> 16
+//     projection at 112 x 112, whose 1.6 MB input comes from L3, waiting
+//     on its rows), or a stride-1 window's, its rows' offsets from the k
+//     table, kBPrefetchSteps ahead;
 //   - a tile's rows of A packed at compile time, one stream,
 //     kPrefetchSteps ahead.
 //
@@ -233,8 +235,8 @@ void KernelBuilder::prefetchRows(const Rows &source, Value kv) {
   // Within one k-block (all of K), the rows past K are the next panel's:
   // a short K (mobilenet_v2's 32 -> 16 projection at 112 x 112) otherwise
   // left its first rows of every panel to demand misses.
-  Value ahead =
-      arith::AddIOp::create(b, loc, kv, index(std::min(kBPrefetchSteps, c.k)));
+  Value ahead = arith::AddIOp::create(b, loc, kv,
+                                      index(std::min(kRowPrefetchSteps, c.k)));
   Value n0 = source.n0;
   if (c.k <= kBlock) {
     Value past = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, ahead,

@@ -72,22 +72,23 @@ func.func @small_output(%a: memref<16x8xf32>, %b: memref<8x1024xf32>, %bias: mem
 
 // -----
 
-// B's rows (a 1x1 convolution's input: K = 32 planes of 1024 floats, 4
-// KiB apart) read in place: each step prefetches the row 16 steps ahead
+// B's rows (a 1x1 convolution's input: K = 48 planes of 1024 floats, 4
+// KiB apart) read in place: each step prefetches the row 32 steps ahead
 // at the panel's first and last columns; past K (one k-block) that is
 // the next panel's row k - 16, so every panel's first rows are
-// prefetched too (columns clamped to the last).
+// prefetched too (columns clamped to the last). (16 steps ahead left
+// mobilenet_v2's 32 -> 16 projection at 112 x 112 waiting on its rows.)
 // CHECK-LABEL: func.func @rows_ahead
-// CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
+// CHECK-DAG: %[[C48:.+]] = arith.constant 48 : index
 // CHECK-DAG: %[[CM16:.+]] = arith.constant -16 : index
 // CHECK-DAG: %[[C31:.+]] = arith.constant 31 : index
-// CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
 // CHECK-DAG: %[[C1023:.+]] = arith.constant 1023 : index
 // CHECK: scf.for %[[N:.+]] = %c0 to %c1024 step %c32
-// CHECK: scf.for %[[K:.+]] = %c0 to %c32 step %c1 iter_args
+// CHECK: scf.for %[[K:.+]] = %c0 to %c48 step %c1 iter_args
 // CHECK-NEXT: vector.load %arg1[%[[K]], %[[N]]]
-// CHECK-NEXT: %[[AHEAD:.+]] = arith.addi %[[K]], %[[C16]]
-// CHECK-NEXT: %[[PAST:.+]] = arith.cmpi uge, %[[AHEAD]], %[[C32]]
+// CHECK-NEXT: %[[AHEAD:.+]] = arith.addi %[[K]], %[[C32]]
+// CHECK-NEXT: %[[PAST:.+]] = arith.cmpi uge, %[[AHEAD]], %[[C48]]
 // CHECK-NEXT: %[[WRAPPED:.+]] = arith.addi %[[K]], %[[CM16]]
 // CHECK-NEXT: %[[ROW:.+]] = arith.select %[[PAST]], %[[WRAPPED]], %[[AHEAD]]
 // CHECK-NEXT: %[[NEXT:.+]] = arith.addi %[[N]], %[[C32]]
@@ -97,9 +98,9 @@ func.func @small_output(%a: memref<16x8xf32>, %b: memref<8x1024xf32>, %bias: mem
 // CHECK-NEXT: %[[END:.+]] = arith.addi %[[PANEL]], %[[C31]]
 // CHECK-NEXT: %[[LAST:.+]] = arith.minui %[[END]], %[[C1023]]
 // CHECK-NEXT: memref.prefetch %arg1[%[[ROW]], %[[LAST]]], read, locality<3>, data
-func.func @rows_ahead(%a: memref<8x32xf32>, %b: memref<32x1024xf32>, %c: memref<8x1024xf32>) {
+func.func @rows_ahead(%a: memref<8x48xf32>, %b: memref<48x1024xf32>, %c: memref<8x1024xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>, affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
-      ins(%a, %b : memref<8x32xf32>, memref<32x1024xf32>) outs(%c : memref<8x1024xf32>) {
+      ins(%a, %b : memref<8x48xf32>, memref<48x1024xf32>) outs(%c : memref<8x1024xf32>) {
   ^bb0(%l: f32, %r: f32, %o: f32):
     %p = arith.mulf %l, %r : f32
     %s = arith.addf %o, %p : f32
