@@ -475,7 +475,7 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
     for (int64_t i = 0; i < tileRows; ++i) {
       ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));
       emitEpilogue(b, loc, *epilogue, sums[i], rowIndex(), n0, panelWidth, mask,
-                   /*valid=*/0, storePrefetchElements(), lanes);
+                   /*valid=*/0, storePrefetchElements(), lanes, rowParts());
     }
   };
   if (c.k <= kBlock) {
@@ -510,6 +510,38 @@ Value KernelBuilder::rowIndex() {
     }
   }
   return row;
+}
+
+SmallVector<Value> KernelBuilder::rowParts() {
+  // C's leading dims and the epilogue's dims before its split, unit dims
+  // aside (C of a depthwise convolution is [n, c, 1, oh, ow]), alike.
+  ArrayRef<int64_t> shape = cast<MemRefType>(out.getType()).getShape();
+  if (!epilogue || outDims.empty()) {
+    return {};
+  }
+  SmallVector<Value> indices;
+  SmallVector<int64_t> sizes;
+  for (size_t i = 0; i + 1 < outDims.size(); ++i) {
+    if (shape[i] != 1) {
+      sizes.push_back(shape[i]);
+      indices.push_back(outDims[i] >= 0 ? ivs[outDims[i]] : index(0));
+    }
+  }
+  SmallVector<Value> parts;
+  size_t next = 0;
+  for (size_t d = 0; d < epilogue->split; ++d) {
+    if (epilogue->domain[d] == 1) {
+      parts.push_back(index(0));
+    } else if (next < sizes.size() && sizes[next] == epilogue->domain[d]) {
+      parts.push_back(indices[next++]);
+    } else {
+      return {};
+    }
+  }
+  if (next != sizes.size()) {
+    return {};
+  }
+  return parts;
 }
 
 namespace {

@@ -357,7 +357,7 @@ void eraseFills(ArrayRef<Operation *> fills) {
 void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
                   Value acc, Value row, Value n0, int64_t columnStep,
                   Value mask, int64_t valid, int64_t prefetchElements,
-                  int64_t registerLanes) {
+                  int64_t registerLanes, ArrayRef<Value> rowParts) {
   linalg::GenericOp op = epilogue.op;
   auto accType = cast<VectorType>(acc.getType());
   int64_t length = accType.getNumElements();
@@ -370,7 +370,11 @@ void emitEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
   // The consumer's indices of the row's batch and M part.
   SmallVector<Value> at(epilogue.split);
   Value rest = row;
-  for (size_t d = epilogue.split; d-- > 0;) {
+  if (rowParts.size() == epilogue.split) {
+    at.assign(rowParts.begin(), rowParts.end());
+  }
+  for (size_t d = epilogue.split;
+       rowParts.size() != epilogue.split && d-- > 0;) {
     at[d] = d == 0 ? rest
                    : arith::RemUIOp::create(b, loc, rest,
                                             index(epilogue.domain[d]));

@@ -94,12 +94,16 @@ mlir::Value vectorizeBody(mlir::OpBuilder &b, mlir::Location loc,
 /// `prefetchElements`, the lines that far past the row's store are
 /// prefetched for writing (the tile's next panels). With `registerLanes`
 /// (the lanes of one register), an output of runs (a padded interior)
-/// whose rows hold whole registers stores register by register.
+/// whose rows hold whole registers stores register by register. With
+/// `rowParts` (one per consumer dim before `split`), the row's index in
+/// each of those dims, used instead of dividing `row` (a depthwise
+/// convolution's channel and output row: two divisions a row).
 void emitEpilogue(mlir::OpBuilder &b, mlir::Location loc,
                   const Epilogue &epilogue, mlir::Value acc, mlir::Value row,
                   mlir::Value n0, int64_t columnStep, mlir::Value mask,
                   int64_t valid = 0, int64_t prefetchElements = 0,
-                  int64_t registerLanes = 0);
+                  int64_t registerLanes = 0,
+                  mlir::ArrayRef<mlir::Value> rowParts = {});
 
 } // namespace infer::cpu
 

@@ -425,6 +425,9 @@ private:
   /// The linear index of C's current row: its leading (batch and M)
   /// indices in C's row-major order.
   mlir::Value rowIndex();
+  /// C's current row as the epilogue's indices before its split (each of
+  /// C's leading indices), when C's leading dims are those; else empty.
+  llvm::SmallVector<mlir::Value> rowParts();
 
   /// B's panels packed at compile time and too large for L2: each tile of
   /// a panel prefetches its share of the next panel's k-block (after the

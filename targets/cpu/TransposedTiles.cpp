@@ -398,7 +398,8 @@ void KernelBuilder::transposedTile(const TransposedUnit &unit, Value n0,
     ivs[c.nId()] = column;
     if (epilogue) {
       emitEpilogue(b, loc, *epilogue, row, rowIndex(), column,
-                   transposedColumnsFor(unsigned(lanes) * 32), mask, width);
+                   transposedColumnsFor(unsigned(lanes) * 32), mask, width,
+                   /*prefetchElements=*/0, /*registerLanes=*/0, rowParts());
     } else {
       vector::MaskedStoreOp::create(b, loc, out, indices(outDims), mask, row);
     }
