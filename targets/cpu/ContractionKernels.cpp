@@ -344,6 +344,30 @@ void KernelBuilder::panel(Value n0, int64_t width, int64_t length, Value k0,
 
 void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
                          Value k0, Value kEnd, Value packed) {
+  Value mask = columnMask(source.width, source.length);
+  if (!rowGroupDim) {
+    SmallVector<Value> sums = tileSums(m0, tileRows, source, k0, kEnd, packed);
+    return storeSums(m0, tileRows, source.n0, mask, sums, kEnd);
+  }
+  // Every row of the group summed, then stored: no store between their
+  // loads of the input rows they share.
+  unsigned d = *rowGroupDim;
+  Value first = ivs[d];
+  SmallVector<SmallVector<Value>> sums;
+  for (int64_t r = 0; r < rowGroupCount; ++r) {
+    ivs[d] = r ? arith::AddIOp::create(b, loc, first, index(r)) : first;
+    sums.push_back(tileSums(m0, tileRows, source, k0, kEnd, packed));
+  }
+  for (int64_t r = 0; r < rowGroupCount; ++r) {
+    ivs[d] = r ? arith::AddIOp::create(b, loc, first, index(r)) : first;
+    storeSums(m0, tileRows, source.n0, mask, sums[r], kEnd);
+  }
+  ivs[d] = first;
+}
+
+SmallVector<Value> KernelBuilder::tileSums(Value m0, int64_t tileRows,
+                                           const Rows &source, Value k0,
+                                           Value kEnd, Value packed) {
   Value n0 = source.n0;
   int64_t width = source.width, length = source.length;
   auto type = VectorType::get({length}, elem);
@@ -454,6 +478,12 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
     bool unroll = tileRows == rows && !mask && c.k >= kMinUnrolledK;
     sums = reductionLoop(k0, kEnd, acc, step, unroll ? kUnrollSteps : 1);
   }
+  return sums;
+}
+
+void KernelBuilder::storeSums(Value m0, int64_t tileRows, Value n0, Value mask,
+                              ArrayRef<Value> sums, Value kEnd) {
+  ivs[c.nId()] = n0;
   auto storeTile = [&] {
     for (int64_t i = 0; i < tileRows; ++i) {
       ivs[c.mId()] = arith::AddIOp::create(b, loc, m0, index(i));

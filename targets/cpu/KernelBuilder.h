@@ -185,6 +185,10 @@ private:
   /// The trip count of loop dim `d`: static, or the size of an operand
   /// dim it indexes.
   mlir::Value batchBound(unsigned d);
+  /// Whether batch level `level` runs in groups of iterations
+  /// (rowGroupDim), kRowGroup at a time.
+  bool groupsRows(size_t level);
+  static constexpr int64_t kRowGroup = 4;
 
   /// The batch loop to run in parallel instead of the panels: the first
   /// one of at least kMinParallelBatch iterations with only unit loops
@@ -421,6 +425,14 @@ private:
   /// packed, else straight from `source`.
   void tile(mlir::Value m0, int64_t tileRows, const Rows &source,
             mlir::Value k0, mlir::Value kEnd, mlir::Value packed);
+  /// The tile's sums over k0..kEnd (its accumulators after the k-block),
+  /// and their store: C's rows, or the epilogue's after the last block.
+  llvm::SmallVector<mlir::Value> tileSums(mlir::Value m0, int64_t tileRows,
+                                          const Rows &source, mlir::Value k0,
+                                          mlir::Value kEnd, mlir::Value packed);
+  void storeSums(mlir::Value m0, int64_t tileRows, mlir::Value n0,
+                 mlir::Value mask, llvm::ArrayRef<mlir::Value> sums,
+                 mlir::Value kEnd);
 
   /// The linear index of C's current row: its leading (batch and M)
   /// indices in C's row-major order.
@@ -515,6 +527,12 @@ private:
   /// 1.5% faster than with the usual 256 (and than 1024 or no blocks).
   static constexpr int64_t kTransposedBlock = 512;
   bool inParallelBatch = false;
+  /// Within a group of rowGroupCount iterations of the innermost batch
+  /// loop (a depthwise convolution's output rows): the loop's dim, whose
+  /// index is the group's first; tiles compute every row of the group
+  /// before storing any.
+  std::optional<unsigned> rowGroupDim;
+  int64_t rowGroupCount = 1;
   bool transposed = false;
   /// The pack buffer of a panel group's task, when it runs columns() twice.
   mlir::Value groupPack;

@@ -66,11 +66,44 @@ void KernelBuilder::batchLoops(size_t level) {
         });
     return;
   }
+  if (groupsRows(level)) {
+    // kRowGroup output rows an iteration: their windows share input rows,
+    // whose loads the group's tiles then share (LLVM merges them: no
+    // store comes between); the last rows as one smaller group.
+    unsigned d = c.batch[level];
+    int64_t range = c.ranges[d], full = range / kRowGroup * kRowGroup;
+    auto group = [&](Value first, int64_t count) {
+      ivs[d] = first;
+      rowGroupDim = d;
+      rowGroupCount = count;
+      batchLoops(level + 1);
+      rowGroupDim.reset();
+      rowGroupCount = 1;
+    };
+    loop(index(0), index(full), kRowGroup, {}, [&](Value iv, ValueRange) {
+      group(iv, kRowGroup);
+      return SmallVector<Value>{};
+    });
+    if (range > full) {
+      group(index(full), range - full);
+    }
+    return;
+  }
   loop(index(0), batchBound(c.batch[level]), 1, {}, [&](Value iv, ValueRange) {
     ivs[c.batch[level]] = iv;
     batchLoops(level + 1);
     return SmallVector<Value>{};
   });
+}
+
+bool KernelBuilder::groupsRows(size_t level) {
+  // The innermost batch loop of a kernel whose tiles are one row of a
+  // short window read in place (a depthwise convolution: its output rows).
+  unsigned d = c.batch[level];
+  return level + 1 == c.batch.size() && !transposed && c.m == 1 && c.gather &&
+         c.k <= kUnrolledK && c.k <= kBlock && !packsB() &&
+         !ShapedType::isDynamic(c.ranges[d]) && c.ranges[d] >= 2 &&
+         !ShapedType::isDynamic(c.n);
 }
 
 Value KernelBuilder::splitCount(Value most) {
