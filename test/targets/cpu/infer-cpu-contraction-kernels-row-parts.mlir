@@ -9,8 +9,8 @@
 // the row loop).
 // CHECK-LABEL: func.func @depthwise_bias
 // CHECK: scf.for %[[G:.+]] = %c0 to %c4 step %c1
-// CHECK: scf.for %[[OH:.+]] = %c0 to %c16 step %c4
-// CHECK-COUNT-36: vector.fma
+// CHECK: scf.for %[[OH:.+]] = %c0 to %c16 step %c2
+// CHECK-COUNT-18: vector.fma
 // CHECK: %[[B:.+]] = memref.load %{{.+}}[%[[G]]] : memref<4xf32, strided<[1]>>
 // CHECK-NEXT: vector.broadcast %[[B]]
 // CHECK: arith.maximumf

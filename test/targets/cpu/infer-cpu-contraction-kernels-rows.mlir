@@ -11,19 +11,19 @@
 // batch loop inside the channels' (infer-cpu-contraction-kernels makes
 // every N dim but the innermost one a batch loop when M = 1 and K is that
 // short), so each vector lies in one output row: one plain load per
-// vector, no runs planned at run time. The rows go 4 at a time, all four
-// summed (36 FMAs) before any is stored: their windows share input rows,
-// whose loads LLVM then merges.
+// vector, no runs planned at run time. The rows go 2 at a time, both
+// summed (18 FMAs) before either is stored: their windows share input
+// rows, whose loads LLVM then merges.
 // AVX512-LABEL: func.func @depthwise
 // AVX512: scf.for %[[G:.+]] = %c0 to %c4 step %c1
-// AVX512: scf.for %[[OH:.+]] = %c0 to %c16 step %c4
+// AVX512: scf.for %[[OH:.+]] = %c0 to %c16 step %c2
 // AVX512-NOT: scf.for {{.+}} iter_args
 // AVX512-NOT: vector.create_mask
 // AVX512: vector.load %{{.+}} : memref<1296xf32, strided<[1]>>, vector<16xf32>
 // AVX512-NOT: vector.store
-// AVX512-COUNT-36: vector.fma
+// AVX512-COUNT-18: vector.fma
 // AVX512-NOT: vector.fma
-// AVX512-COUNT-4: vector.store
+// AVX512-COUNT-2: vector.store
 // CHECK-LABEL: func.func @depthwise
 // CHECK: scf.for {{.+}} iter_args
 // CHECK: vector.fma
@@ -78,7 +78,7 @@ func.func @depthwise_stride2(%x: memref<1x4x1x17x17xf32>, %w: memref<4x1x1x3x3xf
 // AVX2-NOT: vector.gather
 // AVX2-NOT: vector.create_mask
 // AVX2: scf.for %[[G:.+]] = %c0 to %c4 step %c1
-// AVX2: scf.for %[[OH:.+]] = %c0 to %c12 step %c4
+// AVX2: scf.for %[[OH:.+]] = %c0 to %c12 step %c2
 // AVX2: %[[ROW:.+]] = arith.muli %[[OH]], %c14 : index
 // AVX2: %[[AT:.+]] = arith.addi %{{.+}}, %[[ROW]] : index
 // AVX2: vector.load %{{.+}}[%[[AT]]] : memref<784xf32, strided<[1]>>, vector<8xf32>
@@ -107,10 +107,10 @@ func.func @depthwise_rows(%x: memref<1x4x1x14x14xf32>, %w: memref<4x1x1x3x3xf32>
 
 // Stride 2, output rows of 10 (8 + 2 lanes on AVX2): the second vector
 // loads only the 3 elements its 2 lanes take (2 * 2 - 1), the first 15.
-// Rows 4 at a time, the last two as a group of two after the loop.
+// Rows 2 at a time.
 // AVX2-LABEL: func.func @depthwise_stride2_rows
 // AVX2-NOT: vector.gather
-// AVX2: scf.for %{{.+}} = %c0 to %c8 step %c4
+// AVX2: scf.for %{{.+}} = %c0 to %c10 step %c2
 // AVX2: vector.constant_mask [15] : vector<16xi1>
 // AVX2: vector.shuffle {{.+}} [0, 2, 4, 6, 8, 10, 12, 14] : vector<16xf32>, vector<16xf32>
 // AVX2: vector.constant_mask [3] : vector<16xi1>
