@@ -297,12 +297,7 @@ void KernelBuilder::columns(Value n0, Value nEnd, int64_t tail, bool inParallel,
 void KernelBuilder::panel(Value n0, int64_t width, int64_t length, Value k0,
                           Value kEnd, Value packed) {
   int64_t m = c.m;
-  Rows source{n0, Value(), {}, width, length};
-  if ((flat && !wholeVectors) || stridedRuns) {
-    source.parts = planRuns(n0, width, length);
-  } else if (c.gather && !strided) {
-    source.offsets = columnOffsets(n0, length);
-  }
+  Rows source = rowsAt(n0, width, length);
   if (packed) {
     ivs[c.nId()] = n0;
     loop(k0, kEnd, 1, {}, [&](Value kv, ValueRange) {
@@ -342,6 +337,17 @@ void KernelBuilder::panel(Value n0, int64_t width, int64_t length, Value k0,
   }
 }
 
+KernelBuilder::Rows KernelBuilder::rowsAt(Value n0, int64_t width,
+                                          int64_t length) {
+  Rows source{n0, Value(), {}, width, length};
+  if ((flat && !wholeVectors) || stridedRuns) {
+    source.parts = planRuns(n0, width, length);
+  } else if (c.gather && !strided) {
+    source.offsets = columnOffsets(n0, length);
+  }
+  return source;
+}
+
 void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
                          Value k0, Value kEnd, Value packed) {
   Value mask = columnMask(source.width, source.length);
@@ -356,7 +362,9 @@ void KernelBuilder::tile(Value m0, int64_t tileRows, const Rows &source,
   SmallVector<SmallVector<Value>> sums;
   for (int64_t r = 0; r < rowGroupCount; ++r) {
     ivs[d] = r ? arith::AddIOp::create(b, loc, first, index(r)) : first;
-    sums.push_back(tileSums(m0, tileRows, source, k0, kEnd, packed));
+    // (The panel's rows made again: gathers' offsets hold the batch's.)
+    Rows rows = r ? rowsAt(source.n0, source.width, source.length) : source;
+    sums.push_back(tileSums(m0, tileRows, rows, k0, kEnd, packed));
   }
   for (int64_t r = 0; r < rowGroupCount; ++r) {
     ivs[d] = r ? arith::AddIOp::create(b, loc, first, index(r)) : first;

@@ -280,6 +280,9 @@ private:
 
   void panel(mlir::Value n0, int64_t width, int64_t length, mlir::Value k0,
              mlir::Value kEnd, mlir::Value packed);
+  /// B's rows over columns n0.. of the current batch iteration (gathers'
+  /// offsets hold its batch offset).
+  Rows rowsAt(mlir::Value n0, int64_t width, int64_t length);
 
   /// Row kv of B over the panel's columns.
   mlir::Value rowOf(const Rows &source, mlir::Value kv);

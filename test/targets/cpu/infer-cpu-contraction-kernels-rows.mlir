@@ -43,6 +43,33 @@ func.func @depthwise(%x: memref<1x4x1x18x18xf32>, %w: memref<4x1x1x3x3xf32>, %y:
 
 // -----
 
+// Output rows of 2 (under a quarter vector): the plane stays one N dim,
+// read by gathers whose offsets hold the channel's. The channels (the
+// innermost batch loop here) go two at a time, and the second channel's
+// gathers take their offsets from its own channel, not the first's.
+// AVX512-LABEL: func.func @depthwise_gathered_pairs
+// AVX512: scf.for %[[C:.+]] = %c0 to %c4 step %c2
+// AVX512: arith.muli %[[C]], %c36
+// AVX512-COUNT-9: vector.gather
+// AVX512: %[[NEXT:.+]] = arith.addi %[[C]], %c1
+// AVX512: arith.muli %[[NEXT]], %c36
+// AVX512-COUNT-9: vector.gather
+func.func @depthwise_gathered_pairs(%x: memref<1x4x1x6x6xf32>, %w: memref<4x1x1x3x3xf32>, %y: memref<1x4x1x2x2xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, g, f, c, kh, kw, oh, ow) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>,
+                                   affine_map<(n, g, f, c, kh, kw, oh, ow) -> (g, f, c, kh, kw)>,
+                                   affine_map<(n, g, f, c, kh, kw, oh, ow) -> (n, g, f, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
+      ins(%x, %w : memref<1x4x1x6x6xf32>, memref<4x1x1x3x3xf32>) outs(%y : memref<1x4x1x2x2xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // A stride-2 depthwise window (output rows of 8 columns on AVX2): each
 // 8-lane vector of a row of B is one masked load of 15 consecutive input
 // elements, its even lanes taken: no gather.
